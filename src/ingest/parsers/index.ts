@@ -1,0 +1,13 @@
+import type { ParserModule } from './types.ts';
+
+/**
+ * Every scanner format scanhub reads. Detection tries them in this order; each detector must be
+ * specific enough that no corpus file matches two of them (test/detection.test.ts proves it).
+ */
+export const PARSERS: readonly ParserModule[] = [
+  // one line per format: import the module above and list it here
+];
+
+export function findParser(name: string): ParserModule | undefined {
+  return PARSERS.find((parser) => parser.name === name);
+}

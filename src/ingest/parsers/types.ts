@@ -1,0 +1,126 @@
+import type { Readable } from 'node:stream';
+
+/** Normalized severity scale every tool's own scale is mapped onto. */
+export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+/**
+ * What kind of thing a finding is about. It picks the fingerprint recipe (DESIGN.md §5):
+ * code findings are identified by rule + path + snippet, dependency findings by vulnerability id +
+ * package + manifest, secrets by rule + path + a hash of the secret.
+ */
+export type FindingKind = 'code' | 'dependency' | 'secret' | 'infrastructure' | 'dast';
+
+/** One finding as a parser sees it: tool-neutral, database-free. */
+export interface NormalizedFinding {
+  kind: FindingKind;
+  /** Short human title, e.g. the rendered SARIF message or "CVE-2020-1234 in openssl 1.1.1". */
+  title: string;
+  severity: Severity;
+  /** The tool's own 0–10 score behind the severity (SARIF security-severity, CVSS base), if any. */
+  severityScore: number | null;
+  description: string | null;
+  /** How to fix it: rule help, or "Upgrade <package> to <fixedVersion>". */
+  remediation: string | null;
+  /** Rule id or vulnerability id in the tool's own namespace (e.g. `py/sql-injection`, `CVE-2021-44228`). */
+  ruleId: string | null;
+  /** Repository-relative path of the affected file (for dependencies: the manifest or lock file). */
+  filePath: string | null;
+  line: number | null;
+  column: number | null;
+  endLine: number | null;
+  /** Source excerpt at the location, when the tool gives one. Never a raw secret. */
+  snippet: string | null;
+  packageName: string | null;
+  packageVersion: string | null;
+  fixedVersion: string | null;
+  cveIds: string[];
+  cweIds: number[];
+  cvssScore: number | null;
+  cvssVector: string | null;
+  /** Links (helpUri, advisories). */
+  references: string[];
+  /**
+   * The tool's own stable identity for this finding, when it has one (SARIF partialFingerprints,
+   * Semgrep fingerprint, Gitleaks Fingerprint, ...). Must not contain line numbers if avoidable.
+   */
+  toolFingerprint: string | null;
+  /** For secrets only: sha256 hex of the matched secret. The raw secret is never kept. */
+  secretHash: string | null;
+  /** Analysis category (SARIF `automationDetails.id`); findings of other categories are not touched on re-upload. */
+  category: string | null;
+  /** Status the tool itself asserts: suppressed/accepted/not-affected → `false_positive`. */
+  initialStatus: 'false_positive' | null;
+  /** Name and version of the tool that produced the finding (e.g. SARIF run driver). */
+  toolName: string;
+  toolVersion: string | null;
+}
+
+/**
+ * A cheap look at the start of an upload, used for format detection without reading the whole file.
+ */
+export interface Sniff {
+  /** First bytes (up to 256 KiB) decoded as UTF-8, BOM stripped. */
+  head: string;
+  /** Shape of the document judged from its first non-blank characters. */
+  shape: 'json-object' | 'json-array' | 'jsonl' | 'xml' | 'empty' | 'unknown';
+  /** For JSON objects: the top-level keys seen within `head`, in order. */
+  topKeys: string[];
+  /** For XML: the name of the root element. */
+  rootElement: string | null;
+}
+
+/** The decompressed upload, re-readable so a parser may take two passes over a file on disk. */
+export interface ParserInput {
+  /** Opens a fresh stream over the whole (decompressed) content. May be called more than once. */
+  open(): Readable;
+  sniff: Sniff;
+}
+
+/** One scanner format: how to recognise it and how to read it. */
+export interface ParserModule {
+  /** Scanner type name as stored and accepted in `scannerType` (e.g. `sarif`, `trivy`). */
+  name: string;
+  /** Human name shown in the UI and in error messages (e.g. `Trivy`). */
+  displayName: string;
+  /** True when the content is this format. Must look at content only, never at a file name. */
+  detect(sniff: Sniff): boolean;
+  /** Yields normalized findings; throws `ParseError` on malformed or unexpected content. */
+  parse(input: ParserInput): AsyncIterable<NormalizedFinding>;
+}
+
+/** Malformed, truncated or unexpected content. The ingest route turns it into a 400. */
+export class ParseError extends Error {
+  override name = 'ParseError';
+}
+
+/** A finding with every optional field empty, to spread parser-specific fields over. */
+export function emptyFinding(
+  fields: Pick<NormalizedFinding, 'kind' | 'title' | 'severity' | 'toolName'>,
+): NormalizedFinding {
+  return {
+    severityScore: null,
+    description: null,
+    remediation: null,
+    ruleId: null,
+    filePath: null,
+    line: null,
+    column: null,
+    endLine: null,
+    snippet: null,
+    packageName: null,
+    packageVersion: null,
+    fixedVersion: null,
+    cveIds: [],
+    cweIds: [],
+    cvssScore: null,
+    cvssVector: null,
+    references: [],
+    toolFingerprint: null,
+    secretHash: null,
+    category: null,
+    initialStatus: null,
+    toolVersion: null,
+    ...fields,
+  };
+}

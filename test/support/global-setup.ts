@@ -1,0 +1,2 @@
+/** Placeholder; replaced once the database test harness lands. */
+export default function setup(): void {}
