@@ -1,3 +1,4 @@
+import { bandit } from './bandit.ts';
 import type { ParserModule } from './types.ts';
 
 /**
@@ -6,6 +7,7 @@ import type { ParserModule } from './types.ts';
  */
 export const PARSERS: readonly ParserModule[] = [
   // one line per format: import the module above and list it here
+  bandit,
 ];
 
 export function findParser(name: string): ParserModule | undefined {

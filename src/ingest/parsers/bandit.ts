@@ -1,0 +1,100 @@
+import { SNIFF_BYTES } from '../sniff.ts';
+import { streamJsonValues } from './json-stream.ts';
+import { emptyFinding, ParseError } from './types.ts';
+import type { NormalizedFinding, ParserInput, ParserModule, Severity, Sniff } from './types.ts';
+
+/** Bandit (Python SAST) `bandit -f json` output: `{ errors, generated_at, metrics, results: [...] }`. */
+
+type JsonObject = Record<string, unknown>;
+const isObject = (value: unknown): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const text = (value: unknown): string | null =>
+  typeof value === 'string' && value.trim() !== '' ? value : null;
+const integer = (value: unknown): number | null =>
+  typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : null;
+
+const SEVERITY: Record<string, Severity> = { HIGH: 'high', MEDIUM: 'medium', LOW: 'low' };
+
+/** True when the sniffed head holds the whole upload, so its top-level keys are definitive. */
+const headIsWholeDocument = (sniff: Sniff): boolean => Buffer.byteLength(sniff.head) < SNIFF_BYTES;
+
+function detect(sniff: Sniff): boolean {
+  // Bandit's metrics block uses its own "SEVERITY.HIGH"/"CONFIDENCE.HIGH" counters; semgrep,
+  // checkov and osv-scanner also have a top-level `results`, but never `metrics` with those counters.
+  return (
+    sniff.shape === 'json-object' &&
+    sniff.topKeys.includes('metrics') &&
+    /"(SEVERITY|CONFIDENCE)\.(HIGH|UNDEFINED)"\s*:/.test(sniff.head)
+  );
+}
+
+/**
+ * `code` is a numbered excerpt ("52 import x\n53 y()\n"). The numbers are stripped (line numbers
+ * are not identity) and only the flagged lines are kept, so the snippet survives code moving.
+ */
+function flaggedCode(code: string | null, lines: number[]): string | null {
+  if (code === null) return null;
+  const picked: string[] = [];
+  for (const raw of code.split('\n')) {
+    const match = /^(\d+) ?(.*)$/.exec(raw);
+    if (match && lines.includes(Number(match[1]))) picked.push(match[2] ?? '');
+  }
+  const snippet = picked.join('\n').trim();
+  return snippet === '' ? null : snippet;
+}
+
+function toFinding(result: JsonObject): NormalizedFinding {
+  const testId = text(result['test_id']);
+  const testName = text(result['test_name']);
+  const issueText = text(result['issue_text']);
+  const line = integer(result['line_number']);
+  const range = Array.isArray(result['line_range'])
+    ? result['line_range'].filter((n): n is number => integer(n) !== null)
+    : [];
+  const lines = range.length > 0 ? range : line === null ? [] : [line];
+  const confidence = text(result['issue_confidence']);
+  const moreInfo = text(result['more_info']);
+  // Bandit ≥ 1.7.5 adds `issue_cwe: { id, link }`.
+  const cwe = isObject(result['issue_cwe']) ? result['issue_cwe'] : {};
+  const cweId = integer(cwe['id']);
+  const cweLink = text(cwe['link']);
+  const column = integer(result['col_offset']);
+  return {
+    ...emptyFinding({
+      kind: 'code',
+      title: issueText ?? testName ?? testId ?? 'Bandit finding',
+      severity: SEVERITY[text(result['issue_severity'])?.toUpperCase() ?? ''] ?? 'info',
+      toolName: 'Bandit',
+    }),
+    description:
+      [
+        issueText,
+        testName || testId ? `Test: ${[testName, testId].filter(Boolean).join(' ')}` : null,
+        confidence ? `Confidence: ${confidence}` : null,
+      ]
+        .filter(Boolean)
+        .join('\n') || null,
+    ruleId: testId,
+    // Reports made on Windows use backslashes; one separator keeps fingerprints OS-independent.
+    filePath: text(result['filename'])?.replaceAll('\\', '/') ?? null,
+    line,
+    column: column === null ? null : column + 1,
+    endLine: lines.length > 1 ? Math.max(...lines) : line,
+    snippet: flaggedCode(text(result['code']), lines),
+    cweIds: cweId !== null && cweId > 0 ? [cweId] : [],
+    references: [moreInfo, cweLink].filter((ref): ref is string => ref !== null),
+  };
+}
+
+async function* parse(input: ParserInput): AsyncIterable<NormalizedFinding> {
+  if (input.sniff.shape !== 'json-object') throw new ParseError('Bandit report must be a JSON object');
+  if (headIsWholeDocument(input.sniff) && !input.sniff.topKeys.includes('results')) {
+    throw new ParseError('Bandit report has no "results" list');
+  }
+  for await (const { value } of streamJsonValues(input.open(), { paths: ['$.results.*'] })) {
+    if (!isObject(value)) throw new ParseError('Bandit result must be a JSON object');
+    yield toFinding(value);
+  }
+}
+
+export const bandit: ParserModule = { name: 'bandit', displayName: 'Bandit', detect, parse };
