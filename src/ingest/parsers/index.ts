@@ -1,4 +1,5 @@
 import { bandit } from './bandit.ts';
+import { gosec } from './gosec.ts';
 import type { ParserModule } from './types.ts';
 
 /**
@@ -8,6 +9,7 @@ import type { ParserModule } from './types.ts';
 export const PARSERS: readonly ParserModule[] = [
   // one line per format: import the module above and list it here
   bandit,
+  gosec,
 ];
 
 export function findParser(name: string): ParserModule | undefined {

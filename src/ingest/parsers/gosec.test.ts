@@ -1,0 +1,112 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { corpusPath, parseCorpusFile } from '../../../test/support/parse-corpus.ts';
+import { buildSniff } from '../sniff.ts';
+import { inputFromFile } from '../upload-input.ts';
+import { gosec } from './gosec.ts';
+import { ParseError } from './types.ts';
+import type { NormalizedFinding, ParserInput } from './types.ts';
+
+const rows = readFileSync(corpusPath('MANIFEST.tsv'), 'utf8')
+  .split('\n')
+  .map((line) => line.split('\t'))
+  .filter((cells) => cells[0] === gosec.name);
+
+function inputOf(content: string): ParserInput {
+  const buffer = Buffer.from(content);
+  return { open: () => Readable.from([buffer]), sniff: buildSniff(buffer) };
+}
+
+async function collect(input: ParserInput): Promise<NormalizedFinding[]> {
+  const findings: NormalizedFinding[] = [];
+  for await (const finding of gosec.parse(input)) findings.push(finding);
+  return findings;
+}
+
+describe('gosec parser', () => {
+  it.each(rows.map((cells) => [cells[1] ?? '', Number(cells[5])] as const))(
+    '%s yields %i findings',
+    async (file, expected) => {
+      expect(await parseCorpusFile(gosec, file)).toHaveLength(expected);
+    },
+  );
+
+  it('maps the spot-checked issues of many_vulns.json', async () => {
+    const findings = await parseCorpusFile(gosec, 'gosec/many_vulns.json');
+    expect(findings[0]).toMatchObject({
+      kind: 'code',
+      title: 'Errors unhandled.',
+      severity: 'low',
+      ruleId: 'G104',
+      filePath: '/vagrant/go/src/govwa/app.go',
+      line: 79,
+      endLine: 79,
+      snippet: 's.ListenAndServe()',
+      cweIds: [252],
+      references: ['https://cwe.mitre.org/data/definitions/252.html'],
+      toolName: 'gosec',
+    });
+    expect(findings[2]?.cweIds).toEqual([]);
+    // A line range "36-39" becomes line + endLine.
+    expect(findings[22]).toMatchObject({
+      ruleId: 'G201',
+      severity: 'medium',
+      line: 36,
+      endLine: 39,
+      cweIds: [89],
+    });
+  });
+
+  it('reads newer gosec output (numbered code, column, suppressions, version)', async () => {
+    const doc = {
+      'Golang errors': {},
+      Issues: [
+        {
+          severity: 'HIGH',
+          confidence: 'MEDIUM',
+          cwe: { id: '22', url: 'https://cwe.mitre.org/data/definitions/22.html' },
+          rule_id: 'G304',
+          details: 'Potential file inclusion via variable',
+          file: 'main.go',
+          code: '12: \tpath := r.URL.Query().Get("p")\n13: \tdata, _ := os.ReadFile(path)\n',
+          line: '13',
+          column: '14',
+          nosec: false,
+          suppressions: [{ kind: 'inSource', justification: 'checked' }],
+        },
+      ],
+      Stats: { files: 1, lines: 20, nosec: 0, found: 1 },
+      GosecVersion: '2.18.2',
+    };
+    const [finding] = await collect(inputOf(JSON.stringify(doc)));
+    expect(finding).toMatchObject({
+      severity: 'high',
+      cweIds: [22],
+      line: 13,
+      column: 14,
+      snippet: 'data, _ := os.ReadFile(path)',
+      initialStatus: 'false_positive',
+      toolVersion: '2.18.2',
+    });
+  });
+
+  it('detects only gosec corpus files', async () => {
+    for (const dir of readdirSync(corpusPath('.'), { withFileTypes: true }).filter((d) => d.isDirectory())) {
+      for (const file of readdirSync(corpusPath(dir.name))) {
+        const { sniff } = await inputFromFile(corpusPath(`${dir.name}/${file}`));
+        expect(gosec.detect(sniff), `${dir.name}/${file}`).toBe(dir.name === gosec.name);
+      }
+    }
+  });
+
+  it.each([
+    ['empty file', ''],
+    ['wrong root type', '[{"rule_id": "G104"}]'],
+    ['object without Issues', '{"Stats": {}}'],
+    ['truncated', '{"Issues": [{"rule_id": "G104", "file": "a.go"'],
+    ['non-object issue', '{"Issues": ["G104"], "Stats": {}}'],
+  ])('rejects %s with ParseError', async (_name, content) => {
+    await expect(collect(inputOf(content))).rejects.toBeInstanceOf(ParseError);
+  });
+});
