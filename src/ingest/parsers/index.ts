@@ -1,5 +1,6 @@
 import { bandit } from './bandit.ts';
 import { gosec } from './gosec.ts';
+import { tfsec } from './tfsec.ts';
 import type { ParserModule } from './types.ts';
 
 /**
@@ -10,6 +11,7 @@ export const PARSERS: readonly ParserModule[] = [
   // one line per format: import the module above and list it here
   bandit,
   gosec,
+  tfsec,
 ];
 
 export function findParser(name: string): ParserModule | undefined {

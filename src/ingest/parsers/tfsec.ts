@@ -1,0 +1,111 @@
+import { SNIFF_BYTES } from '../sniff.ts';
+import { streamJsonValues } from './json-stream.ts';
+import { emptyFinding, ParseError } from './types.ts';
+import type { NormalizedFinding, ParserInput, ParserModule, Severity, Sniff } from './types.ts';
+
+/**
+ * tfsec (Terraform static analysis) `--format json`: `{ results: [...] | null }`. Legacy results
+ * carry `passed` and one `link`; current ones carry `status`, `links` and a `legacy_rule_id`.
+ */
+
+type JsonObject = Record<string, unknown>;
+const isObject = (value: unknown): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const text = (value: unknown): string | null =>
+  typeof value === 'string' && value.trim() !== '' ? value : null;
+const integer = (value: unknown): number | null =>
+  typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : null;
+
+// Legacy tfsec used ERROR/WARNING/INFO; current tfsec uses CRITICAL/HIGH/MEDIUM/LOW.
+const SEVERITY: Record<string, Severity> = {
+  CRITICAL: 'critical',
+  HIGH: 'high',
+  ERROR: 'high',
+  MEDIUM: 'medium',
+  WARNING: 'medium',
+  LOW: 'low',
+  INFO: 'info',
+};
+
+const headIsWholeDocument = (sniff: Sniff): boolean => Buffer.byteLength(sniff.head) < SNIFF_BYTES;
+
+function detect(sniff: Sniff): boolean {
+  if (sniff.shape !== 'json-object' || !sniff.topKeys.includes('results')) return false;
+  // osv-scanner, semgrep and checkov also have `results`; only tfsec results name a `rule_provider`.
+  // An empty tfsec run is literally `{"results": null}`.
+  return /"rule_provider"\s*:/.test(sniff.head) || /^\s*\{\s*"results"\s*:\s*null\s*\}\s*$/.test(sniff.head);
+}
+
+function references(result: JsonObject): string[] {
+  if (Array.isArray(result['links'])) return result['links'].filter((l): l is string => text(l) !== null);
+  // Legacy: "See https://tfsec.dev/docs/general/GEN003/ for more information."
+  const url = /https?:\/\/\S+?(?=\s|$)/.exec(text(result['link']) ?? '')?.[0];
+  return url ? [url] : [];
+}
+
+interface Merged {
+  finding: NormalizedFinding;
+  resources: string[];
+}
+
+function toFinding(result: JsonObject): NormalizedFinding {
+  const location = isObject(result['location']) ? result['location'] : {};
+  const ruleId = text(result['rule_id']);
+  const line = integer(location['start_line']);
+  const description = text(result['description']);
+  const impact = text(result['impact']);
+  const legacyId = text(result['legacy_rule_id']);
+  return {
+    ...emptyFinding({
+      kind: 'infrastructure',
+      title: text(result['rule_description']) ?? ruleId ?? 'tfsec finding',
+      severity: SEVERITY[text(result['severity'])?.toUpperCase() ?? ''] ?? 'info',
+      toolName: 'tfsec',
+    }),
+    description:
+      [description, impact ? `Impact: ${impact}` : null, legacyId ? `Legacy rule id: ${legacyId}` : null]
+        .filter(Boolean)
+        .join('\n') || null,
+    remediation: text(result['resolution']),
+    ruleId,
+    filePath: text(location['filename']),
+    line,
+    endLine: integer(location['end_line']) ?? line,
+    references: references(result),
+    initialStatus: result['status'] === 'ignored' ? 'false_positive' : null,
+  };
+}
+
+async function* parse(input: ParserInput): AsyncIterable<NormalizedFinding> {
+  const { sniff } = input;
+  if (sniff.shape !== 'json-object') throw new ParseError('tfsec report must be a JSON object');
+  if (headIsWholeDocument(sniff) && !sniff.topKeys.includes('results')) {
+    throw new ParseError('tfsec report has no "results" key');
+  }
+  // A module instantiated N times reports the same rule at the same lines N times (one per resource);
+  // like DefectDojo, those collapse into one finding that lists every resource.
+  const merged = new Map<string, Merged>();
+  for await (const { value } of streamJsonValues(input.open(), { paths: ['$.results.*'] })) {
+    if (!isObject(value)) throw new ParseError('tfsec result must be a JSON object');
+    if (value['passed'] === true || value['status'] === 'passed') continue;
+    const finding = toFinding(value);
+    const key = JSON.stringify([
+      text(value['rule_provider']),
+      finding.ruleId,
+      finding.filePath,
+      finding.line,
+      finding.endLine,
+    ]);
+    const existing = merged.get(key);
+    if (existing) existing.resources.push(text(value['description']) ?? '');
+    else merged.set(key, { finding, resources: [] });
+  }
+  for (const { finding, resources } of merged.values()) {
+    const others = resources.filter(Boolean);
+    yield others.length === 0
+      ? finding
+      : { ...finding, description: [finding.description, 'Also reported for:', ...others].join('\n') };
+  }
+}
+
+export const tfsec: ParserModule = { name: 'tfsec', displayName: 'tfsec', detect, parse };
