@@ -1,6 +1,7 @@
 import { bandit } from './bandit.ts';
 import { gosec } from './gosec.ts';
 import { tfsec } from './tfsec.ts';
+import { semgrep } from './semgrep.ts';
 import type { ParserModule } from './types.ts';
 
 /**
@@ -12,6 +13,7 @@ export const PARSERS: readonly ParserModule[] = [
   bandit,
   gosec,
   tfsec,
+  semgrep,
 ];
 
 export function findParser(name: string): ParserModule | undefined {

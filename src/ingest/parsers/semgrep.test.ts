@@ -1,0 +1,132 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { corpusPath, parseCorpusFile } from '../../../test/support/parse-corpus.ts';
+import { buildSniff } from '../sniff.ts';
+import { inputFromFile } from '../upload-input.ts';
+import { semgrep } from './semgrep.ts';
+import { ParseError } from './types.ts';
+import type { NormalizedFinding, ParserInput } from './types.ts';
+
+const FORMAT = 'semgrep';
+const rows = readFileSync(corpusPath('MANIFEST.tsv'), 'utf8')
+  .split('\n')
+  .slice(1)
+  .map((line) => line.split('\t'))
+  .filter((cells) => cells[0] === FORMAT)
+  .map((cells) => ({ file: cells[1] ?? '', expected: Number(cells[5]) }));
+
+const inputOf = (content: string): ParserInput => {
+  const bytes = Buffer.from(content);
+  return { open: () => Readable.from([bytes]), sniff: buildSniff(bytes) };
+};
+const parseText = async (content: string): Promise<NormalizedFinding[]> => {
+  const findings: NormalizedFinding[] = [];
+  for await (const finding of semgrep.parse(inputOf(content))) findings.push(finding);
+  return findings;
+};
+
+describe('semgrep parser', () => {
+  it('has corpus rows in the manifest', () => {
+    expect(rows.length).toBeGreaterThan(0);
+  });
+
+  it.each(rows)('finds the expected number of findings in $file', async ({ file, expected }) => {
+    expect(await parseCorpusFile(semgrep, file)).toHaveLength(expected);
+  });
+
+  it('maps CLI results: severity, location, rule and CWE', async () => {
+    const findings = await parseCorpusFile(semgrep, 'semgrep/many_vulns.json');
+    expect(findings[0]).toMatchObject({
+      kind: 'code',
+      severity: 'high',
+      filePath: 'tasks.py',
+      line: 186,
+      column: 39,
+      endLine: 186,
+      ruleId: 'python.lang.correctness.tempfile.flush.tempfile-without-flush',
+      snippet: "                   'xsl-style-sheet': temp.name}",
+      toolName: 'Semgrep',
+    });
+    expect(findings[0]?.title).toBe(
+      "Using 'temp.name' without '.flush()' or '.close()' may cause an error because the file may not exist when 'temp.name' is used.",
+    );
+    expect(findings[4]).toMatchObject({ severity: 'medium', cweIds: [327], line: 124 });
+    expect(findings[37]).toMatchObject({ severity: 'high', cweIds: [1236] });
+  });
+
+  it('merges an exact twin into one finding', async () => {
+    const [finding] = await parseCorpusFile(semgrep, 'semgrep/repeated_findings.json');
+    expect(finding).toMatchObject({
+      severity: 'medium',
+      cweIds: [696],
+      line: 66,
+      remediation: 'javax crypto Cipher.getInstance("AES/GCM/NoPadding");',
+      references: [
+        'https://capec.mitre.org/data/definitions/463.html',
+        'https://find-sec-bugs.github.io/bugs.htm#PADDING_ORACLE',
+      ],
+    });
+  });
+
+  it('treats the "requires login" placeholders as absent and prefers metadata impact', async () => {
+    const findings = await parseCorpusFile(semgrep, 'semgrep/fingerprint_test.json');
+    expect(findings.map((f) => f.toolFingerprint)).toEqual([null, null]);
+    expect(findings[0]).toMatchObject({ filePath: 'sample/brute.py', line: 31, snippet: null, cweIds: [78] });
+    // ERROR with impact MEDIUM, WARNING with impact HIGH.
+    expect(findings.map((f) => f.severity)).toEqual(['medium', 'high']);
+    expect(findings[0]?.toolVersion).toBe('1.100.0');
+  });
+
+  it('keeps the fingerprint when the finding moves', async () => {
+    const [first] = await parseCorpusFile(semgrep, 'semgrep/close_old_findings_report_line31.json');
+    const [second] = await parseCorpusFile(
+      semgrep,
+      'semgrep/close_old_findings_report_second_run_line24.json',
+    );
+    expect(first?.line).toBe(31);
+    expect(second?.line).toBe(24);
+    expect(first?.toolFingerprint).toMatch(/^1d0cfd65/);
+    expect(second?.toolFingerprint).toBe(first?.toolFingerprint);
+  });
+
+  it('maps the supply-chain export to dependency findings', async () => {
+    const findings = await parseCorpusFile(semgrep, 'semgrep/sca-deployments-vulns.json');
+    expect(findings[0]).toMatchObject({
+      kind: 'dependency',
+      title: 'Reachable Assertion in grpc',
+      severity: 'high',
+      filePath: 'requirements3.txt',
+      line: 222,
+      cweIds: [617],
+      cveIds: ['CVE-2023-1428'],
+      packageName: 'grpcio',
+      packageVersion: '1.47.0',
+      fixedVersion: '1.53.0',
+      ruleId: 'ssc-82207871-bbda-49be-b1af-49fd927a2f93',
+      remediation: 'Upgrade grpcio to 1.53.0',
+    });
+    expect(findings.at(-1)).toMatchObject({ severity: 'critical', packageName: 'url-parse' });
+  });
+
+  it('detects every Semgrep corpus file and no file of another format', async () => {
+    const root = corpusPath('.');
+    for (const dir of readdirSync(root).filter((name) => statSync(corpusPath(name)).isDirectory())) {
+      for (const file of readdirSync(corpusPath(dir))) {
+        const { sniff } = await inputFromFile(corpusPath(`${dir}/${file}`));
+        expect(semgrep.detect(sniff), `${dir}/${file}`).toBe(dir === FORMAT);
+      }
+    }
+  });
+
+  it.each([
+    ['an empty file', ''],
+    ['a wrong root type', '[{"check_id": "x"}]'],
+    ['a truncated document', '{"results": [{"check_id": "a", "path": "x.py"'],
+    ['results that are not an array', '{"results": {"a": {}}, "errors": []}'],
+    ['a result that is not an object', '{"results": [42], "errors": []}'],
+    ['a document without results', '{"errors": []}'],
+  ])('rejects %s with ParseError', async (_name, content) => {
+    await expect(parseText(content)).rejects.toBeInstanceOf(ParseError);
+  });
+});

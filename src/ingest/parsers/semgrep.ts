@@ -1,0 +1,199 @@
+import { SNIFF_BYTES } from '../sniff.ts';
+import { streamJsonValues } from './json-stream.ts';
+import { emptyFinding, ParseError } from './types.ts';
+import type { NormalizedFinding, ParserInput, ParserModule, Severity, Sniff } from './types.ts';
+
+/**
+ * Semgrep JSON. Two shapes share the scanner type:
+ * - the CLI's `semgrep --json`: `{ version?, results: [{ check_id, path, start, end, extra }], errors, ... }`;
+ * - the Semgrep App supply-chain API export: `{ vulns: [{ title, advisory, matchedDependency, ... }], hasMore, cursor }`.
+ */
+
+type JsonObject = Record<string, unknown>;
+const isObject = (value: unknown): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const text = (value: unknown): string | null =>
+  typeof value === 'string' && value.trim() !== '' ? value : null;
+const child = (value: unknown, key: string): JsonObject =>
+  isObject(value) && isObject(value[key]) ? value[key] : {};
+const strings = (value: unknown): string[] =>
+  (Array.isArray(value) ? value : [value]).map(text).filter((item): item is string => item !== null);
+/** Semgrep numbers are numbers in the CLI and strings ("222") in the App export. */
+const positiveInt = (value: unknown): number | null => {
+  const number = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+  return typeof number === 'number' && Number.isInteger(number) && number > 0 ? number : null;
+};
+
+const SEVERITY: Record<string, Severity> = {
+  CRITICAL: 'critical',
+  ERROR: 'high',
+  HIGH: 'high',
+  WARNING: 'medium',
+  MEDIUM: 'medium',
+  MODERATE: 'medium',
+  INFO: 'low',
+  LOW: 'low',
+  INVENTORY: 'info',
+  EXPERIMENT: 'info',
+};
+const severityOf = (value: unknown): Severity | null => SEVERITY[text(value)?.toUpperCase() ?? ''] ?? null;
+
+/** "CWE-79: Improper Neutralization ..." → 79. */
+const cweIdsOf = (value: unknown): number[] => [
+  ...new Set(strings(value).flatMap((item) => /CWE-(\d+)/i.exec(item)?.slice(1).map(Number) ?? [])),
+];
+
+/** Semgrep prints these placeholders instead of the real values when the user is not logged in. */
+const PLACEHOLDER = 'requires login';
+const unlessPlaceholder = (value: unknown): string | null => {
+  const found = text(value);
+  return found === null || found.trim() === PLACEHOLDER ? null : found;
+};
+
+const headIsWholeDocument = (sniff: Sniff): boolean => Buffer.byteLength(sniff.head) < SNIFF_BYTES;
+/** Top-level keys only bandit writes next to `results`/`errors`. */
+const BANDIT_KEYS = ['generated_at', 'metrics'];
+
+function detect(sniff: Sniff): boolean {
+  if (sniff.shape !== 'json-object') return false;
+  const keys = sniff.topKeys;
+  if (keys.includes('vulns')) {
+    return /"dependencyFileLocation"\s*:|"advisory"\s*:/.test(sniff.head) || keys.includes('hasMore');
+  }
+  // checkov also has `results` of `check_id`s but always says `check_type`; bandit has results+errors.
+  if (!keys.includes('results') || !keys.includes('errors') || keys.includes('check_type')) return false;
+  if (BANDIT_KEYS.some((key) => keys.includes(key))) return false;
+  return /"check_id"\s*:/.test(sniff.head) || /"results"\s*:\s*\[\s*\]/.test(sniff.head);
+}
+
+/** The first sentence of a rule message: Semgrep messages are paragraphs, titles should be one line. */
+function titleFrom(message: string | null, fallback: string): string {
+  if (message === null) return fallback;
+  const flat = message.replace(/\s+/g, ' ').trim();
+  const sentence = /^(.+?[.!?])(?:\s|$)/.exec(flat)?.[1] ?? flat;
+  return sentence.length > 200 ? `${sentence.slice(0, 197)}...` : sentence;
+}
+
+function cliResult(result: JsonObject, toolVersion: string | null): NormalizedFinding {
+  const extra = child(result, 'extra');
+  const metadata = child(extra, 'metadata');
+  const start = child(result, 'start');
+  const end = child(result, 'end');
+  const checkId = text(result['check_id']) ?? 'semgrep';
+  const message = text(extra['message']);
+  // Rule metadata describes the risk better than the rule's display level (ERROR/WARNING/INFO).
+  const severity =
+    severityOf(metadata['sca-severity']) ??
+    severityOf(metadata['impact']) ??
+    severityOf(metadata['severity']) ??
+    severityOf(extra['severity']) ??
+    'info';
+  const sca = child(extra, 'sca_info');
+  const dependency = child(child(sca, 'dependency_match'), 'found_dependency');
+  const isSca = Object.keys(sca).length > 0;
+  const cve = text(metadata['sca-vuln-database-identifier']);
+  const references = [
+    ...strings(metadata['references']),
+    ...strings(metadata['source']),
+    ...strings(metadata['source-rule-url']),
+    ...strings(metadata['shortlink']),
+  ];
+  return {
+    ...emptyFinding({
+      kind: isSca ? 'dependency' : 'code',
+      title: titleFrom(message, checkId),
+      severity,
+      toolName: 'Semgrep',
+    }),
+    description: message,
+    remediation: text(extra['fix']) ?? text(extra['fix_regex']),
+    ruleId: checkId,
+    filePath: text(result['path']),
+    line: positiveInt(start['line']),
+    column: positiveInt(start['col']),
+    endLine: positiveInt(end['line']),
+    snippet: unlessPlaceholder(extra['lines']),
+    packageName: text(dependency['package']),
+    packageVersion: text(dependency['version']),
+    cveIds: cve !== null && /^CVE-/i.test(cve) ? [cve.toUpperCase()] : [],
+    cweIds: cweIdsOf(metadata['cwe']),
+    references: [...new Set(references)],
+    toolFingerprint: unlessPlaceholder(extra['fingerprint']),
+    // `nosemgrep` comments produce results marked ignored: the developer's own dismissal.
+    initialStatus: extra['is_ignored'] === true ? 'false_positive' : null,
+    toolVersion,
+  };
+}
+
+function appVuln(vuln: JsonObject): NormalizedFinding {
+  const advisory = child(vuln, 'advisory');
+  const refs = child(advisory, 'references');
+  const location = child(vuln, 'dependencyFileLocation');
+  const matched = child(vuln, 'matchedDependency');
+  const safe = child(vuln, 'closestSafeDependency');
+  const packageName = text(matched['name']);
+  const fixedVersion = text(safe['versionSpecifier']);
+  const triage = child(vuln, 'triage');
+  return {
+    ...emptyFinding({
+      kind: 'dependency',
+      title: text(vuln['title']) ?? text(advisory['title']) ?? 'Semgrep supply-chain finding',
+      severity: severityOf(advisory['severity']) ?? severityOf(vuln['severity']) ?? 'info',
+      toolName: 'Semgrep',
+    }),
+    description: text(advisory['description']),
+    remediation:
+      packageName !== null && fixedVersion !== null ? `Upgrade ${packageName} to ${fixedVersion}` : null,
+    ruleId: text(advisory['ruleId']),
+    filePath: text(location['path']),
+    line: positiveInt(location['startLine']),
+    column: positiveInt(location['startCol']),
+    endLine: positiveInt(location['endLine']),
+    packageName,
+    packageVersion: text(matched['versionSpecifier']),
+    fixedVersion,
+    cveIds: strings(refs['cveIds']).filter((id) => /^CVE-/i.test(id)),
+    cweIds: cweIdsOf(refs['cweIds']),
+    references: strings(refs['urls']),
+    toolFingerprint: text(vuln['fingerprint']),
+    initialStatus: text(triage['status'])?.toUpperCase() === 'IGNORED' ? 'false_positive' : null,
+  };
+}
+
+/**
+ * Semgrep reports the same match more than once (several rules' patterns, repeated targets); an exact
+ * twin — same rule, file and span — is one finding. Keys are small, so the set stays cheap.
+ */
+function twinKey(finding: NormalizedFinding): string {
+  return [finding.ruleId, finding.filePath, finding.line, finding.column, finding.endLine]
+    .concat(finding.kind === 'dependency' ? [finding.packageName, finding.packageVersion] : [])
+    .join('\u0000');
+}
+
+async function* parse(input: ParserInput): AsyncIterable<NormalizedFinding> {
+  const { sniff } = input;
+  if (sniff.shape === 'empty') throw new ParseError('Semgrep report is empty');
+  if (sniff.shape !== 'json-object') throw new ParseError('Semgrep report must be a JSON object');
+  if (headIsWholeDocument(sniff) && !sniff.topKeys.includes('results') && !sniff.topKeys.includes('vulns')) {
+    throw new ParseError('Semgrep report has neither "results" nor "vulns"');
+  }
+  let toolVersion: string | null = null;
+  const seen = new Set<string>();
+  const paths = ['$.version', '$.results.*', '$.vulns.*'];
+  for await (const { value, path } of streamJsonValues(input.open(), { paths })) {
+    if (path[0] === 'version') {
+      // `version` is written before `results`, so it is known by the time findings are built.
+      toolVersion = text(value);
+      continue;
+    }
+    if (typeof path[1] !== 'number') throw new ParseError(`Semgrep "${path[0]}" must be an array`);
+    if (!isObject(value)) throw new ParseError(`Semgrep ${path[0]} entry must be a JSON object`);
+    const finding = path[0] === 'vulns' ? appVuln(value) : cliResult(value, toolVersion);
+    const key = twinKey(finding);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    yield finding;
+  }
+}
+
+export const semgrep: ParserModule = { name: 'semgrep', displayName: 'Semgrep', detect, parse };
