@@ -2,6 +2,7 @@ import { bandit } from './bandit.ts';
 import { gosec } from './gosec.ts';
 import { tfsec } from './tfsec.ts';
 import { semgrep } from './semgrep.ts';
+import { hadolint } from './hadolint.ts';
 import type { ParserModule } from './types.ts';
 
 /**
@@ -14,6 +15,7 @@ export const PARSERS: readonly ParserModule[] = [
   gosec,
   tfsec,
   semgrep,
+  hadolint,
 ];
 
 export function findParser(name: string): ParserModule | undefined {
