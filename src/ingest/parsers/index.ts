@@ -3,6 +3,7 @@ import { gosec } from './gosec.ts';
 import { tfsec } from './tfsec.ts';
 import { semgrep } from './semgrep.ts';
 import { hadolint } from './hadolint.ts';
+import { checkov } from './checkov.ts';
 import type { ParserModule } from './types.ts';
 
 /**
@@ -16,6 +17,7 @@ export const PARSERS: readonly ParserModule[] = [
   tfsec,
   semgrep,
   hadolint,
+  checkov,
 ];
 
 export function findParser(name: string): ParserModule | undefined {
