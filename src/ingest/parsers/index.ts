@@ -4,6 +4,7 @@ import { tfsec } from './tfsec.ts';
 import { semgrep } from './semgrep.ts';
 import { hadolint } from './hadolint.ts';
 import { checkov } from './checkov.ts';
+import { nuclei } from './nuclei.ts';
 import type { ParserModule } from './types.ts';
 
 /**
@@ -18,6 +19,7 @@ export const PARSERS: readonly ParserModule[] = [
   semgrep,
   hadolint,
   checkov,
+  nuclei,
 ];
 
 export function findParser(name: string): ParserModule | undefined {
