@@ -1,0 +1,108 @@
+import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
+import type { AccessAction, DB } from '../db/schema.ts';
+import { AppError, forbidden, notFound } from '../http/errors.ts';
+import { isAdmin, type UserPrincipal } from './principal.ts';
+
+/**
+ * Access to applications, answered in one place. A user reaches an application through a grant to
+ * themselves or to one of their teams, on the application, on its group, or on everything (an admin
+ * permission policy with resource `*`). `write` implies `read`. Admins reach everything.
+ */
+
+const ACCESS_RANK: Record<AccessAction, number> = { read: 1, write: 2 };
+
+/** SQL for "the best grant `userId` holds on the application row aliased `app`": 0 none, 1 read, 2 write. */
+function accessLevelSql(userId: number) {
+  return sql<number>`coalesce((
+    select max(case when p.action = 'write' then 2 else 1 end)
+    from permission_policies p
+    where (p.user_id = ${userId}
+           or p.team_id in (select tm.team_id from team_members tm where tm.user_id = ${userId}))
+      and (p.application_id = app.id
+           or p.group_id = app.group_id
+           or (p.application_id is null and p.group_id is null))
+  ), 0)`;
+}
+
+/**
+ * A condition on an `applications` row aliased `app` (or on an application id column given as
+ * `applicationIdColumn`) that holds when `user` may perform `action` on it. Use it in list queries so
+ * members see only what they may read.
+ */
+export function canAccessApplication(
+  user: UserPrincipal,
+  action: AccessAction,
+  applicationIdColumn: string,
+): Expression<SqlBool> {
+  if (isAdmin(user)) return sql<SqlBool>`true`;
+  return sql<SqlBool>`${sql.ref(applicationIdColumn)} in (
+    select app.id from applications app where ${accessLevelSql(user.id)} >= ${ACCESS_RANK[action]}
+  )`;
+}
+
+export interface ApplicationAccess {
+  id: number;
+  group_id: number;
+  level: 0 | 1 | 2;
+}
+
+/** Access level of `user` on each of `applicationIds`, in one query. */
+export async function accessLevels(
+  db: Kysely<DB>,
+  user: UserPrincipal,
+  applicationIds: readonly number[],
+): Promise<Map<number, ApplicationAccess>> {
+  if (applicationIds.length === 0) return new Map();
+  const level = isAdmin(user) ? sql<number>`2` : accessLevelSql(user.id);
+  const rows = await db
+    .selectFrom('applications as app')
+    .select(['app.id', 'app.group_id', level.as('level')])
+    .where('app.id', 'in', [...applicationIds])
+    .execute();
+  return new Map(rows.map((row) => [row.id, { ...row, level: Number(row.level) as 0 | 1 | 2 }]));
+}
+
+const POSITIVE_INT = /^[1-9][0-9]{0,9}$/;
+
+/** Parses a path id; anything that is not a positive integer names nothing (→ 404 by the caller). */
+export function parseId(value: string): number | null {
+  if (!POSITIVE_INT.test(value)) return null;
+  const id = Number(value);
+  return id <= 2_147_483_647 ? id : null;
+}
+
+/**
+ * Resolves an application path parameter (id, or slug when unique among what the user can read) and
+ * checks access: unreadable → 404, readable but `write` needed → 403.
+ */
+export async function requireApplication(
+  db: Kysely<DB>,
+  user: UserPrincipal,
+  idOrSlug: string,
+  action: AccessAction,
+): Promise<{ id: number; group_id: number }> {
+  const id = parseId(idOrSlug);
+  const level = isAdmin(user) ? sql<number>`2` : accessLevelSql(user.id);
+  const candidates = await db
+    .selectFrom('applications as app')
+    .innerJoin('groups', 'groups.id', 'app.group_id')
+    .select(['app.id', 'app.group_id', 'groups.path as group_path', level.as('level')])
+    .$if(id !== null, (query) => query.where('app.id', '=', id ?? 0))
+    .$if(id === null, (query) => query.where('app.slug', '=', idOrSlug))
+    .execute();
+  const readable = candidates.filter((candidate) => Number(candidate.level) >= ACCESS_RANK.read);
+  if (readable.length === 0) throw notFound('Application');
+  if (readable.length > 1) {
+    throw new AppError(
+      409,
+      'ambiguous_slug',
+      `Several applications use the slug "${idOrSlug}"; use the id or a group path`,
+      {
+        group_paths: readable.map((candidate) => candidate.group_path),
+      },
+    );
+  }
+  const [application] = readable as [(typeof readable)[number]];
+  if (Number(application.level) < ACCESS_RANK[action]) throw forbidden();
+  return { id: application.id, group_id: application.group_id };
+}

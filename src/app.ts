@@ -1,0 +1,101 @@
+import cookie from '@fastify/cookie';
+import rateLimit from '@fastify/rate-limit';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyRequest } from 'fastify';
+import type { App, AppContext } from './app-context.ts';
+import { apiKeyFrom, registerAuthentication, SESSION_COOKIE } from './http/auth.ts';
+import { registerErrorHandling, sendProblem } from './http/errors.ts';
+import { registerOpenApi } from './http/openapi.ts';
+import { sha256Hex } from './lib/secrets.ts';
+import { apiKeyRoutes } from './modules/api-keys/api-keys.routes.ts';
+import { applicationRoutes } from './modules/applications/applications.routes.ts';
+import { authRoutes } from './modules/auth/auth.routes.ts';
+import { groupRoutes } from './modules/groups/groups.routes.ts';
+import { healthRoutes } from './modules/health/health.routes.ts';
+import { permissionRoutes } from './modules/permissions/permissions.routes.ts';
+import { scannerTypeRoutes } from './modules/scanner-types/scanner-types.routes.ts';
+import { teamRoutes } from './modules/teams/teams.routes.ts';
+import { userRoutes } from './modules/users/users.routes.ts';
+import { versionRoutes } from './modules/versions/versions.routes.ts';
+
+/** Every module's routes, in registration order. */
+const ROUTE_MODULES: ((app: App, context: AppContext) => void)[] = [
+  healthRoutes,
+  authRoutes,
+  userRoutes,
+  apiKeyRoutes,
+  teamRoutes,
+  groupRoutes,
+  applicationRoutes,
+  versionRoutes,
+  permissionRoutes,
+  scannerTypeRoutes,
+];
+
+/** Rate-limit bucket: the credential when there is one, else the client address. */
+function rateLimitKey(request: FastifyRequest): string {
+  const credential = apiKeyFrom(request) ?? request.headers['x-api-token'] ?? request.cookies[SESSION_COOKIE];
+  return typeof credential === 'string' ? `credential:${sha256Hex(credential)}` : `ip:${request.ip}`;
+}
+
+export interface BuildAppOptions {
+  logger?: boolean;
+}
+
+/** Builds the HTTP application over an opened, migrated database. Does not listen. */
+export async function buildApp(context: AppContext, options: BuildAppOptions = {}): Promise<App> {
+  const app = Fastify({
+    logger:
+      options.logger === false
+        ? false
+        : {
+            level: context.config.logLevel,
+            redact: {
+              paths: [
+                'req.headers.authorization',
+                'req.headers["x-api-key"]',
+                'req.headers["x-api-token"]',
+                'req.headers.cookie',
+                'res.headers["set-cookie"]',
+              ],
+              censor: '[redacted]',
+            },
+          },
+    trustProxy: context.config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => crypto.randomUUID(),
+    ajv: {
+      customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: true, useDefaults: true },
+    },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  // Plugin routes (docs UI) declare no auth; they are public documentation.
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/api/docs')) route.config = { ...route.config, auth: 'public' };
+  });
+
+  registerErrorHandling(app);
+  await app.register(cookie);
+  await app.register(rateLimit, {
+    global: true,
+    max: context.config.rateLimit.perMinute,
+    timeWindow: 60_000,
+    keyGenerator: rateLimitKey,
+    errorResponseBuilder: (_request, context) => {
+      const error = new Error(`Rate limit exceeded; retry in ${Math.ceil(context.ttl / 1000)} s`) as Error & {
+        statusCode: number;
+      };
+      error.statusCode = 429;
+      return error;
+    },
+  });
+  registerAuthentication(app, context.db, context.secretKey);
+  await registerOpenApi(app);
+  for (const register of ROUTE_MODULES) register(app, context);
+
+  app.setNotFoundHandler({ preHandler: app.rateLimit() }, (request, reply) =>
+    sendProblem(reply, 404, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}`),
+  );
+  return app;
+}

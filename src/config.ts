@@ -1,0 +1,77 @@
+import { Type, type Static } from 'typebox';
+import { Value } from 'typebox/value';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const EnvSchema = Type.Object({
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
+  HOST: Type.String({ minLength: 1, default: '127.0.0.1' }),
+  DATA_DIR: Type.String({ minLength: 1, default: './data' }),
+  DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
+  SCANHUB_SECRET_KEY: Type.Optional(Type.String({ minLength: 32 })),
+  SCANHUB_ADMIN_EMAIL: Type.String({ format: 'email', default: 'admin@scanhub.local' }),
+  SCANHUB_ADMIN_PASSWORD: Type.Optional(Type.String({ minLength: 12 })),
+  UPLOAD_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 100 * 1024 * 1024 }),
+  LOG_LEVEL: Type.Enum(LOG_LEVELS, { default: 'info' }),
+  SESSION_TTL_HOURS: Type.Integer({ minimum: 1, default: 24 * 7 }),
+  RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 1200 }),
+  LOGIN_RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 10 }),
+  TRUST_PROXY: Type.Boolean({ default: false }),
+});
+
+type Env = Static<typeof EnvSchema>;
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Where the embedded database, the generated secret key and temporary uploads live. */
+  dataDir: string;
+  /** PostgreSQL server; when absent the embedded PGlite database under `dataDir` is used. */
+  databaseUrl: string | undefined;
+  /** Key for secrets at rest and CSRF tokens; generated into `dataDir` when not configured. */
+  secretKey: string | undefined;
+  admin: { email: string; password: string | undefined };
+  uploadLimitBytes: number;
+  logLevel: Env['LOG_LEVEL'];
+  sessionTtlHours: number;
+  rateLimit: { perMinute: number; loginPerMinute: number };
+  trustProxy: boolean;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Reads and validates configuration once; a bad value stops the start with every problem listed. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const known = Object.fromEntries(
+    Object.keys(EnvSchema.properties)
+      .filter((key) => env[key] !== undefined && env[key] !== '')
+      .map((key) => [key, env[key]]),
+  );
+  const converted = Value.Convert(EnvSchema, Value.Default(EnvSchema, known));
+  const errors = [...Value.Errors(EnvSchema, converted)];
+  if (errors.length > 0) {
+    const lines = new Set(
+      errors.map((error) => `  ${error.instancePath.replace(/^\//, '')}: ${error.message}`),
+    );
+    throw new ConfigError(`Invalid configuration:\n${[...lines].join('\n')}`);
+  }
+  const parsed = converted as Env;
+  return {
+    port: parsed.PORT,
+    host: parsed.HOST,
+    dataDir: parsed.DATA_DIR,
+    databaseUrl: parsed.DATABASE_URL,
+    secretKey: parsed.SCANHUB_SECRET_KEY,
+    admin: { email: parsed.SCANHUB_ADMIN_EMAIL, password: parsed.SCANHUB_ADMIN_PASSWORD },
+    uploadLimitBytes: parsed.UPLOAD_LIMIT_BYTES,
+    logLevel: parsed.LOG_LEVEL,
+    sessionTtlHours: parsed.SESSION_TTL_HOURS,
+    rateLimit: {
+      perMinute: parsed.RATE_LIMIT_PER_MINUTE,
+      loginPerMinute: parsed.LOGIN_RATE_LIMIT_PER_MINUTE,
+    },
+    trustProxy: parsed.TRUST_PROXY,
+  };
+}

@@ -1,0 +1,94 @@
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import { migrations } from './migrations/index.ts';
+import { PGliteDialect, SessionLock } from './pglite-dialect.ts';
+import type { DB } from './schema.ts';
+
+export type DatabaseKind = 'pglite' | 'postgres';
+
+export interface Database {
+  db: Kysely<DB>;
+  kind: DatabaseKind;
+  /** The PGlite instance and its session lock, for other users of the same session (jobs). */
+  pglite?: { instance: PGlite; lock: SessionLock };
+  /** Runs `VACUUM ANALYZE` where no autovacuum exists (PGlite) after large writes. */
+  maintain(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** `postgres://…` to use a PostgreSQL server; otherwise PGlite. */
+  url?: string | undefined;
+  /** PGlite data directory; `undefined` keeps the database in memory. */
+  dataDir?: string | undefined;
+  /** PostgreSQL schema to work in (tests give each run its own). */
+  schema?: string | undefined;
+  /** A PGlite data dir dump to start from (tests use a migrated template). */
+  loadDataDir?: Blob | undefined;
+}
+
+const INT8_OID = 20;
+
+function postgresDatabase(url: string, schema: string | undefined): Database {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+    // Counts and bigint ids fit in a double; one number type in both engines keeps code dialect-free.
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === INT8_OID
+          ? (value: string) => Number(value)
+          : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    },
+  });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    kind: 'postgres',
+    maintain: async () => {},
+    close: () => db.destroy(),
+  };
+}
+
+async function pgliteDatabase(options: DatabaseOptions): Promise<Database> {
+  const instance = await PGlite.create({
+    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+  });
+  const lock = new SessionLock();
+  const db = new Kysely<DB>({ dialect: new PGliteDialect(instance, lock) });
+  return {
+    db,
+    kind: 'pglite',
+    pglite: { instance, lock },
+    maintain: async () => {
+      await sql`vacuum analyze`.execute(db);
+    },
+    close: async () => {
+      await db.destroy();
+      await lock.run(() => instance.close());
+    },
+  };
+}
+
+/** Opens the database named by the options (nothing is migrated yet). */
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  if (options.url) return postgresDatabase(options.url, options.schema);
+  return pgliteDatabase(options);
+}
+
+/** Applies every pending migration; throws with the failing migration's name. */
+export async function migrateToLatest(db: Kysely<DB>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((result) => result.status === 'Error');
+  if (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${detail}`);
+  }
+  return (results ?? [])
+    .filter((result) => result.status === 'Success')
+    .map((result) => result.migrationName);
+}

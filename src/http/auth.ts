@@ -1,0 +1,151 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import { isAdmin, type Principal, type UserPrincipal } from '../access/principal.ts';
+import type { DB } from '../db/schema.ts';
+import { constantTimeEqual, hmacHex, sha256Hex } from '../lib/secrets.ts';
+import { AppError, unauthorized } from './errors.ts';
+
+/**
+ * What a route needs from the caller:
+ * - `public`: nothing (health, docs, login, CSRF token);
+ * - `user`: a signed-in user (session or API key); application access is checked by the service;
+ * - `admin`: a signed-in admin;
+ * - `application_token`: an application API token (`X-Api-Token`), for `POST /api/ingest`.
+ */
+export type AuthRequirement = 'public' | 'user' | 'admin' | 'application_token';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: AuthRequirement;
+  }
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+}
+
+export const SESSION_COOKIE = 'scanhub_session';
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** `last_used_at` is a hint, not an audit log: write it at most once a minute per key. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+export function csrfTokenFor(secretKey: string, sessionId: string): string {
+  return hmacHex(secretKey, `csrf:${sessionId}`);
+}
+
+function headerValue(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** The API key a request carries, from `X-Api-Key` or `Authorization: Bearer`. */
+export function apiKeyFrom(request: FastifyRequest): string | undefined {
+  const header = headerValue(request, 'x-api-key');
+  if (header) return header.trim();
+  const authorization = headerValue(request, 'authorization');
+  const match = authorization && /^Bearer\s+(\S+)$/i.exec(authorization);
+  return match ? match[1] : undefined;
+}
+
+async function userByApiKey(db: Kysely<DB>, rawKey: string): Promise<UserPrincipal | null> {
+  const row = await db
+    .selectFrom('api_keys')
+    .innerJoin('users', 'users.id', 'api_keys.user_id')
+    .select([
+      'api_keys.id as key_id',
+      'api_keys.last_used_at',
+      'users.id',
+      'users.email',
+      'users.name',
+      'users.role',
+    ])
+    .where('api_keys.key_hash', '=', sha256Hex(rawKey))
+    .where('api_keys.revoked_at', 'is', null)
+    .where((eb) => eb.or([eb('api_keys.expires_at', 'is', null), eb('api_keys.expires_at', '>', new Date())]))
+    .where('users.disabled', '=', false)
+    .executeTakeFirst();
+  if (!row) return null;
+  if (!row.last_used_at || Date.now() - row.last_used_at.getTime() > LAST_USED_RESOLUTION_MS) {
+    await db.updateTable('api_keys').set({ last_used_at: new Date() }).where('id', '=', row.key_id).execute();
+  }
+  return { kind: 'user', id: row.id, email: row.email, name: row.name, role: row.role, via: 'api_key' };
+}
+
+async function userBySession(db: Kysely<DB>, rawSession: string): Promise<UserPrincipal | null> {
+  const sessionId = sha256Hex(rawSession);
+  const row = await db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .select(['users.id', 'users.email', 'users.name', 'users.role'])
+    .where('sessions.id', '=', sessionId)
+    .where('sessions.expires_at', '>', new Date())
+    .where('users.disabled', '=', false)
+    .executeTakeFirst();
+  return row ? { kind: 'user', ...row, via: 'session', sessionId } : null;
+}
+
+async function applicationByToken(db: Kysely<DB>, rawToken: string): Promise<Principal | null> {
+  const row = await db
+    .selectFrom('applications')
+    .select(['id', 'api_token_hash'])
+    .where('api_token_hash', '=', sha256Hex(rawToken))
+    .executeTakeFirst();
+  // The index lookup finds the row; the constant-time compare keeps the check itself timing-safe.
+  if (!row || !constantTimeEqual(row.api_token_hash, sha256Hex(rawToken))) return null;
+  return { kind: 'application_token', applicationId: row.id };
+}
+
+/**
+ * Authenticates every request once and enforces each route's `auth` requirement. Presented but
+ * invalid credentials are a 401 even where anonymous access would do, so a typo'd key is noticed.
+ */
+export function registerAuthentication(app: FastifyInstance, db: Kysely<DB>, secretKey: string): void {
+  app.decorateRequest('principal', null);
+
+  app.addHook('onRequest', async (request) => {
+    // Unknown routes get their 404 whoever asks.
+    const requirement = request.is404 ? 'public' : (request.routeOptions.config.auth ?? 'user');
+    const apiKey = apiKeyFrom(request);
+    const appToken = headerValue(request, 'x-api-token');
+    const session = request.cookies[SESSION_COOKIE];
+
+    if (requirement === 'application_token') {
+      if (!appToken) throw unauthorized('X-Api-Token header with the application API token required');
+      request.principal = await applicationByToken(db, appToken);
+      if (!request.principal) throw unauthorized('Invalid application API token');
+      return;
+    }
+
+    if (apiKey) {
+      request.principal = await userByApiKey(db, apiKey);
+      if (!request.principal) throw unauthorized('Invalid, expired or revoked API key');
+    } else if (session) {
+      request.principal = await userBySession(db, session);
+    }
+    if (requirement === 'public') return;
+
+    const user = request.principal;
+    if (!user || user.kind !== 'user') {
+      throw unauthorized(appToken ? 'An application token only authenticates POST /api/ingest' : undefined);
+    }
+    if (user.sessionId && !SAFE_METHODS.has(request.method)) {
+      const presented = headerValue(request, 'x-csrf-token') ?? '';
+      if (!constantTimeEqual(presented, csrfTokenFor(secretKey, user.sessionId))) {
+        throw new AppError(
+          403,
+          'csrf_failed',
+          'Missing or invalid X-CSRF-Token header (GET /api/csrf-token)',
+        );
+      }
+    }
+    if (requirement === 'admin' && !isAdmin(user)) {
+      throw new AppError(403, 'admin_required', 'This action needs the admin role');
+    }
+  });
+}
+
+/** The signed-in user of a route that requires one (`auth: 'user'` or `'admin'`). */
+export function currentUser(request: FastifyRequest): UserPrincipal {
+  const principal = request.principal;
+  if (!principal || principal.kind !== 'user') throw unauthorized();
+  return principal;
+}

@@ -1,0 +1,35 @@
+import { Type, type TSchema } from 'typebox';
+
+/** Shared schema pieces. Records are snake_case with `id`, `created_at`, `updated_at`. */
+
+export const Timestamp = Type.String({ format: 'date-time' });
+export const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** Path parameter `{id}`; validated by the service so a malformed id is a 404, not a 400. */
+export const IdParams = Type.Object({ id: Type.String() });
+
+export const ProblemSchema = Type.Object(
+  {
+    type: Type.String(),
+    title: Type.String(),
+    status: Type.Integer(),
+    detail: Type.String(),
+    code: Type.String(),
+    errors: Type.Optional(Type.Array(Type.Object({ path: Type.String(), message: Type.String() }))),
+  },
+  { additionalProperties: true, description: 'RFC 9457 problem details' },
+);
+
+export const DeletedSchema = Type.Object({ id: Type.Integer(), deleted: Type.Boolean() });
+
+export const AssetCriticalitySchema = Type.Enum(['low', 'medium', 'high', 'critical']);
+export const AccessActionSchema = Type.Enum(['read', 'write']);
+export const RoleSchema = Type.Enum(['admin', 'member']);
+
+/** ISO 8601 string for a Date column (or null). */
+export function iso(value: Date): string;
+export function iso(value: Date | null): string | null;
+export function iso(value: Date | null): string | null {
+  return value ? value.toISOString() : null;
+}

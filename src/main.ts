@@ -1,0 +1,102 @@
+import { parseArgs } from 'node:util';
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
+import { openRuntime } from './runtime.ts';
+import { bootstrapAdmin } from './modules/users/bootstrap.ts';
+import { createUser } from './modules/users/users.service.ts';
+
+const USAGE = `Usage: scanhub <command>
+
+Commands:
+  serve                     run the HTTP server (default)
+  migrate                   apply pending database migrations and exit
+  users create --email E --password P [--name N] [--role admin|member]
+`;
+
+async function serve(config: Config): Promise<void> {
+  const started = performance.now();
+  const runtime = await openRuntime(config);
+  const app = await buildApp(runtime.context);
+  const admin = await bootstrapAdmin(runtime.context.db, config.admin);
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const url = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`;
+  const database = config.databaseUrl ? 'PostgreSQL' : `embedded PGlite in ${config.dataDir}`;
+  console.log(
+    `scanhub listening on ${url} (${database}, ready in ${Math.round(performance.now() - started)} ms)`,
+  );
+  console.log(`API docs: ${url}/api/docs`);
+  if (admin) {
+    console.log(`First admin: ${admin.email}`);
+    // Printed once to the terminal (not the log): the only time the generated password exists in clear.
+    if (admin.generatedPassword)
+      console.log(`Password:    ${admin.generatedPassword}  (shown once; change it)`);
+  }
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    await app.close(); // stops accepting, lets in-flight requests finish
+    await runtime.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+}
+
+async function migrate(config: Config): Promise<void> {
+  const runtime = await openRuntime(config);
+  console.log(
+    runtime.migrations.length ? `Applied: ${runtime.migrations.join(', ')}` : 'Database is up to date',
+  );
+  await runtime.close();
+}
+
+async function usersCommand(config: Config, args: string[]): Promise<void> {
+  const { positionals, values } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      email: { type: 'string' },
+      password: { type: 'string' },
+      name: { type: 'string' },
+      role: { type: 'string' },
+    },
+  });
+  if (positionals[0] !== 'create' || !values.email || !values.password) throw new UsageError(USAGE);
+  if (values.role && values.role !== 'admin' && values.role !== 'member')
+    throw new UsageError('--role must be admin or member');
+  if (values.password.length < 12) throw new UsageError('--password must have at least 12 characters');
+  const runtime = await openRuntime(config);
+  try {
+    const user = await createUser(runtime.context.db, {
+      email: values.email,
+      password: values.password,
+      ...(values.name ? { name: values.name } : {}),
+      ...(values.role ? { role: values.role as 'admin' | 'member' } : {}),
+    });
+    console.log(`Created ${user.role} ${user.email} (id ${user.id})`);
+  } finally {
+    await runtime.close();
+  }
+}
+
+class UsageError extends Error {}
+
+async function main(argv: string[]): Promise<void> {
+  const [command = 'serve', ...rest] = argv;
+  const config = loadConfig();
+  if (command === 'serve') return serve(config);
+  if (command === 'migrate') return migrate(config);
+  if (command === 'users') return usersCommand(config, rest);
+  throw new UsageError(USAGE);
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof ConfigError || error instanceof UsageError) console.error(error.message);
+  else console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

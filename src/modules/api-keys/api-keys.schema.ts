@@ -1,0 +1,34 @@
+import { Type, type Static } from 'typebox';
+import { NullableTimestamp, Timestamp } from '../../http/schemas.ts';
+
+export const ApiKeySchema = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  /** First characters of the key, to tell keys apart; the key itself is shown only once. */
+  prefix: Type.String(),
+  expires_at: NullableTimestamp,
+  last_used_at: NullableTimestamp,
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+export type ApiKeyRecord = Static<typeof ApiKeySchema>;
+
+export const CreatedApiKeySchema = Type.Intersect([
+  ApiKeySchema,
+  Type.Object({
+    key: Type.String({ description: 'The raw key (`shk_…`). Returned only in this response.' }),
+  }),
+]);
+
+export const CreateApiKeyBody = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  expires_at: Type.Optional(Type.String({ format: 'date-time' })),
+  expiresAt: Type.Optional(Type.String({ format: 'date-time' })),
+});
+export type CreateApiKeyInput = Static<typeof CreateApiKeyBody>;
+
+export const RevokedApiKeySchema = Type.Object({
+  id: Type.Integer(),
+  revoked: Type.Boolean(),
+  revoked_at: Timestamp,
+});

@@ -1,0 +1,79 @@
+import type { Kysely, Selectable } from 'kysely';
+import { parseId } from '../../access/access.ts';
+import type { UserPrincipal } from '../../access/principal.ts';
+import type { ApiKeysTable, DB } from '../../db/schema.ts';
+import { badRequest, notFound } from '../../http/errors.ts';
+import { iso } from '../../http/schemas.ts';
+import { randomToken, sha256Hex } from '../../lib/secrets.ts';
+import type { ApiKeyRecord, CreateApiKeyInput } from './api-keys.schema.ts';
+
+const KEY_PREFIX = 'shk_';
+const VISIBLE_PREFIX_LENGTH = 12;
+
+function presentApiKey(row: Selectable<ApiKeysTable>): ApiKeyRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    expires_at: iso(row.expires_at),
+    last_used_at: iso(row.last_used_at),
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+  };
+}
+
+export async function listApiKeys(db: Kysely<DB>, owner: UserPrincipal): Promise<ApiKeyRecord[]> {
+  const rows = await db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('user_id', '=', owner.id)
+    .where('revoked_at', 'is', null)
+    .orderBy('id')
+    .execute();
+  return rows.map(presentApiKey);
+}
+
+/** Creates a key for the caller; the raw key is returned here and never again (only its hash is kept). */
+export async function createApiKey(
+  db: Kysely<DB>,
+  owner: UserPrincipal,
+  input: CreateApiKeyInput,
+): Promise<ApiKeyRecord & { key: string }> {
+  const expiresRaw = input.expires_at ?? input.expiresAt;
+  const expiresAt = expiresRaw ? new Date(expiresRaw) : null;
+  if (expiresAt && expiresAt.getTime() <= Date.now()) {
+    throw badRequest('validation_failed', 'expires_at must be in the future', [
+      { path: 'body.expires_at', message: 'must be in the future' },
+    ]);
+  }
+  const key = randomToken(KEY_PREFIX);
+  const row = await db
+    .insertInto('api_keys')
+    .values({
+      user_id: owner.id,
+      name: input.name,
+      prefix: key.slice(0, VISIBLE_PREFIX_LENGTH),
+      key_hash: sha256Hex(key),
+      expires_at: expiresAt,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return { ...presentApiKey(row), key };
+}
+
+/** Revokes one of the caller's keys; someone else's key or an unknown id → 404. */
+export async function revokeApiKey(db: Kysely<DB>, owner: UserPrincipal, idParam: string) {
+  const id = parseId(idParam);
+  if (id === null) throw notFound('API key');
+  const revokedAt = new Date();
+  const row = await db
+    .updateTable('api_keys')
+    .set({ revoked_at: revokedAt, updated_at: revokedAt })
+    .where('id', '=', id)
+    .where('user_id', '=', owner.id)
+    .where('revoked_at', 'is', null)
+    .returning('id')
+    .executeTakeFirst();
+  if (!row) throw notFound('API key');
+  return { id: row.id, revoked: true, revoked_at: revokedAt.toISOString() };
+}

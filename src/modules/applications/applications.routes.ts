@@ -1,0 +1,101 @@
+import { Type } from 'typebox';
+import type { App, AppContext } from '../../app-context.ts';
+import { currentUser } from '../../http/auth.ts';
+import { DeletedSchema, IdParams } from '../../http/schemas.ts';
+import {
+  ApplicationDetailSchema,
+  ApplicationSchema,
+  CreateApplicationBody,
+  CreatedApplicationSchema,
+  RegeneratedTokenSchema,
+  UpdateApplicationBody,
+} from './applications.schema.ts';
+import {
+  createApplication,
+  deleteApplication,
+  getApplication,
+  listApplications,
+  regenerateToken,
+  updateApplication,
+} from './applications.service.ts';
+
+export function applicationRoutes(app: App, { db, secrets }: AppContext): void {
+  app.get(
+    '/api/applications',
+    {
+      schema: {
+        tags: ['applications'],
+        summary: 'Applications the caller may read',
+        response: { 200: Type.Array(ApplicationSchema) },
+      },
+    },
+    async (request) => listApplications(db, currentUser(request)),
+  );
+
+  app.post(
+    '/api/applications',
+    {
+      schema: {
+        tags: ['applications'],
+        summary: 'Create an application (with its default version and API token)',
+        body: CreateApplicationBody,
+        response: { 201: CreatedApplicationSchema },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await createApplication(db, secrets, currentUser(request), request.body)),
+  );
+
+  app.get(
+    '/api/applications/:id',
+    {
+      schema: {
+        tags: ['applications'],
+        summary: 'An application (id or unique slug) with its default version',
+        params: IdParams,
+        response: { 200: ApplicationDetailSchema },
+      },
+    },
+    async (request) => getApplication(db, currentUser(request), request.params.id),
+  );
+
+  app.put(
+    '/api/applications/:id',
+    {
+      schema: {
+        tags: ['applications'],
+        summary: 'Update name, slug, repository URL or asset criticality',
+        params: IdParams,
+        body: UpdateApplicationBody,
+        response: { 200: ApplicationSchema },
+      },
+    },
+    async (request) => updateApplication(db, currentUser(request), request.params.id, request.body),
+  );
+
+  app.delete(
+    '/api/applications/:id',
+    {
+      schema: {
+        tags: ['applications'],
+        summary: 'Delete an application and everything it owns',
+        params: IdParams,
+        response: { 200: DeletedSchema },
+      },
+    },
+    async (request) => deleteApplication(db, currentUser(request), request.params.id),
+  );
+
+  app.post(
+    '/api/applications/:id/regenerate-token',
+    {
+      schema: {
+        tags: ['applications'],
+        summary: 'Replace the API token; the old one stops working at once',
+        params: IdParams,
+        response: { 200: RegeneratedTokenSchema },
+      },
+    },
+    async (request) => regenerateToken(db, secrets, currentUser(request), request.params.id),
+  );
+}

@@ -1,0 +1,104 @@
+import { Type } from 'typebox';
+import type { App, AppContext } from '../../app-context.ts';
+import { csrfTokenFor, currentUser, SESSION_COOKIE } from '../../http/auth.ts';
+import { randomToken, sha256Hex } from '../../lib/secrets.ts';
+import { UserSchema } from '../users/users.schema.ts';
+import { getUser } from '../users/users.service.ts';
+import { login, logout } from './auth.service.ts';
+
+const ANONYMOUS_CSRF_COOKIE = 'scanhub_csrf';
+
+export function authRoutes(app: App, { db, config, secretKey }: AppContext): void {
+  const secureCookies = config.trustProxy;
+
+  app.post(
+    '/api/auth/login',
+    {
+      config: {
+        auth: 'public',
+        // Brute force: a small budget per client address and email.
+        rateLimit: {
+          max: config.rateLimit.loginPerMinute,
+          timeWindow: 60_000,
+          keyGenerator: (request) => {
+            const body = request.body as { email?: unknown } | undefined;
+            const email = typeof body?.email === 'string' ? body.email.toLowerCase() : '';
+            return `login:${request.ip}:${email}`;
+          },
+        },
+      },
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign in; sets an httpOnly session cookie',
+        body: Type.Object({ email: Type.String({ minLength: 1 }), password: Type.String({ minLength: 1 }) }),
+        response: { 200: Type.Object({ user: UserSchema, csrfToken: Type.String() }) },
+      },
+    },
+    async (request, reply) => {
+      const result = await login(db, request.body.email, request.body.password, config.sessionTtlHours);
+      reply.setCookie(SESSION_COOKIE, result.sessionToken, {
+        path: '/',
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: secureCookies,
+        expires: result.expiresAt,
+      });
+      return { user: result.user, csrfToken: csrfTokenFor(secretKey, result.sessionId) };
+    },
+  );
+
+  app.post(
+    '/api/auth/logout',
+    { schema: { tags: ['auth'], summary: 'End the current session' } },
+    async (request, reply) => {
+      const user = currentUser(request);
+      if (user.sessionId) await logout(db, user.sessionId);
+      reply.clearCookie(SESSION_COOKIE, { path: '/' });
+      return reply.status(204).send();
+    },
+  );
+
+  app.get(
+    '/api/auth/me',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'The signed-in user',
+        response: {
+          200: Type.Object({ user: UserSchema, authenticated_by: Type.Enum(['session', 'api_key']) }),
+        },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      return { user: await getUser(db, user, String(user.id)), authenticated_by: user.via };
+    },
+  );
+
+  app.get(
+    '/api/csrf-token',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags: ['auth'],
+        summary: 'CSRF token for cookie-authenticated state-changing requests (header X-CSRF-Token)',
+        response: { 200: Type.Object({ csrfToken: Type.String() }) },
+      },
+    },
+    async (request, reply) => {
+      const principal = request.principal;
+      if (principal?.kind === 'user' && principal.sessionId) {
+        return { csrfToken: csrfTokenFor(secretKey, principal.sessionId) };
+      }
+      // Before sign-in there is no session to bind to: bind to a throwaway cookie instead.
+      const anonymous = request.cookies[ANONYMOUS_CSRF_COOKIE] ?? randomToken('', 24);
+      reply.setCookie(ANONYMOUS_CSRF_COOKIE, anonymous, {
+        path: '/',
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: secureCookies,
+      });
+      return { csrfToken: csrfTokenFor(secretKey, `anonymous:${sha256Hex(anonymous)}`) };
+    },
+  );
+}

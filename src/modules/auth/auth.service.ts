@@ -1,0 +1,56 @@
+import { verify } from '@node-rs/argon2';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.ts';
+import { unauthorized } from '../../http/errors.ts';
+import { randomToken, sha256Hex } from '../../lib/secrets.ts';
+import { presentUser } from '../users/users.presenter.ts';
+import type { UserRecord } from '../users/users.schema.ts';
+
+/** A real hash of a random password, verified against when the email is unknown, so timing says nothing. */
+const DECOY_HASH =
+  '$argon2id$v=19$m=19456,t=2,p=1$Qk/TC3zVyfimm2kl9ES1Zg$6IqlzAGv8qkC6BI82ylZwGoxGJ5yPjkUtFoiin41vWQ';
+
+export interface LoginResult {
+  user: UserRecord;
+  /** Raw cookie value; only its hash is stored. */
+  sessionToken: string;
+  sessionId: string;
+  expiresAt: Date;
+}
+
+/** Checks the password and opens a database-backed session. Wrong email or password → 401. */
+export async function login(
+  db: Kysely<DB>,
+  email: string,
+  password: string,
+  ttlHours: number,
+): Promise<LoginResult> {
+  const row = await db
+    .selectFrom('users')
+    .selectAll()
+    .where((eb) => eb(eb.fn('lower', ['email']), '=', email.trim().toLowerCase()))
+    .executeTakeFirst();
+  const valid = await verify(row?.password_hash ?? DECOY_HASH, password).catch(() => false);
+  if (!row || !valid || row.disabled) throw unauthorized('Invalid email or password');
+
+  const sessionToken = randomToken('', 32);
+  const sessionId = sha256Hex(sessionToken);
+  const expiresAt = new Date(Date.now() + ttlHours * 3_600_000);
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('sessions')
+      .values({ id: sessionId, user_id: row.id, expires_at: expiresAt })
+      .execute();
+    await trx
+      .deleteFrom('sessions')
+      .where('user_id', '=', row.id)
+      .where('expires_at', '<', new Date())
+      .execute();
+    await trx.updateTable('users').set({ last_login_at: new Date() }).where('id', '=', row.id).execute();
+  });
+  return { user: presentUser({ ...row, last_login_at: new Date() }), sessionToken, sessionId, expiresAt };
+}
+
+export async function logout(db: Kysely<DB>, sessionId: string): Promise<void> {
+  await db.deleteFrom('sessions').where('id', '=', sessionId).execute();
+}

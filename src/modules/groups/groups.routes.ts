@@ -1,0 +1,64 @@
+import { Type } from 'typebox';
+import type { App, AppContext } from '../../app-context.ts';
+import { currentUser } from '../../http/auth.ts';
+import { IdParams, Timestamp } from '../../http/schemas.ts';
+import { createGroup, listGroups, presentGroup, requireGroup } from './groups.service.ts';
+
+const GroupSchema = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  path: Type.String(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+
+const CreateGroupBody = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  /** URL path segment(s): lowercase letters, digits, `-`, `_`, `.`, and `/` between segments. */
+  path: Type.String({
+    minLength: 1,
+    maxLength: 200,
+    pattern: '^[a-z0-9][a-z0-9._-]*(/[a-z0-9][a-z0-9._-]*)*$',
+  }),
+});
+
+export function groupRoutes(app: App, { db }: AppContext): void {
+  app.post(
+    '/api/groups',
+    {
+      schema: {
+        tags: ['groups'],
+        summary: 'Create a group',
+        body: CreateGroupBody,
+        response: { 201: GroupSchema },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await createGroup(db, currentUser(request), request.body)),
+  );
+
+  app.get(
+    '/api/groups',
+    {
+      schema: {
+        tags: ['groups'],
+        summary: 'Groups the caller can see',
+        response: { 200: Type.Array(GroupSchema) },
+      },
+    },
+    async (request) => listGroups(db, currentUser(request)),
+  );
+
+  app.get(
+    '/api/groups/:id',
+    {
+      schema: {
+        tags: ['groups'],
+        summary: 'A group by id or path',
+        params: IdParams,
+        response: { 200: GroupSchema },
+      },
+    },
+    async (request) => presentGroup(await requireGroup(db, currentUser(request), request.params.id, 'read')),
+  );
+}

@@ -1,0 +1,96 @@
+import { sql, type Kysely, type Selectable } from 'kysely';
+import { parseId } from '../../access/access.ts';
+import { isAdmin, type UserPrincipal } from '../../access/principal.ts';
+import type { DB, GroupsTable } from '../../db/schema.ts';
+import { conflict, forbidden, notFound } from '../../http/errors.ts';
+import { iso } from '../../http/schemas.ts';
+
+export function presentGroup(row: Selectable<GroupsTable>) {
+  return {
+    id: row.id,
+    name: row.name,
+    path: row.path,
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+  };
+}
+
+/**
+ * A member's level on each group: 2 with a write grant on the group (or everything), 1 with a read
+ * grant there or any grant on one of its applications (so the group of a readable app is visible).
+ */
+function groupLevelSql(userId: number) {
+  return sql<number>`coalesce((
+    select max(case when p.action = 'write' and p.application_id is null then 2 else 1 end)
+    from permission_policies p
+    where (p.user_id = ${userId}
+           or p.team_id in (select tm.team_id from team_members tm where tm.user_id = ${userId}))
+      and (p.group_id = g.id
+           or (p.application_id is null and p.group_id is null)
+           or p.application_id in (select a.id from applications a where a.group_id = g.id))
+  ), 0)`;
+}
+
+/** Creates a group; its creator gets write on it. A taken path → 409 `group_path_taken`. */
+export async function createGroup(
+  db: Kysely<DB>,
+  creator: UserPrincipal,
+  input: { name: string; path: string },
+) {
+  return db.transaction().execute(async (trx) => {
+    const taken = await trx
+      .selectFrom('groups')
+      .select('id')
+      .where('path', '=', input.path)
+      .executeTakeFirst();
+    if (taken) throw conflict('group_path_taken', `A group with path "${input.path}" already exists`);
+    const row = await trx
+      .insertInto('groups')
+      .values({ name: input.name, path: input.path, created_by: creator.id })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    if (!isAdmin(creator)) {
+      await trx
+        .insertInto('permission_policies')
+        .values({ user_id: creator.id, group_id: row.id, action: 'write', created_by: creator.id })
+        .execute();
+    }
+    return presentGroup(row);
+  });
+}
+
+export async function listGroups(db: Kysely<DB>, viewer: UserPrincipal) {
+  const rows = await db
+    .selectFrom('groups as g')
+    .selectAll()
+    .$if(!isAdmin(viewer), (query) => query.where(groupLevelSql(viewer.id), '>', 0))
+    .orderBy('g.path')
+    .execute();
+  return rows.map(presentGroup);
+}
+
+/**
+ * Resolves a group by id or path and checks the viewer's level on it: unknown or invisible → 404,
+ * `write` needed but not held → 403.
+ */
+export async function requireGroup(
+  db: Kysely<DB>,
+  viewer: UserPrincipal,
+  idOrPath: string,
+  action: 'read' | 'write',
+) {
+  const id = parseId(idOrPath);
+  const level = isAdmin(viewer) ? sql<number>`2` : groupLevelSql(viewer.id);
+  const row = await db
+    .selectFrom('groups as g')
+    .selectAll()
+    .select(level.as('level'))
+    .where((eb) =>
+      id === null ? eb('g.path', '=', idOrPath) : eb.or([eb('g.id', '=', id), eb('g.path', '=', idOrPath)]),
+    )
+    .orderBy(sql`g.id = ${id ?? 0}`, 'desc')
+    .executeTakeFirst();
+  if (!row || Number(row.level) < 1) throw notFound('Group');
+  if (action === 'write' && Number(row.level) < 2) throw forbidden('You need write permission on this group');
+  return row;
+}

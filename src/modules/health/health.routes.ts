@@ -1,0 +1,31 @@
+import { sql } from 'kysely';
+import type { App, AppContext } from '../../app-context.ts';
+import { sendProblem } from '../../http/errors.ts';
+
+export function healthRoutes(app: App, { db }: AppContext): void {
+  app.get(
+    '/healthz',
+    {
+      config: { auth: 'public', rateLimit: false },
+      schema: { tags: ['health'], summary: 'The process is up' },
+    },
+    async () => ({ status: 'ok' }),
+  );
+
+  app.get(
+    '/readyz',
+    {
+      config: { auth: 'public', rateLimit: false },
+      schema: { tags: ['health'], summary: 'The database answers' },
+    },
+    async (request, reply) => {
+      try {
+        await sql`select 1`.execute(db);
+        return { status: 'ready' };
+      } catch (error) {
+        request.log.warn({ err: error }, 'readiness check failed');
+        return sendProblem(reply, 503, 'database_unavailable', 'The database does not answer');
+      }
+    },
+  );
+}

@@ -1,0 +1,136 @@
+import { Type } from 'typebox';
+import type { App, AppContext } from '../../app-context.ts';
+import { currentUser } from '../../http/auth.ts';
+import { IdParams } from '../../http/schemas.ts';
+import {
+  AdminGrantBody,
+  AdminListQuery,
+  ApplicationGrantBody,
+  LegacyGrantBody,
+  PermissionSchema,
+} from './permissions.schema.ts';
+import {
+  addGrant,
+  applicationGrant,
+  legacyGrant,
+  listAllGrants,
+  listApplicationGrants,
+  parseResource,
+  parseSubject,
+  removeGrant,
+} from './permissions.service.ts';
+
+const RemovedSchema = Type.Intersect([PermissionSchema, Type.Object({ deleted: Type.Boolean() })]);
+
+export function permissionRoutes(app: App, { db }: AppContext): void {
+  app.get(
+    '/api/applications/:id/permissions',
+    {
+      schema: {
+        tags: ['permissions'],
+        summary: 'Grants on an application',
+        params: IdParams,
+        response: { 200: Type.Array(PermissionSchema) },
+      },
+    },
+    async (request) => listApplicationGrants(db, currentUser(request), request.params.id),
+  );
+
+  app.post(
+    '/api/applications/:id/permissions',
+    {
+      schema: {
+        tags: ['permissions'],
+        summary: 'Grant read or write on an application to a user or team',
+        params: IdParams,
+        body: ApplicationGrantBody,
+        response: { 201: PermissionSchema },
+      },
+    },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const grant = await applicationGrant(db, user, request.params.id, request.body);
+      return reply.status(201).send(await addGrant(db, user, grant));
+    },
+  );
+
+  app.delete(
+    '/api/applications/:id/permissions',
+    {
+      schema: {
+        tags: ['permissions'],
+        summary: 'Remove a grant from an application',
+        params: IdParams,
+        body: ApplicationGrantBody,
+        response: { 200: RemovedSchema },
+      },
+    },
+    async (request) =>
+      removeGrant(db, await applicationGrant(db, currentUser(request), request.params.id, request.body)),
+  );
+
+  app.post(
+    '/api/permissions/applications',
+    {
+      schema: {
+        tags: ['permissions'],
+        summary: 'Grant a user read or write on an application (older shape)',
+        body: LegacyGrantBody,
+        response: { 201: PermissionSchema },
+      },
+    },
+    async (request, reply) => {
+      const user = currentUser(request);
+      return reply.status(201).send(await addGrant(db, user, await legacyGrant(db, user, request.body)));
+    },
+  );
+
+  app.get(
+    '/api/admin/permissions',
+    {
+      config: { auth: 'admin' },
+      schema: {
+        tags: ['admin'],
+        summary: 'All permission policies, optionally by subject prefix',
+        querystring: AdminListQuery,
+        response: { 200: Type.Array(PermissionSchema) },
+      },
+    },
+    async (request) => listAllGrants(db, request.query.subject),
+  );
+
+  app.post(
+    '/api/admin/permissions',
+    {
+      config: { auth: 'admin' },
+      schema: {
+        tags: ['admin'],
+        summary: 'Add a permission policy (subject, resource, action)',
+        body: AdminGrantBody,
+        response: { 201: PermissionSchema },
+      },
+    },
+    async (request, reply) => {
+      const { subject, resource, action } = request.body;
+      const grant = { ...parseSubject(subject), ...parseResource(resource), action };
+      return reply.status(201).send(await addGrant(db, currentUser(request), grant));
+    },
+  );
+
+  app.delete(
+    '/api/admin/permissions',
+    {
+      config: { auth: 'admin' },
+      schema: {
+        tags: ['admin'],
+        summary: 'Remove a permission policy',
+        body: AdminGrantBody,
+        response: { 200: RemovedSchema },
+      },
+    },
+    async (request) => {
+      const { subject, resource, action } = request.body;
+      return removeGrant(db, { ...parseSubject(subject), ...parseResource(resource), action });
+    },
+  );
+}

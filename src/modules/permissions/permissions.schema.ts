@@ -1,0 +1,38 @@
+import { Type } from 'typebox';
+import { AccessActionSchema, Timestamp } from '../../http/schemas.ts';
+
+export const PermissionSchema = Type.Object({
+  id: Type.Integer(),
+  /** `user:<id>` or `team:<id>`. */
+  subject: Type.String(),
+  /** `application:<id>`, `group:<id>` or `*` (everything). */
+  resource: Type.String(),
+  action: AccessActionSchema,
+  created_at: Timestamp,
+});
+
+const Subject = Type.String({
+  pattern: '^(user|team):[1-9][0-9]*$',
+  description: '`user:<id>` or `team:<id>`',
+});
+const Resource = Type.String({
+  pattern: '^((application|group):[1-9][0-9]*|\\*)$',
+  description: '`application:<id>`, `group:<id>` or `*`',
+});
+
+export const ApplicationGrantBody = Type.Object({ subject: Subject, action: AccessActionSchema });
+export const AdminGrantBody = Type.Object({
+  subject: Subject,
+  resource: Resource,
+  action: AccessActionSchema,
+});
+export const AdminListQuery = Type.Object({ subject: Type.Optional(Type.String({ maxLength: 100 })) });
+
+const Id = Type.Union([Type.Integer({ minimum: 1 }), Type.String({ pattern: '^[1-9][0-9]*$' })]);
+/** The older grant shape: `application_id`, `user_id` (or `team_id`), `permission`. */
+export const LegacyGrantBody = Type.Object({
+  application_id: Id,
+  user_id: Type.Optional(Id),
+  team_id: Type.Optional(Id),
+  permission: AccessActionSchema,
+});

@@ -1,0 +1,145 @@
+import { sql, type Kysely, type Selectable } from 'kysely';
+import { requireApplication } from '../../access/access.ts';
+import type { UserPrincipal } from '../../access/principal.ts';
+import type { AccessAction, DB, PermissionPoliciesTable } from '../../db/schema.ts';
+import { badRequest, conflict, notFound } from '../../http/errors.ts';
+import { iso } from '../../http/schemas.ts';
+
+/** A grant in the API's words, parsed into the table's columns. */
+export interface Grant {
+  user_id: number | null;
+  team_id: number | null;
+  application_id: number | null;
+  group_id: number | null;
+  action: AccessAction;
+}
+
+export function presentPermission(row: Selectable<PermissionPoliciesTable>) {
+  const subject = row.user_id !== null ? `user:${row.user_id}` : `team:${row.team_id}`;
+  const resource =
+    row.application_id !== null
+      ? `application:${row.application_id}`
+      : row.group_id !== null
+        ? `group:${row.group_id}`
+        : '*';
+  return { id: row.id, subject, resource, action: row.action, created_at: iso(row.created_at) };
+}
+
+export function parseSubject(subject: string): Pick<Grant, 'user_id' | 'team_id'> {
+  const [kind, id] = subject.split(':');
+  return kind === 'user' ? { user_id: Number(id), team_id: null } : { user_id: null, team_id: Number(id) };
+}
+
+export function parseResource(resource: string): Pick<Grant, 'application_id' | 'group_id'> {
+  if (resource === '*') return { application_id: null, group_id: null };
+  const [kind, id] = resource.split(':');
+  return kind === 'application'
+    ? { application_id: Number(id), group_id: null }
+    : { application_id: null, group_id: Number(id) };
+}
+
+/** 404 when the user, team, application or group a grant names does not exist. */
+async function assertReferentsExist(db: Kysely<DB>, grant: Grant) {
+  const checks: [keyof DB, number | null, string][] = [
+    ['users', grant.user_id, 'User'],
+    ['teams', grant.team_id, 'Team'],
+    ['applications', grant.application_id, 'Application'],
+    ['groups', grant.group_id, 'Group'],
+  ];
+  for (const [table, id, label] of checks) {
+    if (id === null) continue;
+    const row = await db
+      .selectFrom(table)
+      .select(sql<number>`1`.as('one'))
+      .where(sql.ref('id'), '=', id)
+      .executeTakeFirst();
+    if (!row) throw notFound(label);
+  }
+}
+
+function grantFilter(grant: Grant) {
+  return sql<boolean>`user_id is not distinct from ${grant.user_id}
+    and team_id is not distinct from ${grant.team_id}
+    and application_id is not distinct from ${grant.application_id}
+    and group_id is not distinct from ${grant.group_id}
+    and action = ${grant.action}`;
+}
+
+/** Adds a grant; the same grant twice → 409 `permission_exists`. */
+export async function addGrant(db: Kysely<DB>, actor: UserPrincipal, grant: Grant) {
+  await assertReferentsExist(db, grant);
+  const row = await db
+    .insertInto('permission_policies')
+    .values({ ...grant, created_by: actor.id })
+    .onConflict((oc) => oc.constraint('permission_policies_grant_key').doNothing())
+    .returningAll()
+    .executeTakeFirst();
+  if (!row) throw conflict('permission_exists', 'This permission already exists');
+  return presentPermission(row);
+}
+
+/** Removes a grant; an absent one → 404. */
+export async function removeGrant(db: Kysely<DB>, grant: Grant) {
+  const row = await db
+    .deleteFrom('permission_policies')
+    .where(grantFilter(grant))
+    .returningAll()
+    .executeTakeFirst();
+  if (!row) throw notFound('Permission');
+  return { ...presentPermission(row), deleted: true };
+}
+
+export async function listApplicationGrants(db: Kysely<DB>, user: UserPrincipal, appRef: string) {
+  const app = await requireApplication(db, user, appRef, 'read');
+  const rows = await db
+    .selectFrom('permission_policies')
+    .selectAll()
+    .where('application_id', '=', app.id)
+    .orderBy('id')
+    .execute();
+  return rows.map(presentPermission);
+}
+
+export async function applicationGrant(
+  db: Kysely<DB>,
+  user: UserPrincipal,
+  appRef: string,
+  body: { subject: string; action: AccessAction },
+): Promise<Grant> {
+  const app = await requireApplication(db, user, appRef, 'write');
+  return { ...parseSubject(body.subject), application_id: app.id, group_id: null, action: body.action };
+}
+
+/** Admin list, optionally filtered by a subject prefix such as `user:` or `team:3`. */
+export async function listAllGrants(db: Kysely<DB>, subjectPrefix: string | undefined) {
+  const rows = await db.selectFrom('permission_policies').selectAll().orderBy('id').execute();
+  const all = rows.map(presentPermission);
+  return subjectPrefix ? all.filter((grant) => grant.subject.startsWith(subjectPrefix)) : all;
+}
+
+/** The older `{application_id, user_id, permission}` shape as a grant. */
+export async function legacyGrant(
+  db: Kysely<DB>,
+  user: UserPrincipal,
+  body: {
+    application_id: number | string;
+    user_id?: number | string | undefined;
+    team_id?: number | string | undefined;
+    permission: AccessAction;
+  },
+): Promise<Grant> {
+  const subjectId = body.user_id ?? body.team_id;
+  if (subjectId === undefined) {
+    throw badRequest('validation_failed', 'user_id is required', [
+      { path: 'body.user_id', message: 'is required' },
+    ]);
+  }
+  const app = await requireApplication(db, user, String(body.application_id), 'write');
+  return {
+    user_id: body.user_id !== undefined ? Number(body.user_id) : null,
+    team_id: body.user_id === undefined ? Number(subjectId) : null,
+    application_id: app.id,
+    group_id: null,
+    action: body.permission,
+  };
+}

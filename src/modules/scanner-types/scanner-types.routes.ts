@@ -1,0 +1,42 @@
+import { Type } from 'typebox';
+import type { App, AppContext } from '../../app-context.ts';
+import { IdParams, Timestamp } from '../../http/schemas.ts';
+import { listScannerTypes, setScannerTypeEnabled } from './scanner-types.service.ts';
+
+const ScannerTypeSchema = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  display_name: Type.String(),
+  enabled: Type.Boolean(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+
+export function scannerTypeRoutes(app: App, { db }: AppContext): void {
+  app.get(
+    '/api/scanner-types',
+    {
+      schema: {
+        tags: ['scanner-types'],
+        summary: 'Scanner formats scanhub reads, and whether each is enabled',
+        response: { 200: Type.Array(ScannerTypeSchema) },
+      },
+    },
+    async () => listScannerTypes(db),
+  );
+
+  app.put(
+    '/api/admin/scanner-types/:id',
+    {
+      config: { auth: 'admin' },
+      schema: {
+        tags: ['admin'],
+        summary: 'Enable or disable a scanner type (id or name)',
+        params: IdParams,
+        body: Type.Object({ enabled: Type.Boolean() }),
+        response: { 200: ScannerTypeSchema },
+      },
+    },
+    async (request) => setScannerTypeEnabled(db, request.params.id, request.body.enabled),
+  );
+}

@@ -1,0 +1,49 @@
+import type { Kysely, Selectable } from 'kysely';
+import { parseId } from '../../access/access.ts';
+import type { DB, ScannerTypesTable } from '../../db/schema.ts';
+import { notFound } from '../../http/errors.ts';
+import { iso } from '../../http/schemas.ts';
+
+export function presentScannerType(row: Selectable<ScannerTypesTable>) {
+  return {
+    id: row.id,
+    name: row.name,
+    display_name: row.display_name,
+    enabled: row.enabled,
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+  };
+}
+
+/** Adds a row for every parser scanhub ships (new parsers appear enabled); existing rows keep their flag. */
+export async function syncScannerTypes(
+  db: Kysely<DB>,
+  parsers: readonly { name: string; displayName: string }[],
+) {
+  if (parsers.length === 0) return;
+  await db
+    .insertInto('scanner_types')
+    .values(parsers.map((parser) => ({ name: parser.name, display_name: parser.displayName })))
+    .onConflict((oc) =>
+      oc.column('name').doUpdateSet((eb) => ({ display_name: eb.ref('excluded.display_name') })),
+    )
+    .execute();
+}
+
+export async function listScannerTypes(db: Kysely<DB>) {
+  const rows = await db.selectFrom('scanner_types').selectAll().orderBy('name').execute();
+  return rows.map(presentScannerType);
+}
+
+/** `{id}` is the numeric id or the name (`sarif`). */
+export async function setScannerTypeEnabled(db: Kysely<DB>, ref: string, enabled: boolean) {
+  const id = parseId(ref);
+  const row = await db
+    .updateTable('scanner_types')
+    .set({ enabled, updated_at: new Date() })
+    .where((eb) => (id === null ? eb('name', '=', ref) : eb('id', '=', id)))
+    .returningAll()
+    .executeTakeFirst();
+  if (!row) throw notFound('Scanner type');
+  return presentScannerType(row);
+}

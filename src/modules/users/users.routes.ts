@@ -1,0 +1,59 @@
+import { Type } from 'typebox';
+import type { App, AppContext } from '../../app-context.ts';
+import { currentUser } from '../../http/auth.ts';
+import { IdParams } from '../../http/schemas.ts';
+import { CreateUserBody, UpdateUserBody, UserSchema } from './users.schema.ts';
+import { createUser, getUser, listUsers, updateUser } from './users.service.ts';
+
+export function userRoutes(app: App, { db }: AppContext): void {
+  app.post(
+    '/api/users',
+    {
+      config: { auth: 'admin' },
+      schema: {
+        tags: ['users'],
+        summary: 'Create a user (admin)',
+        body: CreateUserBody,
+        response: { 201: UserSchema },
+      },
+    },
+    async (request, reply) => reply.status(201).send(await createUser(db, request.body)),
+  );
+
+  app.get(
+    '/api/users',
+    {
+      config: { auth: 'admin' },
+      schema: { tags: ['users'], summary: 'List users (admin)', response: { 200: Type.Array(UserSchema) } },
+    },
+    async () => listUsers(db),
+  );
+
+  app.get(
+    '/api/users/:id',
+    {
+      schema: {
+        tags: ['users'],
+        summary: 'A user (admins: anyone; members: themselves)',
+        params: IdParams,
+        response: { 200: UserSchema },
+      },
+    },
+    async (request) => getUser(db, currentUser(request), request.params.id),
+  );
+
+  app.patch(
+    '/api/users/:id',
+    {
+      config: { auth: 'admin' },
+      schema: {
+        tags: ['users'],
+        summary: 'Change role, name or disabled (admin)',
+        params: IdParams,
+        body: UpdateUserBody,
+        response: { 200: UserSchema },
+      },
+    },
+    async (request) => updateUser(db, request.params.id, request.body),
+  );
+}

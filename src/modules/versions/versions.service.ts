@@ -1,0 +1,127 @@
+import type { Kysely } from 'kysely';
+import { requireApplication } from '../../access/access.ts';
+import type { UserPrincipal } from '../../access/principal.ts';
+import type { DB } from '../../db/schema.ts';
+import { conflict, notFound } from '../../http/errors.ts';
+import { presentVersion } from './versions.presenter.ts';
+import { findVersion } from './versions.repository.ts';
+import type { CreateVersionInput, UpdateVersionInput, VersionRecord } from './versions.schema.ts';
+
+const nameTaken = (name: string) =>
+  conflict('version_name_taken', `A version named "${name}" already exists`);
+
+async function assertNameFree(db: Kysely<DB>, applicationId: number, name: string, exceptId = 0) {
+  const row = await db
+    .selectFrom('application_versions')
+    .select('id')
+    .where('application_id', '=', applicationId)
+    .where('name', '=', name)
+    .where('id', '!=', exceptId)
+    .executeTakeFirst();
+  if (row) throw nameTaken(name);
+}
+
+export async function listVersions(
+  db: Kysely<DB>,
+  user: UserPrincipal,
+  appRef: string,
+): Promise<VersionRecord[]> {
+  const app = await requireApplication(db, user, appRef, 'read');
+  const rows = await db
+    .selectFrom('application_versions')
+    .selectAll()
+    .where('application_id', '=', app.id)
+    .orderBy('id')
+    .execute();
+  return rows.map(presentVersion);
+}
+
+export async function createVersion(
+  db: Kysely<DB>,
+  user: UserPrincipal,
+  appRef: string,
+  input: CreateVersionInput,
+): Promise<VersionRecord> {
+  const app = await requireApplication(db, user, appRef, 'write');
+  await assertNameFree(db, app.id, input.name);
+  return db.transaction().execute(async (trx) => {
+    if (input.is_default) {
+      await trx
+        .updateTable('application_versions')
+        .set({ is_default: false })
+        .where('application_id', '=', app.id)
+        .execute();
+    }
+    const row = await trx
+      .insertInto('application_versions')
+      .values({
+        application_id: app.id,
+        name: input.name,
+        branch: input.branch ?? null,
+        tag: input.tag ?? null,
+        is_default: input.is_default ?? false,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return presentVersion(row);
+  });
+}
+
+/** Resolves application and version (id or name) with the needed access; unknown version → 404. */
+export async function requireVersion(
+  db: Kysely<DB>,
+  user: UserPrincipal,
+  appRef: string,
+  versionRef: string,
+  action: 'read' | 'write',
+) {
+  const app = await requireApplication(db, user, appRef, action);
+  const version = await findVersion(db, app.id, versionRef);
+  if (!version) throw notFound('Version');
+  return { app, version };
+}
+
+export async function updateVersion(
+  db: Kysely<DB>,
+  user: UserPrincipal,
+  appRef: string,
+  versionRef: string,
+  input: UpdateVersionInput,
+): Promise<VersionRecord> {
+  const { app, version } = await requireVersion(db, user, appRef, versionRef, 'write');
+  if (input.name !== undefined) await assertNameFree(db, app.id, input.name, version.id);
+  return db.transaction().execute(async (trx) => {
+    if (input.is_default && !version.is_default) {
+      await trx
+        .updateTable('application_versions')
+        .set({ is_default: false })
+        .where('application_id', '=', app.id)
+        .execute();
+    }
+    const row = await trx
+      .updateTable('application_versions')
+      .set({
+        ...(input.name === undefined ? {} : { name: input.name }),
+        ...(input.branch === undefined ? {} : { branch: input.branch }),
+        ...(input.tag === undefined ? {} : { tag: input.tag }),
+        ...(input.is_default ? { is_default: true } : {}),
+        updated_at: new Date(),
+      })
+      .where('id', '=', version.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return presentVersion(row);
+  });
+}
+
+/** Deletes a version and what belongs to it; the default version → 409 until another is default. */
+export async function deleteVersion(db: Kysely<DB>, user: UserPrincipal, appRef: string, versionRef: string) {
+  const { version } = await requireVersion(db, user, appRef, versionRef, 'write');
+  if (version.is_default) {
+    throw conflict(
+      'default_version',
+      'The default version cannot be deleted; make another version the default first',
+    );
+  }
+  await db.deleteFrom('application_versions').where('id', '=', version.id).execute();
+}
