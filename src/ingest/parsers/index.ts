@@ -5,6 +5,7 @@ import { semgrep } from './semgrep.ts';
 import { hadolint } from './hadolint.ts';
 import { checkov } from './checkov.ts';
 import { nuclei } from './nuclei.ts';
+import { trivy } from './trivy.ts';
 import type { ParserModule } from './types.ts';
 
 /**
@@ -20,6 +21,7 @@ export const PARSERS: readonly ParserModule[] = [
   hadolint,
   checkov,
   nuclei,
+  trivy,
 ];
 
 export function findParser(name: string): ParserModule | undefined {

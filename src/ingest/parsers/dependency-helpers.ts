@@ -1,0 +1,199 @@
+import { createHash } from 'node:crypto';
+import { ParseError, type ParserInput, type Severity, type Sniff } from './types.ts';
+
+/**
+ * Small pieces shared by the dependency-scanner parsers (Trivy, Grype, Snyk, npm audit, OSV,
+ * CycloneDX). Scanner output is untrusted, so every read goes through these guards instead of casts.
+ */
+
+export type JsonRecord = Record<string, unknown>;
+
+export function isRecord(value: unknown): value is JsonRecord {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function asRecord(value: unknown): JsonRecord {
+  return isRecord(value) ? value : {};
+}
+
+export function asArray(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+/** A non-empty trimmed string, or null. */
+export function asString(value: unknown): string | null {
+  if (typeof value === 'string') {
+    const trimmed = value.trim();
+    return trimmed === '' ? null : trimmed;
+  }
+  return typeof value === 'number' && Number.isFinite(value) ? String(value) : null;
+}
+
+/** A finite number, also from a numeric string (XML and some tools quote their scores). */
+export function asNumber(value: unknown): number | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  if (typeof value === 'string' && value.trim() !== '') {
+    const parsed = Number(value);
+    return Number.isFinite(parsed) ? parsed : null;
+  }
+  return null;
+}
+
+export function asStringArray(value: unknown): string[] {
+  const out: string[] = [];
+  for (const item of asArray(value)) {
+    const text = asString(item);
+    if (text !== null) out.push(text);
+  }
+  return out;
+}
+
+export function unique<T>(values: Iterable<T>): T[] {
+  return [...new Set(values)];
+}
+
+const SEVERITY_WORDS: Record<string, Severity> = {
+  critical: 'critical',
+  high: 'high',
+  important: 'high',
+  medium: 'medium',
+  moderate: 'medium',
+  low: 'low',
+  info: 'info',
+  informational: 'info',
+  negligible: 'info',
+  none: 'info',
+  unknown: 'info',
+};
+
+/** Maps a tool's severity word onto the normalized scale; anything unrecognised is `info`. */
+export function severityFromWord(word: unknown): Severity {
+  const text = asString(word)?.toLowerCase();
+  return (text !== undefined && SEVERITY_WORDS[text]) || 'info';
+}
+
+/** True when the word is one of the recognised severities (so a caller can fall back otherwise). */
+export function isSeverityWord(word: unknown): boolean {
+  const text = asString(word)?.toLowerCase();
+  return text !== undefined && text !== 'unknown' && text in SEVERITY_WORDS;
+}
+
+/** CVSS qualitative bands (FIRST CVSS v3 specification, table 14). */
+export function severityFromScore(score: number): Severity {
+  if (score >= 9) return 'critical';
+  if (score >= 7) return 'high';
+  if (score >= 4) return 'medium';
+  if (score > 0) return 'low';
+  return 'info';
+}
+
+/**
+ * CWE numbers from any of the shapes tools use: `79`, `"CWE-79"`, `["CWE-79"]`, or npm's
+ * JSON-encoded list inside a string (`"[\"CWE-400\"]"`). `"CWE-"` without a number is ignored.
+ */
+export function parseCweIds(value: unknown): number[] {
+  const out: number[] = [];
+  const visit = (item: unknown): void => {
+    if (Array.isArray(item)) {
+      item.forEach(visit);
+    } else if (typeof item === 'number' && Number.isInteger(item) && item > 0) {
+      out.push(item);
+    } else if (typeof item === 'string') {
+      const text = item.trim();
+      if (text.startsWith('[')) {
+        try {
+          visit(JSON.parse(text) as unknown);
+        } catch {
+          // not a JSON list after all; fall through to the pattern below
+        }
+        return;
+      }
+      const match = /^(?:CWE-)?(\d+)$/i.exec(text);
+      if (match?.[1] !== undefined) out.push(Number(match[1]));
+    } else if (isRecord(item)) {
+      visit(item['cweId'] ?? item['id']);
+    }
+  };
+  visit(value);
+  return unique(out);
+}
+
+const CVE_PATTERN = /^CVE-\d{4}-\d{4,}$/i;
+
+/** The CVE identifiers among a list of vulnerability ids, upper-cased and deduplicated. */
+export function cveIdsFrom(ids: Iterable<unknown>): string[] {
+  const out: string[] = [];
+  for (const id of ids) {
+    const text = asString(id);
+    if (text !== null && CVE_PATTERN.test(text)) out.push(text.toUpperCase());
+  }
+  return unique(out);
+}
+
+export function upgradeRemediation(packageName: string | null, fixedVersion: string | null): string | null {
+  if (fixedVersion === null) return null;
+  return `Upgrade ${packageName ?? 'the package'} to ${fixedVersion}`;
+}
+
+/** Title used by every dependency parser: "CVE-2020-15999 in freetype 2.9.1-r2". */
+export function dependencyTitle(id: string, packageName: string | null, version: string | null): string {
+  if (packageName === null) return id;
+  return version === null ? `${id} in ${packageName}` : `${id} in ${packageName} ${version}`;
+}
+
+export function sha256Hex(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+const CVSS3_WEIGHTS: Record<string, Record<string, number>> = {
+  AV: { N: 0.85, A: 0.62, L: 0.55, P: 0.2 },
+  AC: { L: 0.77, H: 0.44 },
+  UI: { N: 0.85, R: 0.62 },
+  C: { H: 0.56, L: 0.22, N: 0 },
+  I: { H: 0.56, L: 0.22, N: 0 },
+  A: { H: 0.56, L: 0.22, N: 0 },
+};
+
+/** CVSS v3.1 "Roundup": smallest one-decimal number ≥ the input, robust to float noise. */
+function roundUp(value: number): number {
+  const scaled = Math.round(value * 100000);
+  return scaled % 10000 === 0 ? scaled / 100000 : (Math.floor(scaled / 10000) + 1) / 10;
+}
+
+/**
+ * CVSS v3.x base score from a vector, for tools (OSV) that give the vector but no score.
+ * Returns null for anything that is not a complete v3 base vector.
+ */
+export function cvss3BaseScore(vector: string): number | null {
+  const metrics = new Map<string, string>();
+  for (const part of vector.replace(/^CVSS:3\.[01]\//, '').split('/')) {
+    const [key, value] = part.split(':');
+    if (key !== undefined && value !== undefined) metrics.set(key, value);
+  }
+  const scope = metrics.get('S');
+  const weight = (key: string): number | undefined => CVSS3_WEIGHTS[key]?.[metrics.get(key) ?? ''];
+  const privileges = { N: 0.85, L: scope === 'C' ? 0.68 : 0.62, H: scope === 'C' ? 0.5 : 0.27 }[
+    metrics.get('PR') ?? ''
+  ];
+  const [av, ac, ui, c, i, a] = ['AV', 'AC', 'UI', 'C', 'I', 'A'].map(weight);
+  if (av === undefined || ac === undefined || ui === undefined || privileges === undefined) return null;
+  if (c === undefined || i === undefined || a === undefined || (scope !== 'U' && scope !== 'C')) return null;
+  const iss = 1 - (1 - c) * (1 - i) * (1 - a);
+  const impact = scope === 'U' ? 6.42 * iss : 7.52 * (iss - 0.029) - 3.25 * Math.pow(iss - 0.02, 15);
+  if (impact <= 0) return 0;
+  const exploitability = 8.22 * av * ac * privileges * ui;
+  const total = scope === 'U' ? impact + exploitability : 1.08 * (impact + exploitability);
+  return roundUp(Math.min(total, 10));
+}
+
+/**
+ * Rejects inputs whose root is not the JSON shape a parser streams. The sniff is built from the
+ * same bytes the parser reads, so this catches empty files and wrong root types before streaming.
+ */
+export function requireJsonShape(input: ParserInput, shapes: Sniff['shape'][], formatName: string): void {
+  const { shape } = input.sniff;
+  if (shape === 'empty') throw new ParseError(`${formatName}: the file is empty`);
+  if (!shapes.includes(shape)) {
+    throw new ParseError(`${formatName}: expected ${shapes.join(' or ')}, got ${shape}`);
+  }
+}
