@@ -1,0 +1,85 @@
+import { randomBytes } from 'node:crypto';
+import type { UserPrincipal } from '../../src/access/principal.ts';
+import type { AccessAction } from '../../src/db/schema.ts';
+import { createApiKey } from '../../src/modules/api-keys/api-keys.service.ts';
+import { createApplication } from '../../src/modules/applications/applications.service.ts';
+import { createGroup } from '../../src/modules/groups/groups.service.ts';
+import { createUser } from '../../src/modules/users/users.service.ts';
+import type { TestApp } from './test-app.ts';
+
+/** Small builders with overrides; every test makes its own rows. */
+
+const unique = (): string => randomBytes(4).toString('hex');
+
+export interface TestUser {
+  id: number;
+  email: string;
+  role: 'admin' | 'member';
+  principal: UserPrincipal;
+  key: string;
+  /** Headers that authenticate as this user by API key. */
+  headers: { 'x-api-key': string };
+}
+
+export async function makeUser(
+  t: TestApp,
+  overrides: { role?: 'admin' | 'member'; email?: string; password?: string } = {},
+): Promise<TestUser> {
+  const role = overrides.role ?? 'member';
+  const user = await createUser(t.db, {
+    email: overrides.email ?? `user-${unique()}@example.test`,
+    password: overrides.password ?? 'correct horse battery staple',
+    role,
+  });
+  const principal: UserPrincipal = {
+    kind: 'user',
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    role,
+    via: 'api_key',
+  };
+  const { key } = await createApiKey(t.db, principal, { name: 'test key' });
+  return { id: user.id, email: user.email, role, principal, key, headers: { 'x-api-key': key } };
+}
+
+export async function makeGroup(
+  t: TestApp,
+  owner: TestUser,
+  overrides: { path?: string; name?: string } = {},
+) {
+  const path = overrides.path ?? `group-${unique()}`;
+  return createGroup(t.db, owner.principal, { name: overrides.name ?? path, path });
+}
+
+export async function makeApplication(
+  t: TestApp,
+  owner: TestUser,
+  overrides: {
+    slug?: string;
+    groupId?: number;
+    assetCriticality?: 'low' | 'medium' | 'high' | 'critical';
+  } = {},
+) {
+  const groupId = overrides.groupId ?? (await makeGroup(t, owner)).id;
+  const slug = overrides.slug ?? `app-${unique()}`;
+  return createApplication(t.db, t.secrets, owner.principal, {
+    name: slug,
+    slug,
+    group_id: groupId,
+    asset_criticality: overrides.assetCriticality ?? 'medium',
+  });
+}
+
+/** Grants `user` an action on an application directly. */
+export async function grant(
+  t: TestApp,
+  user: TestUser,
+  applicationId: number,
+  action: AccessAction,
+): Promise<void> {
+  await t.db
+    .insertInto('permission_policies')
+    .values({ user_id: user.id, application_id: applicationId, action })
+    .execute();
+}
