@@ -6,6 +6,7 @@ import { hadolint } from './hadolint.ts';
 import { checkov } from './checkov.ts';
 import { nuclei } from './nuclei.ts';
 import { trivy } from './trivy.ts';
+import { anchoreGrype } from './anchore_grype.ts';
 import type { ParserModule } from './types.ts';
 
 /**
@@ -22,6 +23,7 @@ export const PARSERS: readonly ParserModule[] = [
   checkov,
   nuclei,
   trivy,
+  anchoreGrype,
 ];
 
 export function findParser(name: string): ParserModule | undefined {
