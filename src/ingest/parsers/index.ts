@@ -7,6 +7,7 @@ import { checkov } from './checkov.ts';
 import { nuclei } from './nuclei.ts';
 import { trivy } from './trivy.ts';
 import { anchoreGrype } from './anchore_grype.ts';
+import { sonarqube } from './sonarqube.ts';
 import type { ParserModule } from './types.ts';
 
 /**
@@ -24,6 +25,7 @@ export const PARSERS: readonly ParserModule[] = [
   nuclei,
   trivy,
   anchoreGrype,
+  sonarqube,
 ];
 
 export function findParser(name: string): ParserModule | undefined {
