@@ -6,8 +6,10 @@ import { hadolint } from './hadolint.ts';
 import { checkov } from './checkov.ts';
 import { nuclei } from './nuclei.ts';
 import { trivy } from './trivy.ts';
+import { sarifParser } from './sarif.ts';
 import { anchoreGrype } from './anchore_grype.ts';
 import { sonarqube } from './sonarqube.ts';
+import { gitlabSast } from './gitlab_sast.ts';
 import type { ParserModule } from './types.ts';
 
 /**
@@ -24,8 +26,10 @@ export const PARSERS: readonly ParserModule[] = [
   checkov,
   nuclei,
   trivy,
+  sarifParser,
   anchoreGrype,
   sonarqube,
+  gitlabSast,
 ];
 
 export function findParser(name: string): ParserModule | undefined {
