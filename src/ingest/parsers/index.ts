@@ -10,6 +10,7 @@ import { sarifParser } from './sarif.ts';
 import { anchoreGrype } from './anchore_grype.ts';
 import { sonarqube } from './sonarqube.ts';
 import { gitlabSast } from './gitlab_sast.ts';
+import { npmAudit } from './npm_audit.ts';
 import type { ParserModule } from './types.ts';
 
 /**
@@ -30,6 +31,7 @@ export const PARSERS: readonly ParserModule[] = [
   anchoreGrype,
   sonarqube,
   gitlabSast,
+  npmAudit,
 ];
 
 export function findParser(name: string): ParserModule | undefined {
