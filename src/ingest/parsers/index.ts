@@ -11,6 +11,8 @@ import { anchoreGrype } from './anchore_grype.ts';
 import { sonarqube } from './sonarqube.ts';
 import { gitlabSast } from './gitlab_sast.ts';
 import { npmAudit } from './npm_audit.ts';
+import { gitlabDepScan } from './gitlab_dep_scan.ts';
+import { gitlabContainerScan } from './gitlab_container_scan.ts';
 import type { ParserModule } from './types.ts';
 
 /**
@@ -32,6 +34,8 @@ export const PARSERS: readonly ParserModule[] = [
   sonarqube,
   gitlabSast,
   npmAudit,
+  gitlabDepScan,
+  gitlabContainerScan,
 ];
 
 export function findParser(name: string): ParserModule | undefined {

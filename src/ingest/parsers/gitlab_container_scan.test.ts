@@ -1,0 +1,111 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { corpusPath, parseCorpusFile } from '../../../test/support/parse-corpus.ts';
+import { buildSniff } from '../sniff.ts';
+import { inputFromFile } from '../upload-input.ts';
+import { gitlabContainerScan, imageRepository } from './gitlab_container_scan.ts';
+import { ParseError } from './types.ts';
+import type { NormalizedFinding, ParserInput } from './types.ts';
+
+const FORMAT = 'gitlab_container_scan';
+const rows = readFileSync(corpusPath('MANIFEST.tsv'), 'utf8')
+  .split('\n')
+  .slice(1)
+  .map((line) => line.split('\t'))
+  .filter((cells) => cells[0] === FORMAT)
+  .map((cells) => ({ file: cells[1] ?? '', expected: Number(cells[5]) }));
+
+const inputOf = (content: string): ParserInput => {
+  const bytes = Buffer.from(content);
+  return { open: () => Readable.from([bytes]), sniff: buildSniff(bytes) };
+};
+const parseText = async (content: string): Promise<NormalizedFinding[]> => {
+  const findings: NormalizedFinding[] = [];
+  for await (const finding of gitlabContainerScan.parse(inputOf(content))) findings.push(finding);
+  return findings;
+};
+
+describe('gitlab_container_scan parser', () => {
+  it('has corpus rows in the manifest', () => {
+    expect(rows.length).toBeGreaterThan(0);
+  });
+
+  it.each(rows)('finds the expected number of findings in $file', async ({ file, expected }) => {
+    expect(await parseCorpusFile(gitlabContainerScan, file)).toHaveLength(expected);
+  });
+
+  it('detects every GitLab container scanning corpus file and no file of another format', async () => {
+    const root = corpusPath('.');
+    for (const dir of readdirSync(root).filter((name) => statSync(corpusPath(name)).isDirectory())) {
+      for (const file of readdirSync(corpusPath(dir))) {
+        const { sniff } = await inputFromFile(corpusPath(`${dir}/${file}`));
+        expect(gitlabContainerScan.detect(sniff), `${dir}/${file}`).toBe(dir === FORMAT);
+      }
+    }
+  });
+
+  it('maps an image package vulnerability', async () => {
+    const [finding] = await parseCorpusFile(
+      gitlabContainerScan,
+      'gitlab_container_scan/gl-container-scanning-report-1-vuln_v15.json',
+    );
+    expect(finding).toMatchObject({
+      kind: 'dependency',
+      title: 'CVE-2019-3462 in apt-1.4.8',
+      severity: 'high',
+      ruleId: 'CVE-2019-3462',
+      cveIds: ['CVE-2019-3462'],
+      packageName: 'apt',
+      packageVersion: '1.4.8',
+      fixedVersion: '1.4.9',
+      remediation: 'Upgrade apt from 1.4.8 to 1.4.9',
+      filePath: 'registry.gitlab.com/gitlab-org/security-products/dast/webgoat-8.0',
+      // The report's own vulnerability id (DefectDojo's unique_id_from_tool).
+      toolFingerprint: 'df52bc8ce9a2ae56bbcb0c4ecda62123fbd6f69b',
+      toolName: 'Trivy',
+      toolVersion: '0.16.0',
+    });
+    expect(finding?.description).toContain('Operating system: debian:9.4');
+    expect(finding?.references).toHaveLength(11);
+  });
+
+  it('keeps one CVE in several packages apart and ignores ids that are only the CVE', async () => {
+    const findings = await parseCorpusFile(gitlabContainerScan, 'gitlab_container_scan/issue6639_v15.json');
+    const openssl = findings.filter((f) => f.ruleId === 'CVE-2022-0778');
+    expect(openssl.map((f) => f.packageName)).toEqual([
+      'libcrypto1.1',
+      'libretls',
+      'libssl1.1',
+      'openssl',
+      'openssl-dev',
+    ]);
+    expect(openssl.every((f) => f.toolFingerprint === null)).toBe(true);
+    expect(findings[0]).toMatchObject({
+      title: 'CVE-2022-28391 in busybox-1.34.1-r4',
+      severity: 'critical',
+      fixedVersion: '1.34.1-r5',
+      filePath: 'XXXXXX.dkr.ecr.eu-west-3.amazonaws.com/XXX/admintools/tools',
+    });
+  });
+
+  it('strips tags and digests from image names', () => {
+    expect(imageRepository('registry:5000/group/app:1.2@sha256:abc123')).toBe('registry:5000/group/app');
+    expect(imageRepository('registry:5000/group/app')).toBe('registry:5000/group/app');
+    expect(imageRepository('alpine:3.19')).toBe('alpine');
+  });
+
+  it.each([
+    ['an empty file', ''],
+    ['a wrong root type', '[{"vulnerabilities": []}]'],
+    ['a truncated document', '{"version": "15.0.0", "vulnerabilities": [{"id": "a", "severity": "High"'],
+    ['vulnerabilities that are not an array', '{"version": "15.0.0", "vulnerabilities": {"a": {}}}'],
+    ['a vulnerability that is not an object', '{"version": "15.0.0", "vulnerabilities": [7]}'],
+    [
+      'a report of another scan type',
+      '{"version": "15.0.0", "vulnerabilities": [], "scan": {"type": "dependency_scanning"}}',
+    ],
+  ])('rejects %s with ParseError', async (_name, content) => {
+    await expect(parseText(content)).rejects.toBeInstanceOf(ParseError);
+  });
+});
