@@ -13,6 +13,7 @@ import { gitlabSast } from './gitlab_sast.ts';
 import { npmAudit } from './npm_audit.ts';
 import { gitlabDepScan } from './gitlab_dep_scan.ts';
 import { gitlabContainerScan } from './gitlab_container_scan.ts';
+import { npmAudit7Plus } from './npm_audit_7_plus.ts';
 import type { ParserModule } from './types.ts';
 
 /**
@@ -36,6 +37,7 @@ export const PARSERS: readonly ParserModule[] = [
   npmAudit,
   gitlabDepScan,
   gitlabContainerScan,
+  npmAudit7Plus,
 ];
 
 export function findParser(name: string): ParserModule | undefined {
