@@ -117,6 +117,162 @@ export interface ScannerTypesTable {
   updated_at: UpdatedAt;
 }
 
+export type ScanStatus = 'pending' | 'processing' | 'completed' | 'failed';
+export type FindingStatus = 'open' | 'confirmed' | 'false_positive' | 'fixed';
+export type SeverityName = 'critical' | 'high' | 'medium' | 'low' | 'info';
+
+export interface ScansTable {
+  id: Generated<number>;
+  application_id: number;
+  version_id: number;
+  scanner_type_id: number | null;
+  scanner_type: string | null;
+  tool_name: string | null;
+  tool_version: string | null;
+  file_name: string | null;
+  file_size: number;
+  file_sha256: string;
+  status: ScanStatus;
+  error: string | null;
+  findings_count: Generated<number>;
+  new_findings_count: Generated<number>;
+  existing_findings_count: Generated<number>;
+  fixed_findings_count: Generated<number>;
+  reopened_findings_count: Generated<number>;
+  uploaded_by: number | null;
+  uploaded_via: 'api_key' | 'session' | 'application_token';
+  idempotency_key: string | null;
+  spool_path: string | null;
+  branch: string | null;
+  started_at: Timestamp | null;
+  completed_at: Timestamp | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface FindingsTable {
+  id: Generated<number>;
+  application_id: number;
+  version_id: number;
+  scanner_type_id: number;
+  first_scan_id: number | null;
+  last_scan_id: number | null;
+  fingerprint: string;
+  category: Generated<string>;
+  kind: string;
+  title: string;
+  severity: SeverityName;
+  severity_rank: number;
+  severity_score: number | null;
+  status: FindingStatus;
+  description: string | null;
+  remediation: string | null;
+  rule_id: string | null;
+  file_path: string | null;
+  line: number | null;
+  column: number | null;
+  end_line: number | null;
+  snippet: string | null;
+  package_name: string | null;
+  package_version: string | null;
+  fixed_version: string | null;
+  cve_ids: Generated<string[]>;
+  cwe_ids: Generated<number[]>;
+  cwe_id: number | null;
+  cvss_score: number | null;
+  cvss_vector: string | null;
+  references: Generated<string[]>;
+  tool_name: string;
+  tool_version: string | null;
+  tool_fingerprint: string | null;
+  epss: number | null;
+  in_kev: Generated<boolean>;
+  risk_score: number;
+  risk_severity: number;
+  risk_exploitation: number;
+  risk_age: number;
+  risk_asset: number;
+  risk_formula_version: number;
+  assignee_id: number | null;
+  due_date: Timestamp | null;
+  reviewed_at: Timestamp | null;
+  reviewed_by: number | null;
+  first_seen_at: CreatedAt;
+  last_seen_at: UpdatedAt;
+  fixed_at: Timestamp | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface FindingEventsTable {
+  id: Generated<number>;
+  finding_id: number;
+  type: string;
+  actor_user_id: number | null;
+  actor_system: string | null;
+  scan_id: number | null;
+  from_status: FindingStatus | null;
+  to_status: FindingStatus | null;
+  from_assignee_id: number | null;
+  to_assignee_id: number | null;
+  detail: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
+  created_at: CreatedAt;
+}
+
+export interface FindingCommentsTable {
+  id: Generated<number>;
+  finding_id: number;
+  parent_id: number | null;
+  author_id: number | null;
+  content: string;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface EventsTable {
+  id: Generated<number>;
+  type: string;
+  application_id: number | null;
+  finding_id: number | null;
+  scan_id: number | null;
+  data: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
+  processed_at: Timestamp | null;
+  created_at: CreatedAt;
+}
+
+export interface IngestStagingTable {
+  upload_key: string;
+  fingerprint: string;
+  category: string;
+  kind: string;
+  title: string;
+  severity: SeverityName;
+  severity_rank: number;
+  severity_score: number | null;
+  initial_status: FindingStatus;
+  description: string | null;
+  remediation: string | null;
+  rule_id: string | null;
+  file_path: string | null;
+  line: number | null;
+  column: number | null;
+  end_line: number | null;
+  snippet: string | null;
+  package_name: string | null;
+  package_version: string | null;
+  fixed_version: string | null;
+  cve_ids: string[];
+  cwe_ids: number[];
+  cvss_score: number | null;
+  cvss_vector: string | null;
+  references: string[];
+  tool_name: string;
+  tool_version: string | null;
+  tool_fingerprint: string | null;
+  risk_severity: number;
+  risk_exploitation: number;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
@@ -128,4 +284,10 @@ export interface DB {
   application_versions: ApplicationVersionsTable;
   permission_policies: PermissionPoliciesTable;
   scanner_types: ScannerTypesTable;
+  scans: ScansTable;
+  findings: FindingsTable;
+  finding_events: FindingEventsTable;
+  finding_comments: FindingCommentsTable;
+  events: EventsTable;
+  ingest_staging: IngestStagingTable;
 }

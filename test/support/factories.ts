@@ -83,3 +83,53 @@ export async function grant(
     .values({ user_id: user.id, application_id: applicationId, action })
     .execute();
 }
+
+/** A finding row written directly (no ingest), for tests of the findings API. */
+export async function makeFinding(
+  t: TestApp,
+  applicationId: number,
+  overrides: Partial<import('kysely').Insertable<import('../../src/db/schema.ts').FindingsTable>> = {},
+) {
+  const version =
+    overrides.version_id ??
+    (
+      await t.db
+        .selectFrom('application_versions')
+        .select('id')
+        .where('application_id', '=', applicationId)
+        .where('is_default', '=', true)
+        .executeTakeFirstOrThrow()
+    ).id;
+  const scannerType = await t.db
+    .selectFrom('scanner_types')
+    .select('id')
+    .where('name', '=', 'sarif')
+    .executeTakeFirstOrThrow();
+  const severity = overrides.severity ?? 'high';
+  const rank = { critical: 5, high: 4, medium: 3, low: 2, info: 1 }[severity];
+  return t.db
+    .insertInto('findings')
+    .values({
+      application_id: applicationId,
+      version_id: version,
+      scanner_type_id: scannerType.id,
+      fingerprint: `fp-${unique()}`,
+      kind: 'code',
+      title: `Finding ${unique()}`,
+      severity,
+      severity_rank: rank,
+      status: 'open',
+      tool_name: 'TestTool',
+      file_path: 'src/app.ts',
+      line: 10,
+      risk_score: 50,
+      risk_severity: 8,
+      risk_exploitation: 0.2,
+      risk_age: 0,
+      risk_asset: 0.65,
+      risk_formula_version: 1,
+      ...overrides,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}

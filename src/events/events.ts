@@ -1,0 +1,40 @@
+import type { Insertable, Transaction } from 'kysely';
+import type { DB, EventsTable } from '../db/schema.ts';
+
+/** Event names of the spec; `finding.updated` is the older name covering status changes and reassignments. */
+export const EVENT_TYPES = [
+  'finding.created',
+  'finding.status_changed',
+  'finding.reassigned',
+  'scan.completed',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export interface DomainEvent {
+  type: EventType;
+  applicationId: number;
+  findingId?: number | null;
+  scanId?: number | null;
+  data?: Record<string, unknown>;
+}
+
+/**
+ * Writes events to the outbox in the caller's transaction, so an event exists exactly when its change
+ * committed. Delivery (webhooks, policies) reads the outbox after commit.
+ */
+export async function publishEvents(trx: Transaction<DB>, events: readonly DomainEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  const rows: Insertable<EventsTable>[] = events.map((event) => ({
+    type: event.type,
+    application_id: event.applicationId,
+    finding_id: event.findingId ?? null,
+    scan_id: event.scanId ?? null,
+    data: event.data ? JSON.stringify(event.data) : null,
+  }));
+  for (let start = 0; start < rows.length; start += 1000) {
+    await trx
+      .insertInto('events')
+      .values(rows.slice(start, start + 1000))
+      .execute();
+  }
+}
