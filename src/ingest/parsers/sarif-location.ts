@@ -1,0 +1,97 @@
+import { posix } from 'node:path';
+import { asIndex, asRecord, asText } from './json-value.ts';
+import type { RunMeta } from './sarif-run.ts';
+
+/** Where in the repository one SARIF location points. */
+export interface SarifPlace {
+  filePath: string | null;
+  line: number | null;
+  column: number | null;
+  endLine: number | null;
+  snippet: string | null;
+}
+
+const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+/** A Windows drive (`C:`) is not a URI scheme. */
+const DRIVE = /^[a-z]:[\\/]/i;
+const FILE_SCHEME = /^file:(\/\/(localhost)?)?/i;
+const MAX_BASE_CHAIN = 8;
+
+function decode(uri: string): string {
+  try {
+    return decodeURIComponent(uri);
+  } catch {
+    return uri; // a stray '%' is more likely a literal than an encoding error
+  }
+}
+
+const isAbsoluteUri = (uri: string): boolean => SCHEME.test(uri) && !DRIVE.test(uri);
+
+/**
+ * The repository-relative prefix a `uriBaseId` stands for. A base whose own URI is absolute
+ * (`file:///home/ci/src/`) is the checkout root, so it adds nothing; a relative one (`test/`,
+ * itself maybe based on another id) adds its path. Unknown ids (`%SRCROOT%` without a definition)
+ * are conventionally the root as well.
+ */
+function basePrefix(meta: RunMeta, baseId: string | undefined, depth = 0): string {
+  if (baseId === undefined || depth > MAX_BASE_CHAIN) return '';
+  const base = asRecord(meta.originalUriBaseIds[baseId]);
+  const uri = asText(base?.['uri']);
+  if (uri === undefined || isAbsoluteUri(uri)) return '';
+  const parent = basePrefix(meta, asText(base?.['uriBaseId']), depth + 1);
+  return `${parent}${uri.endsWith('/') ? uri : `${uri}/`}`;
+}
+
+/** Absolute base URIs, longest first, to make absolute result URIs relative to the checkout. */
+function absoluteBases(meta: RunMeta): string[] {
+  const bases: string[] = [];
+  for (const value of Object.values(meta.originalUriBaseIds)) {
+    const uri = asText(asRecord(value)?.['uri']);
+    if (uri !== undefined && isAbsoluteUri(uri)) bases.push(uri.endsWith('/') ? uri : `${uri}/`);
+  }
+  return bases.sort((a, b) => b.length - a.length);
+}
+
+/** Turns a SARIF `artifactLocation` into a repository-relative path, or null when there is none. */
+export function repositoryPath(meta: RunMeta, artifactLocation: unknown): string | null {
+  const location = asRecord(artifactLocation);
+  if (!location) return null;
+  const artifact = meta.artifacts[asIndex(location['index']) ?? -1];
+  const rawUri = asText(location['uri']) ?? artifact?.uri;
+  if (rawUri === undefined) return null;
+  const baseId =
+    asText(location['uriBaseId']) ?? (location['uri'] === undefined ? artifact?.uriBaseId : undefined);
+  let path: string;
+  if (isAbsoluteUri(rawUri)) {
+    const base = absoluteBases(meta).find((candidate) => rawUri.startsWith(candidate));
+    if (base !== undefined) path = rawUri.slice(base.length);
+    else if (FILE_SCHEME.test(rawUri)) path = rawUri.replace(FILE_SCHEME, '');
+    else return rawUri; // http(s) and other schemes: not a repository file, keep as given
+  } else path = basePrefix(meta, baseId) + rawUri;
+  return cleanPath(decode(path));
+}
+
+/** Strips `./` and leading slashes, unifies separators and resolves `..`, so one file has one path. */
+export function cleanPath(path: string): string | null {
+  const unified = path.replaceAll('\\', '/').replace(/^(\.?\/)+/, '');
+  if (unified === '' || unified === '.') return null;
+  const normalized = posix.normalize(unified).replace(/^(\.?\/)+/, '');
+  return normalized === '' || normalized === '.' ? null : normalized;
+}
+
+/** File, region and snippet of one `location` object. */
+export function placeOf(meta: RunMeta, location: unknown): SarifPlace {
+  const physical = asRecord(asRecord(location)?.['physicalLocation']);
+  const region = asRecord(physical?.['region']);
+  const context = asRecord(physical?.['contextRegion']);
+  const line = asIndex(region?.['startLine']) ?? null;
+  const snippetOf = (r: typeof region): string | undefined => asText(asRecord(r?.['snippet'])?.['text']);
+  return {
+    filePath: repositoryPath(meta, physical?.['artifactLocation']),
+    line,
+    column: asIndex(region?.['startColumn']) ?? null,
+    // SARIF §3.30.7: an absent endLine means the region ends on its start line.
+    endLine: asIndex(region?.['endLine']) ?? line,
+    snippet: snippetOf(region) ?? snippetOf(context) ?? null,
+  };
+}
