@@ -14,6 +14,7 @@ import { npmAudit } from './npm_audit.ts';
 import { gitlabDepScan } from './gitlab_dep_scan.ts';
 import { gitlabContainerScan } from './gitlab_container_scan.ts';
 import { npmAudit7Plus } from './npm_audit_7_plus.ts';
+import { gitleaks } from './gitleaks.ts';
 import type { ParserModule } from './types.ts';
 
 /**
@@ -38,6 +39,7 @@ export const PARSERS: readonly ParserModule[] = [
   gitlabDepScan,
   gitlabContainerScan,
   npmAudit7Plus,
+  gitleaks,
 ];
 
 export function findParser(name: string): ParserModule | undefined {

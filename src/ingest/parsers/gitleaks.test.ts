@@ -1,0 +1,158 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { corpusPath, parseCorpusFile } from '../../../test/support/parse-corpus.ts';
+import { buildSniff } from '../sniff.ts';
+import { inputFromFile } from '../upload-input.ts';
+import { gitleaks, sha256Hex } from './gitleaks.ts';
+import { ParseError } from './types.ts';
+import type { NormalizedFinding, ParserInput } from './types.ts';
+
+const FORMAT = 'gitleaks';
+const rows = readFileSync(corpusPath('MANIFEST.tsv'), 'utf8')
+  .split('\n')
+  .slice(1)
+  .map((line) => line.split('\t'))
+  .filter((cells) => cells[0] === FORMAT)
+  .map((cells) => ({ file: cells[1] ?? '', expected: Number(cells[5]) }));
+
+const inputOf = (content: string): ParserInput => {
+  const bytes = Buffer.from(content);
+  return { open: () => Readable.from([bytes]), sniff: buildSniff(bytes) };
+};
+const parseText = async (content: string): Promise<NormalizedFinding[]> => {
+  const findings: NormalizedFinding[] = [];
+  for await (const finding of gitleaks.parse(inputOf(content))) findings.push(finding);
+  return findings;
+};
+
+/** Every string a finding carries, to prove no secret survives in any of them. */
+const fieldTexts = (finding: NormalizedFinding): string[] =>
+  Object.values(finding).flatMap((value) => (Array.isArray(value) ? value.map(String) : [String(value)]));
+
+/** The raw secrets of a corpus file: v8 `Secret`/`Match` secrets, legacy `offender`s (unless redacted). */
+function corpusSecrets(file: string): string[] {
+  const leaks: unknown = JSON.parse(readFileSync(corpusPath(file), 'utf8'));
+  if (!Array.isArray(leaks)) return [];
+  return leaks
+    .flatMap((leak: Record<string, unknown>) => [leak['Secret'], leak['offender']])
+    .filter((secret): secret is string => typeof secret === 'string' && secret !== 'REDACTED');
+}
+
+describe('gitleaks parser', () => {
+  it('has corpus rows in the manifest', () => {
+    expect(rows.length).toBeGreaterThan(0);
+  });
+
+  it.each(rows)('finds the expected number of findings in $file', async ({ file, expected }) => {
+    expect(await parseCorpusFile(gitleaks, file)).toHaveLength(expected);
+  });
+
+  it('detects every Gitleaks corpus file and no file of another format', async () => {
+    const root = corpusPath('.');
+    for (const dir of readdirSync(root).filter((name) => statSync(corpusPath(name)).isDirectory())) {
+      for (const file of readdirSync(corpusPath(dir))) {
+        const { sniff } = await inputFromFile(corpusPath(`${dir}/${file}`));
+        expect(gitleaks.detect(sniff), `${dir}/${file}`).toBe(dir === FORMAT);
+      }
+    }
+  });
+
+  it('reads the Gitleaks 7 "nothing found" null report', async () => {
+    const { sniff } = await inputFromFile(corpusPath('gitleaks/no_findings.json'));
+    expect(gitleaks.detect(sniff)).toBe(true);
+    expect(await parseCorpusFile(gitleaks, 'gitleaks/no_findings.json')).toEqual([]);
+  });
+
+  it('leaves the ambiguous empty array to an explicit scanner type', async () => {
+    expect(gitleaks.detect(buildSniff(Buffer.from('[]\n')))).toBe(false);
+    expect(await parseText('[]')).toEqual([]);
+  });
+
+  it('maps legacy leaks without line numbers', async () => {
+    const findings = await parseCorpusFile(gitleaks, 'gitleaks/data_many.json');
+    expect(findings[0]).toMatchObject({
+      kind: 'secret',
+      title: 'Hard Coded Github',
+      severity: 'high',
+      ruleId: 'Github',
+      filePath: '.bashrc',
+      line: null,
+      snippet: 'export JEKYLL_[REDACTED]',
+      cweIds: [798],
+      secretHash: sha256Hex('GITHUB_TOKEN="c77e01c1e89682e4d4b94a059a7fd2b37ab326ed"'),
+      toolName: 'Gitleaks',
+    });
+  });
+
+  it('maps 7.5 leaks and merges one secret seen in several commits', async () => {
+    const findings = await parseCorpusFile(gitleaks, 'gitleaks/version_7.5.0.json');
+    expect(findings[0]).toMatchObject({ title: 'Hard Coded AWS Access Key', line: 13 });
+    expect(findings[3]).toMatchObject({
+      filePath: 'dojo/unittests/tools/test_gitlab_secret_detection_report_parser.py',
+      line: 37,
+    });
+  });
+
+  it('does not hash the redaction placeholder', async () => {
+    const findings = await parseCorpusFile(gitleaks, 'gitleaks/redacted_data_many.json');
+    expect(findings.every((f) => f.secretHash === null)).toBe(true);
+    expect(findings[0]).toMatchObject({ line: 224, snippet: 'access-key = "REDACTED"' });
+  });
+
+  it('maps Gitleaks 8 leaks', async () => {
+    const findings = await parseCorpusFile(gitleaks, 'gitleaks/gitleaks8_many.json');
+    expect(findings[0]).toMatchObject({
+      title: 'Hard coded AWS found in /conf/aws.tf',
+      ruleId: 'aws-access-token',
+      filePath: '/conf/aws.tf',
+      line: 2,
+      endLine: 2,
+      column: 24038,
+      secretHash: sha256Hex('secretAWSsecret'),
+    });
+    expect(findings[2]).toMatchObject({
+      ruleId: 'generic-api-key',
+      filePath: 'tests/api.py',
+      line: 21,
+      snippet: 'apikey = "[REDACTED]"',
+    });
+  });
+
+  it('takes the Gitleaks fingerprint without its line number', async () => {
+    const leak = {
+      Description: 'AWS',
+      StartLine: 7,
+      Secret: 'AKIAXXXXXXXXXXXXXXXX',
+      Match: 'key=AKIAXXXXXXXXXXXXXXXX',
+      File: 'a.tf',
+      RuleID: 'aws-access-token',
+      Fingerprint: '0a1b2c:a.tf:aws-access-token:7',
+    };
+    const [finding] = await parseText(JSON.stringify([leak]));
+    expect(finding?.toolFingerprint).toBe('0a1b2c:a.tf:aws-access-token');
+  });
+
+  it.each(rows.map((row) => row.file))('keeps no raw secret of %s in any field', async (file) => {
+    const secrets = [
+      ...corpusSecrets(file),
+      // The credentials inside legacy offenders such as GITHUB_TOKEN="...".
+      'c77e01c1e89682e4d4b94a059a7fd2b37ab326ed',
+      '38c47f19e349153fa963bb3b3212fe8e-us11',
+    ];
+    for (const finding of await parseCorpusFile(gitleaks, file)) {
+      for (const field of fieldTexts(finding)) {
+        for (const secret of secrets) expect(field).not.toContain(secret);
+      }
+    }
+  });
+
+  it.each([
+    ['an empty file', ''],
+    ['a wrong root type', '{"Description": "AWS"}'],
+    ['a truncated document', '[{"Description": "AWS", "StartLine": 2'],
+    ['a leak that is not an object', '[1]'],
+  ])('rejects %s with ParseError', async (_name, content) => {
+    await expect(parseText(content)).rejects.toBeInstanceOf(ParseError);
+  });
+});

@@ -1,0 +1,162 @@
+import { createHash } from 'node:crypto';
+import { streamJsonValues } from './json-stream.ts';
+import { emptyFinding, ParseError } from './types.ts';
+import type { NormalizedFinding, ParserInput, ParserModule, Sniff } from './types.ts';
+
+/**
+ * Gitleaks JSON report, an array of leaks in one of two shapes:
+ * - v8: `{ Description, StartLine, EndLine, StartColumn, Match, Secret, File, Commit, RuleID, Fingerprint?, ... }`;
+ * - v7 and earlier: `{ line, lineNumber?, offender, commit, rule, commitMessage, file, tags, ... }`.
+ * Gitleaks 7 writes `null` when it finds nothing (a nil Go slice); v8 writes `[]`.
+ * Also exports the secret-handling helpers the TruffleHog parsers share.
+ */
+
+type JsonObject = Record<string, unknown>;
+const isObject = (value: unknown): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const text = (value: unknown): string | null =>
+  typeof value === 'string' && value.trim() !== '' ? value : null;
+const positiveInt = (value: unknown): number | null =>
+  typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : null;
+
+export const REDACTION = '[REDACTED]';
+export const sha256Hex = (value: string): string => createHash('sha256').update(value).digest('hex');
+
+/**
+ * Removes every occurrence of the given secrets from every text field of a finding. Applied last, to the
+ * whole finding, so no field (titles, commit messages, excerpts) can carry a secret by accident.
+ */
+export function redactSecrets(finding: NormalizedFinding, secrets: (string | null)[]): NormalizedFinding {
+  // Longest first, so a secret that contains another is removed whole.
+  const known = [
+    ...new Set(secrets.filter((secret): secret is string => secret !== null && secret !== '')),
+  ].sort((a, b) => b.length - a.length);
+  const clean = (value: string): string =>
+    known.reduce((out, secret) => out.split(secret).join(REDACTION), value);
+  const cleanOrNull = (value: string | null): string | null => (value === null ? null : clean(value));
+  return {
+    ...finding,
+    title: clean(finding.title),
+    description: cleanOrNull(finding.description),
+    remediation: cleanOrNull(finding.remediation),
+    ruleId: cleanOrNull(finding.ruleId),
+    filePath: cleanOrNull(finding.filePath),
+    snippet: cleanOrNull(finding.snippet),
+    references: finding.references.map(clean),
+    toolFingerprint: cleanOrNull(finding.toolFingerprint),
+    category: cleanOrNull(finding.category),
+  };
+}
+
+/**
+ * Secret scanners walk git history and report one secret once per commit that touches it. Those are one
+ * exposure: same rule, file, line and secret (DefectDojo merges them the same way).
+ */
+export const secretTwinKey = (finding: NormalizedFinding): string =>
+  [finding.ruleId, finding.filePath, finding.line, finding.secretHash ?? finding.snippet].join('\u0000');
+
+/** `gitleaks --redact` replaces secrets by this word; its hash would name every redacted secret alike. */
+const isRedacted = (secret: string | null): boolean => secret === null || /^REDACTED$/.test(secret.trim());
+
+const headIsNull = (sniff: Sniff): boolean => sniff.head.trim() === 'null';
+
+function detect(sniff: Sniff): boolean {
+  // `[]` is every array-shaped tool's empty report; it is left to an explicit scannerType.
+  if (headIsNull(sniff)) return true;
+  if (sniff.shape !== 'json-array') return false;
+  const v8 =
+    /^\s*\[\s*\{\s*"(Description|RuleID)"\s*:/.test(sniff.head) && /"StartLine"\s*:/.test(sniff.head);
+  const legacy = /^\s*\[\s*\{\s*"line"\s*:/.test(sniff.head) && /"offender"\s*:/.test(sniff.head);
+  return v8 || legacy;
+}
+
+const details = (entries: [string, string | null][]): string | null =>
+  entries
+    .filter((entry): entry is [string, string] => entry[1] !== null)
+    .map(([label, value]) => `${label}: ${value}`)
+    .join('\n') || null;
+
+function currentLeak(leak: JsonObject): NormalizedFinding {
+  const description = text(leak['Description']) ?? text(leak['RuleID']) ?? 'secret';
+  const file = text(leak['File']);
+  const secret = text(leak['Secret']) ?? text(leak['Match']);
+  const match = text(leak['Match']);
+  const tags = Array.isArray(leak['Tags']) ? leak['Tags'].map(text).filter(Boolean).join(', ') : null;
+  const link = text(leak['Link']);
+  const finding: NormalizedFinding = {
+    ...emptyFinding({
+      kind: 'secret',
+      // DefectDojo's wording, kept so imported histories read the same.
+      title: `Hard coded ${description} found in ${file ?? 'unknown file'}`,
+      // Gitleaks has no severity scale; an exposed credential is high until someone triages it.
+      severity: 'high',
+      toolName: 'Gitleaks',
+    }),
+    description: details([
+      ['Rule', text(leak['RuleID'])],
+      ['Commit', text(leak['Commit'])],
+      ['Date', text(leak['Date'])],
+      ['Commit message', text(leak['Message'])],
+      ['Entropy', typeof leak['Entropy'] === 'number' ? String(leak['Entropy']) : null],
+      ['Tags', tags || null],
+    ]),
+    remediation: 'Revoke and rotate the secret, then remove it from the code and its git history.',
+    ruleId: text(leak['RuleID']),
+    filePath: file,
+    line: positiveInt(leak['StartLine']),
+    column: positiveInt(leak['StartColumn']),
+    endLine: positiveInt(leak['EndLine']),
+    snippet: match,
+    cweIds: [798],
+    references: link !== null ? [link] : [],
+    // "commit:file:rule:line": the line is dropped because line numbers are not identity.
+    toolFingerprint: text(leak['Fingerprint'])?.replace(/:\d+$/, '') ?? null,
+    secretHash: isRedacted(secret) ? null : sha256Hex(secret ?? ''),
+  };
+  return isRedacted(secret) ? finding : redactSecrets(finding, [secret]);
+}
+
+function legacyLeak(leak: JsonObject): NormalizedFinding {
+  const rule = text(leak['rule']) ?? 'secret';
+  const offender = text(leak['offender']);
+  const leakUrl = text(leak['leakURL']);
+  const finding: NormalizedFinding = {
+    ...emptyFinding({ kind: 'secret', title: `Hard Coded ${rule}`, severity: 'high', toolName: 'Gitleaks' }),
+    description: details([
+      ['Rule', rule],
+      ['Commit', text(leak['commit'])],
+      ['Date', text(leak['date'])],
+      ['Commit message', text(leak['commitMessage'])],
+      ['Repository', text(leak['repo'])],
+      ['Tags', text(leak['tags'])],
+    ]),
+    remediation: 'Revoke and rotate the secret, then remove it from the code and its git history.',
+    ruleId: rule,
+    filePath: text(leak['file']),
+    line: positiveInt(leak['lineNumber']),
+    snippet: text(leak['line'])?.trim() ?? null,
+    cweIds: [798],
+    references: leakUrl !== null ? [leakUrl] : [],
+    secretHash: isRedacted(offender) ? null : sha256Hex(offender ?? ''),
+  };
+  return isRedacted(offender) ? finding : redactSecrets(finding, [offender]);
+}
+
+async function* parse(input: ParserInput): AsyncIterable<NormalizedFinding> {
+  const { sniff } = input;
+  if (headIsNull(sniff)) return;
+  if (sniff.shape === 'empty') throw new ParseError('Gitleaks report is empty');
+  if (sniff.shape !== 'json-array') throw new ParseError('Gitleaks report must be a JSON array (or null)');
+  const seen = new Set<string>();
+  for await (const { value } of streamJsonValues(input.open(), { paths: ['$.*'] })) {
+    if (!isObject(value)) throw new ParseError('Gitleaks leak must be a JSON object');
+    const isLegacy = 'offender' in value || 'rule' in value;
+    const finding = isLegacy ? legacyLeak(value) : currentLeak(value);
+    const key = secretTwinKey(finding);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    yield finding;
+  }
+}
+
+export const gitleaks: ParserModule = { name: 'gitleaks', displayName: 'Gitleaks', detect, parse };
