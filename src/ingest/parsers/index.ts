@@ -15,6 +15,7 @@ import { gitlabDepScan } from './gitlab_dep_scan.ts';
 import { gitlabContainerScan } from './gitlab_container_scan.ts';
 import { npmAudit7Plus } from './npm_audit_7_plus.ts';
 import { gitleaks } from './gitleaks.ts';
+import { osvScanner } from './osv_scanner.ts';
 import type { ParserModule } from './types.ts';
 
 /**
@@ -40,6 +41,7 @@ export const PARSERS: readonly ParserModule[] = [
   gitlabContainerScan,
   npmAudit7Plus,
   gitleaks,
+  osvScanner,
 ];
 
 export function findParser(name: string): ParserModule | undefined {
