@@ -16,6 +16,7 @@ import { gitlabContainerScan } from './gitlab_container_scan.ts';
 import { npmAudit7Plus } from './npm_audit_7_plus.ts';
 import { gitleaks } from './gitleaks.ts';
 import { osvScanner } from './osv_scanner.ts';
+import { zap } from './zap.ts';
 import type { ParserModule } from './types.ts';
 
 /**
@@ -42,6 +43,7 @@ export const PARSERS: readonly ParserModule[] = [
   npmAudit7Plus,
   gitleaks,
   osvScanner,
+  zap,
 ];
 
 export function findParser(name: string): ParserModule | undefined {
