@@ -157,6 +157,8 @@ export function mapResult(meta: RunMeta, result: JsonRecord): NormalizedFinding[
   const places = locations.length === 0 ? [NO_PLACE] : locations.map((location) => placeOf(meta, location));
   const baseFingerprint = toolFingerprintOf(result);
   const packageTexts = [message, helpText];
+  const cwes = cweIds(meta, rule, result);
+  const initialStatus = isSuppressed(result) ? 'false_positive' : null;
 
   return places.map((place) => {
     // Grype/Trivy report a vulnerable package at a manifest or archive path: no code snippet to show.
@@ -185,7 +187,7 @@ export function mapResult(meta: RunMeta, result: JsonRecord): NormalizedFinding[
       packageVersion,
       fixedVersion: isDependency ? packageField(packageTexts, /Fix(?:ed)? Version/) : null,
       cveIds: cves,
-      cweIds: cweIds(meta, rule, result),
+      cweIds: cwes,
       // For package vulnerabilities these tools fill security-severity with the CVSS base score.
       cvssScore: isDependency ? severityScore : null,
       references,
@@ -195,7 +197,7 @@ export function mapResult(meta: RunMeta, result: JsonRecord): NormalizedFinding[
           ? `${baseFingerprint}|location:${place.filePath ?? ''}`
           : baseFingerprint,
       category: meta.category,
-      initialStatus: isSuppressed(result) ? 'false_positive' : null,
+      initialStatus,
       toolVersion: meta.toolVersion,
     };
   });

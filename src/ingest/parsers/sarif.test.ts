@@ -1,8 +1,12 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { corpusPath, parseCorpusFile } from '../../../test/support/parse-corpus.ts';
 import { buildSniff } from '../sniff.ts';
+import { inputFromFile } from '../upload-input.ts';
 import { sarifParser } from './sarif.ts';
 import { ParseError } from './types.ts';
 import type { NormalizedFinding, ParserInput, Severity } from './types.ts';
@@ -48,6 +52,21 @@ describe('sarif parser: corpus counts (DefectDojo expectations from MANIFEST.tsv
 });
 
 describe('sarif parser: spot checks', () => {
+  it('reads a gzip upload (both passes reopen the decompressed stream)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sarif-'));
+    try {
+      const path = join(dir, 'codeql.sarif.gz');
+      writeFileSync(path, gzipSync(readFileSync(corpusPath('sarif/codeQL-output.sarif'))));
+      const input = await inputFromFile(path);
+      expect(sarifParser.detect(input.sniff)).toBe(true);
+      let count = 0;
+      for await (const _finding of sarifParser.parse(input)) count++;
+      expect(count).toBe(72);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('codeQL-output.sarif: [7] rule, path, line, High, CWE from external/cwe tag, rendered link', async () => {
     const findings = await parse('codeQL-output.sarif');
     expect(findings[7]).toMatchObject({
