@@ -17,6 +17,7 @@ import { npmAudit7Plus } from './npm_audit_7_plus.ts';
 import { gitleaks } from './gitleaks.ts';
 import { osvScanner } from './osv_scanner.ts';
 import { zap } from './zap.ts';
+import { snyk } from './snyk.ts';
 import type { ParserModule } from './types.ts';
 
 /**
@@ -44,6 +45,7 @@ export const PARSERS: readonly ParserModule[] = [
   gitleaks,
   osvScanner,
   zap,
+  snyk,
 ];
 
 export function findParser(name: string): ParserModule | undefined {
