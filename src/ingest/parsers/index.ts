@@ -17,6 +17,7 @@ import { npmAudit7Plus } from './npm_audit_7_plus.ts';
 import { gitleaks } from './gitleaks.ts';
 import { osvScanner } from './osv_scanner.ts';
 import { zap } from './zap.ts';
+import { trufflehog } from './trufflehog.ts';
 import { snyk } from './snyk.ts';
 import type { ParserModule } from './types.ts';
 
@@ -45,6 +46,7 @@ export const PARSERS: readonly ParserModule[] = [
   gitleaks,
   osvScanner,
   zap,
+  trufflehog,
   snyk,
 ];
 

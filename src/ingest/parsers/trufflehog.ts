@@ -1,0 +1,173 @@
+import { redactSecrets, secretTwinKey, sha256Hex } from './gitleaks.ts';
+import { streamJsonValues } from './json-stream.ts';
+import { emptyFinding, ParseError } from './types.ts';
+import type { NormalizedFinding, ParserInput, ParserModule, Severity, Sniff } from './types.ts';
+
+/**
+ * TruffleHog `--json` output: JSON Lines, one record per secret.
+ * - v3: `{ SourceMetadata: { Data: { Git|Github|Filesystem|...: { file, line, commit, ... } } },
+ *   DetectorName, Verified, Raw, RawV2?, Redacted, ExtraData, ... }`;
+ * - v2: `{ path, reason, stringsFound: [...], commitHash, commit (the message), branch, date, diff, printDiff }`.
+ */
+
+type JsonObject = Record<string, unknown>;
+const isObject = (value: unknown): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const text = (value: unknown): string | null =>
+  typeof value === 'string' && value.trim() !== '' ? value : null;
+const positiveInt = (value: unknown): number | null =>
+  typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : null;
+
+const isV3 = (keys: string[]): boolean => keys.includes('SourceMetadata') && keys.includes('DetectorName');
+const isV2 = (keys: string[]): boolean =>
+  keys.includes('stringsFound') &&
+  keys.includes('reason') &&
+  (keys.includes('commitHash') || keys.includes('printDiff'));
+
+function detect(sniff: Sniff): boolean {
+  // One secret is one line, which the sniff calls a JSON object rather than JSON Lines.
+  if (sniff.shape !== 'jsonl' && sniff.shape !== 'json-object') return false;
+  return isV3(sniff.topKeys) || isV2(sniff.topKeys);
+}
+
+const REMEDIATION = 'Revoke and rotate the secret, then remove it from the code and its git history.';
+
+const details = (entries: [string, string | null][]): string | null =>
+  entries
+    .filter((entry): entry is [string, string] => entry[1] !== null)
+    .map(([label, value]) => `${label}: ${value}`)
+    .join('\n') || null;
+
+/**
+ * Early v3 releases marshalled `Raw` as Go `[]byte`, i.e. base64; later ones write the text. Decode only
+ * when the value round-trips as base64 and decodes to printable text, so a plain key stays itself.
+ */
+function decodeRaw(raw: string): string {
+  if (raw.length % 4 !== 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(raw)) return raw;
+  const decoded = Buffer.from(raw, 'base64').toString('utf8');
+  if (Buffer.from(decoded, 'utf8').toString('base64') !== raw) return raw;
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what marks binary
+  return /[\u0000-\u0008\u000e-\u001f\u007f\ufffd]/.test(decoded) ? raw : decoded;
+}
+
+function v3Record(record: JsonObject): NormalizedFinding {
+  const data = isObject(record['SourceMetadata']) ? record['SourceMetadata']['Data'] : null;
+  // Data has one key naming the source (Git, Github, Filesystem, S3, ...) over that source's fields.
+  const source = isObject(data) ? (Object.values(data).find(isObject) ?? {}) : {};
+  const detector = text(record['DetectorName']) ?? `Detector ${String(record['DetectorType'] ?? '?')}`;
+  const file = text(source['file']) ?? text(source['path']);
+  const rawText = text(record['Raw']);
+  const rawV2Text = text(record['RawV2']);
+  // RawV2 carries the whole credential for multi-part secrets (e.g. user and password).
+  const secret = rawV2Text !== null ? decodeRaw(rawV2Text) : rawText !== null ? decodeRaw(rawText) : null;
+  const verified = record['Verified'] === true;
+  const redacted = text(record['Redacted']);
+  // Some detectors "redact" to the secret itself or a prefix of it (AWS key ids, private keys).
+  const safeRedacted =
+    redacted !== null && [rawText, rawV2Text, secret].every((raw) => raw === null || !raw.includes(redacted))
+      ? redacted
+      : null;
+  const extra = isObject(record['ExtraData']) ? record['ExtraData'] : {};
+  const extraLines = Object.entries(extra)
+    .filter((entry): entry is [string, string | number | boolean] =>
+      ['string', 'number', 'boolean'].includes(typeof entry[1]),
+    )
+    .map(([key, value]): [string, string] => [key, String(value)]);
+  const link = text(source['link']);
+  const finding: NormalizedFinding = {
+    ...emptyFinding({
+      kind: 'secret',
+      title: `${detector} secret found in ${file ?? text(record['SourceName']) ?? 'unknown location'}`,
+      // A verified secret was tried against its service and works: exploitable today.
+      severity: verified ? 'critical' : 'high',
+      toolName: 'TruffleHog',
+    }),
+    description: details([
+      ['Detector', detector],
+      ['Verified', verified ? 'yes' : 'no'],
+      ['Source', text(record['SourceName'])],
+      ['Repository', text(source['repository'])],
+      ['Commit', text(source['commit'])],
+      ['Timestamp', text(source['timestamp'])],
+      ['Redacted secret', safeRedacted],
+      ...extraLines,
+    ]),
+    remediation: REMEDIATION,
+    ruleId: detector,
+    filePath: file,
+    line: positiveInt(source['line']),
+    snippet: safeRedacted,
+    cweIds: [798],
+    references: link !== null ? [link] : [],
+    secretHash: secret !== null ? sha256Hex(secret) : null,
+  };
+  return redactSecrets(finding, [secret, rawText, rawV2Text]);
+}
+
+function v2Severity(reason: string): Severity {
+  if (/high entropy/i.test(reason)) return 'low';
+  if (/generic secret/i.test(reason)) return 'medium';
+  return /aws|oauth|heroku/i.test(reason) ? 'critical' : 'high';
+}
+
+/** One finding per string found: each is a distinct secret to rotate (DESIGN.md §5 secret identity). */
+function v2Records(record: JsonObject): NormalizedFinding[] {
+  const reason = text(record['reason']) ?? 'Secret';
+  const path = text(record['path']);
+  const found = Array.isArray(record['stringsFound']) ? record['stringsFound'].map(text) : [];
+  const secrets = [
+    ...new Set(found.filter((item): item is string => item !== null).map((item) => item.trim())),
+  ];
+  return secrets.map((secret) =>
+    redactSecrets(
+      {
+        ...emptyFinding({
+          kind: 'secret',
+          title: `${reason} found in ${path ?? 'unknown file'}`,
+          severity: v2Severity(reason),
+          toolName: 'TruffleHog',
+        }),
+        // The diff fields are left out: they are mostly the secret itself.
+        description: details([
+          ['Reason', reason],
+          ['Branch', text(record['branch'])],
+          ['Commit', text(record['commitHash'])],
+          ['Commit message', text(record['commit'])?.split('\n')[0] ?? null],
+          ['Date', text(record['date'])],
+        ]),
+        remediation: REMEDIATION,
+        ruleId: reason,
+        filePath: path,
+        cweIds: [798],
+        secretHash: sha256Hex(secret),
+      },
+      secrets,
+    ),
+  );
+}
+
+async function* parse(input: ParserInput): AsyncIterable<NormalizedFinding> {
+  const { sniff } = input;
+  // TruffleHog prints nothing when it finds nothing: an empty JSON Lines file is a clean scan.
+  if (sniff.shape === 'empty') return;
+  if (sniff.shape !== 'jsonl' && sniff.shape !== 'json-object') {
+    throw new ParseError('TruffleHog output must be JSON Lines (one object per line)');
+  }
+  const seen = new Set<string>();
+  for await (const { value } of streamJsonValues(input.open(), { paths: ['$'], separator: '' })) {
+    if (!isObject(value)) throw new ParseError('TruffleHog record must be a JSON object');
+    const keys = Object.keys(value);
+    let findings: NormalizedFinding[];
+    if ('SourceMetadata' in value || 'DetectorName' in value) findings = [v3Record(value)];
+    else if (isV2(keys)) findings = v2Records(value);
+    else throw new ParseError('Not a TruffleHog record (no SourceMetadata/DetectorName or stringsFound)');
+    for (const finding of findings) {
+      const key = secretTwinKey(finding);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      yield finding;
+    }
+  }
+}
+
+export const trufflehog: ParserModule = { name: 'trufflehog', displayName: 'TruffleHog', detect, parse };
