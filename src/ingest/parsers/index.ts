@@ -19,6 +19,7 @@ import { osvScanner } from './osv_scanner.ts';
 import { zap } from './zap.ts';
 import { trufflehog } from './trufflehog.ts';
 import { snyk } from './snyk.ts';
+import { dependencyCheck } from './dependency_check.ts';
 import type { ParserModule } from './types.ts';
 
 /**
@@ -48,6 +49,7 @@ export const PARSERS: readonly ParserModule[] = [
   zap,
   trufflehog,
   snyk,
+  dependencyCheck,
 ];
 
 export function findParser(name: string): ParserModule | undefined {
