@@ -20,6 +20,7 @@ import { zap } from './zap.ts';
 import { trufflehog } from './trufflehog.ts';
 import { snyk } from './snyk.ts';
 import { dependencyCheck } from './dependency_check.ts';
+import { cyclonedx } from './cyclonedx.ts';
 import type { ParserModule } from './types.ts';
 
 /**
@@ -50,6 +51,7 @@ export const PARSERS: readonly ParserModule[] = [
   trufflehog,
   snyk,
   dependencyCheck,
+  cyclonedx,
 ];
 
 export function findParser(name: string): ParserModule | undefined {

@@ -1,0 +1,212 @@
+import { readXmlBom } from './cyclonedx-xml.ts';
+import {
+  asArray,
+  asNumber,
+  asRecord,
+  asString,
+  cveIdsFrom,
+  dependencyTitle,
+  isRecord,
+  isSeverityWord,
+  type JsonRecord,
+  parseCweIds,
+  requireJsonShape,
+  severityFromScore,
+  severityFromWord,
+  unique,
+} from './dependency-helpers.ts';
+import { streamJsonValues } from './json-stream.ts';
+import {
+  emptyFinding,
+  type NormalizedFinding,
+  ParseError,
+  type ParserInput,
+  type ParserModule,
+  type Severity,
+  type Sniff,
+} from './types.ts';
+
+interface Component {
+  name: string | null;
+  version: string | null;
+}
+
+/** What the whole BOM says once: its generator and its subject (an image, an application). */
+interface BomContext {
+  toolName: string;
+  toolVersion: string | null;
+  subject: string | null;
+  components: Map<string, Component>;
+}
+
+/** VEX states that assert the vulnerability does not apply. */
+const NOT_APPLICABLE = new Set(['not_affected', 'false_positive']);
+const VECTOR_PREFIX: Record<string, string> = {
+  CVSSv3: 'CVSS:3.0/',
+  CVSSv31: 'CVSS:3.1/',
+  CVSSv4: 'CVSS:4.0/',
+};
+
+function addComponents(value: unknown, into: Map<string, Component>): void {
+  if (!isRecord(value)) return;
+  const ref = asString(value['bom-ref']);
+  if (ref !== null) into.set(ref, { name: asString(value['name']), version: asString(value['version']) });
+  for (const child of asArray(value['components'])) addComponents(child, into);
+}
+
+/** A package URL names the package itself: pkg:type/namespace/name@version?qualifiers#subpath. */
+function componentFromPurl(ref: string): Component | null {
+  const match = /^pkg:[^/]+\/(?:.*\/)?([^/@?#]+)(?:@([^?#]+))?/.exec(ref);
+  if (match?.[1] === undefined) return null;
+  const decode = (part: string): string => {
+    try {
+      return decodeURIComponent(part);
+    } catch {
+      return part;
+    }
+  };
+  return { name: decode(match[1]), version: match[2] === undefined ? null : decode(match[2]) };
+}
+
+function resolve(ref: string, context: BomContext): Component {
+  return context.components.get(ref) ?? componentFromPurl(ref) ?? { name: ref, version: null };
+}
+
+interface Rating {
+  severity: Severity;
+  score: number | null;
+  vector: string | null;
+}
+
+function normalizedVector(rating: JsonRecord): string | null {
+  const vector = asString(rating['vector']);
+  const prefix = VECTOR_PREFIX[asString(rating['method']) ?? ''];
+  return vector === null || prefix === undefined || vector.startsWith('CVSS:')
+    ? vector
+    : `${prefix}${vector}`;
+}
+
+/**
+ * Ratings often disagree (each source rates on its own). A CVSS v3/v4 rating is preferred, then
+ * any rating with a severity word, then any score; a vulnerability without ratings is `info`.
+ */
+function rate(ratings: JsonRecord[]): Rating {
+  const scored = (rating: JsonRecord): Rating => {
+    const score = asNumber(rating['score']);
+    const word = rating['severity'];
+    const severity = isSeverityWord(word)
+      ? severityFromWord(word)
+      : score === null
+        ? 'info'
+        : severityFromScore(score);
+    return { severity, score, vector: normalizedVector(rating) };
+  };
+  const usable = (rating: JsonRecord): boolean =>
+    asNumber(rating['score']) !== null || isSeverityWord(rating['severity']);
+  const cvss = ratings.find(
+    (rating) => /^CVSSv(3|31|4)$/.test(asString(rating['method']) ?? '') && usable(rating),
+  );
+  const chosen = cvss ?? ratings.find((rating) => isSeverityWord(rating['severity'])) ?? ratings.find(usable);
+  return chosen === undefined ? { severity: 'info', score: null, vector: null } : scored(chosen);
+}
+
+/** One finding per affected component, as DefectDojo counts them. */
+function vulnerabilityFindings(vuln: JsonRecord, context: BomContext): NormalizedFinding[] {
+  const id = asString(vuln['id']) ?? asString(vuln['bom-ref']);
+  if (id === null) return [];
+  const { severity, score, vector } = rate(asArray(vuln['ratings']).map(asRecord));
+  const references = asArray(vuln['references']).map(asRecord);
+  const state = asString(asRecord(vuln['analysis'])['state']);
+  const links = [
+    asString(asRecord(vuln['source'])['url']),
+    ...asArray(vuln['advisories']).map((advisory) => asString(asRecord(advisory)['url'])),
+    ...references.map((reference) => asString(asRecord(reference['source'])['url'])),
+  ];
+  const description = [asString(vuln['description']), asString(vuln['detail'])].filter(
+    (text) => text !== null,
+  );
+  return asArray(vuln['affects']).flatMap((affect) => {
+    const ref = asString(asRecord(affect)['ref']);
+    if (ref === null) return [];
+    const { name, version } = resolve(ref, context);
+    return [
+      {
+        ...emptyFinding({
+          kind: 'dependency',
+          title: dependencyTitle(id, name, version),
+          severity,
+          toolName: context.toolName,
+        }),
+        severityScore: score,
+        cvssScore: score,
+        cvssVector: vector,
+        description: unique(description).join('\n\n') || null,
+        remediation: asString(vuln['recommendation']),
+        ruleId: id,
+        filePath: context.subject,
+        packageName: name,
+        packageVersion: version,
+        cveIds: cveIdsFrom([id, ...references.map((reference) => reference['id'])]),
+        cweIds: parseCweIds(vuln['cwes']),
+        references: unique(links.filter((link) => link !== null)),
+        initialStatus: state !== null && NOT_APPLICABLE.has(state) ? 'false_positive' : null,
+        toolVersion: context.toolVersion,
+      },
+    ];
+  });
+}
+
+function contextFrom(metadata: JsonRecord): BomContext {
+  const tools = asRecord(metadata)['tools'];
+  // 1.4 lists tools; 1.5 groups them as { components: [...], services: [...] }.
+  const [tool] = (Array.isArray(tools) ? tools : asArray(asRecord(tools)['components'])).map(asRecord);
+  return {
+    toolName: asString(tool?.['name']) ?? 'CycloneDX',
+    toolVersion: asString(tool?.['version']),
+    subject: asString(asRecord(metadata['component'])['name']),
+    components: new Map(),
+  };
+}
+
+async function* parseJsonBom(input: ParserInput): AsyncGenerator<NormalizedFinding> {
+  if (!input.sniff.topKeys.includes('bomFormat') && !input.sniff.topKeys.includes('specVersion')) {
+    throw new ParseError('CycloneDX: not a BOM (no bomFormat)');
+  }
+  // metadata and components precede vulnerabilities in generated BOMs; a reference that arrives
+  // before its component still resolves when it is a package URL, which bom-refs usually are.
+  let context = contextFrom({});
+  const paths = ['$.metadata', '$.components.*', '$.vulnerabilities.*'];
+  for await (const { value, path } of streamJsonValues(input.open(), { paths })) {
+    if (path[0] === 'metadata') context = { ...contextFrom(asRecord(value)), components: context.components };
+    else if (path[0] === 'components') addComponents(value, context.components);
+    else if (isRecord(value)) yield* vulnerabilityFindings(value, context);
+  }
+}
+
+async function* parseCycloneDx(input: ParserInput): AsyncGenerator<NormalizedFinding> {
+  if (input.sniff.shape !== 'xml') {
+    requireJsonShape(input, ['json-object'], 'CycloneDX');
+    yield* parseJsonBom(input);
+    return;
+  }
+  const bom = await readXmlBom(input);
+  const context = contextFrom(bom.metadata);
+  for (const component of bom.components) addComponents(component, context.components);
+  for (const vulnerability of bom.vulnerabilities) yield* vulnerabilityFindings(vulnerability, context);
+}
+
+function detectCycloneDx(sniff: Sniff): boolean {
+  if (sniff.shape === 'json-object') return /"bomFormat"\s*:\s*"CycloneDX"/.test(sniff.head);
+  return (
+    sniff.shape === 'xml' &&
+    /^(?:[\w.-]+:)?bom$/.test(sniff.rootElement ?? '') &&
+    /["']http:\/\/cyclonedx\.org\/schema\/bom\/[\d.]+["']/.test(sniff.head)
+  );
+}
+
+export const cyclonedx: ParserModule = {
+  name: 'cyclonedx',
+  displayName: 'CycloneDX',
+  detect: detectCycloneDx,
+  parse: parseCycloneDx,
+};
