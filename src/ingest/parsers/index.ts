@@ -21,6 +21,7 @@ import { trufflehog } from './trufflehog.ts';
 import { snyk } from './snyk.ts';
 import { dependencyCheck } from './dependency_check.ts';
 import { cyclonedx } from './cyclonedx.ts';
+import { burp } from './burp.ts';
 import type { ParserModule } from './types.ts';
 
 /**
@@ -52,6 +53,7 @@ export const PARSERS: readonly ParserModule[] = [
   snyk,
   dependencyCheck,
   cyclonedx,
+  burp,
 ];
 
 export function findParser(name: string): ParserModule | undefined {
