@@ -20,6 +20,7 @@ import { zap } from './zap.ts';
 import { trufflehog } from './trufflehog.ts';
 import { snyk } from './snyk.ts';
 import { dependencyCheck } from './dependency_check.ts';
+import { trufflehog3 } from './trufflehog3.ts';
 import { cyclonedx } from './cyclonedx.ts';
 import { burp } from './burp.ts';
 import type { ParserModule } from './types.ts';
@@ -52,6 +53,7 @@ export const PARSERS: readonly ParserModule[] = [
   trufflehog,
   snyk,
   dependencyCheck,
+  trufflehog3,
   cyclonedx,
   burp,
 ];

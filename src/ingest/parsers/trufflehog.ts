@@ -104,28 +104,42 @@ function v3Record(record: JsonObject): NormalizedFinding {
   return redactSecrets(finding, [secret, rawText, rawV2Text]);
 }
 
-function v2Severity(reason: string): Severity {
+/**
+ * The diff-era reports (TruffleHog 2, trufflehog3 before 3.0) carry no severity. Entropy hits are
+ * mostly hashes and ids, so they rank low; DefectDojo's intent (Info, Medium, Critical) otherwise.
+ */
+function legacySeverity(reason: string): Severity {
   if (/high entropy/i.test(reason)) return 'low';
   if (/generic secret/i.test(reason)) return 'medium';
   return /aws|oauth|heroku/i.test(reason) ? 'critical' : 'high';
 }
 
-/** One finding per string found: each is a distinct secret to rotate (DESIGN.md §5 secret identity). */
-function v2Records(record: JsonObject): NormalizedFinding[] {
+export interface LegacyOptions {
+  toolName: string;
+  /** trufflehog3 reports whole diff lines ("+  key = ..."); their first character is the diff marker. */
+  diffLines: boolean;
+}
+
+/**
+ * The TruffleHog 2 record (also trufflehog3's legacy output), one finding per string found: each is a
+ * distinct secret to rotate (DESIGN.md §5 secret identity), whichever commit it was found in.
+ */
+export function legacyRecords(record: JsonObject, options: LegacyOptions): NormalizedFinding[] {
   const reason = text(record['reason']) ?? 'Secret';
   const path = text(record['path']);
-  const found = Array.isArray(record['stringsFound']) ? record['stringsFound'].map(text) : [];
-  const secrets = [
-    ...new Set(found.filter((item): item is string => item !== null).map((item) => item.trim())),
-  ];
+  const found = (Array.isArray(record['stringsFound']) ? record['stringsFound'] : [])
+    .map(text)
+    .filter((item): item is string => item !== null);
+  const secretOf = (item: string): string => (options.diffLines ? item.replace(/^[+\- ]/, '') : item).trim();
+  const secrets = [...new Set(found.map(secretOf))].filter((secret) => secret !== '');
   return secrets.map((secret) =>
     redactSecrets(
       {
         ...emptyFinding({
           kind: 'secret',
           title: `${reason} found in ${path ?? 'unknown file'}`,
-          severity: v2Severity(reason),
-          toolName: 'TruffleHog',
+          severity: legacySeverity(reason),
+          toolName: options.toolName,
         }),
         // The diff fields are left out: they are mostly the secret itself.
         description: details([
@@ -141,7 +155,7 @@ function v2Records(record: JsonObject): NormalizedFinding[] {
         cweIds: [798],
         secretHash: sha256Hex(secret),
       },
-      secrets,
+      [...found, ...secrets],
     ),
   );
 }
@@ -159,7 +173,7 @@ async function* parse(input: ParserInput): AsyncIterable<NormalizedFinding> {
     const keys = Object.keys(value);
     let findings: NormalizedFinding[];
     if ('SourceMetadata' in value || 'DetectorName' in value) findings = [v3Record(value)];
-    else if (isV2(keys)) findings = v2Records(value);
+    else if (isV2(keys)) findings = legacyRecords(value, { toolName: 'TruffleHog', diffLines: false });
     else throw new ParseError('Not a TruffleHog record (no SourceMetadata/DetectorName or stringsFound)');
     for (const finding of findings) {
       const key = secretTwinKey(finding);

@@ -1,0 +1,116 @@
+import { redactSecrets, secretTwinKey, sha256Hex } from './gitleaks.ts';
+import { streamJsonValues } from './json-stream.ts';
+import { legacyRecords } from './trufflehog.ts';
+import { emptyFinding, ParseError } from './types.ts';
+import type { NormalizedFinding, ParserInput, ParserModule, Severity, Sniff } from './types.ts';
+
+/**
+ * trufflehog3 (feeltheajf/trufflehog3) `--format json`: an array of issues.
+ * - 3.x: `{ rule: { id, message, severity }, path, line, secret, context: { "<line>": "..." }, id,
+ *   branch, message, commit, date, ... }`;
+ * - before 3.0: TruffleHog 2's record `{ path, reason, stringsFound: [diff lines], commitHash, ... }`.
+ */
+
+type JsonObject = Record<string, unknown>;
+const isObject = (value: unknown): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const text = (value: unknown): string | null =>
+  typeof value === 'string' && value.trim() !== '' ? value : null;
+/** trufflehog3 writes line numbers as strings ("3"). */
+const positiveInt = (value: unknown): number | null => {
+  const number = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+  return typeof number === 'number' && Number.isInteger(number) && number > 0 ? number : null;
+};
+
+const SEVERITY: Record<string, Severity> = {
+  CRITICAL: 'critical',
+  HIGH: 'high',
+  MEDIUM: 'medium',
+  LOW: 'low',
+  INFO: 'info',
+};
+
+function detect(sniff: Sniff): boolean {
+  // A bare `[]` is every array-shaped tool's empty report; it is left to an explicit scannerType.
+  if (sniff.shape !== 'json-array') return false;
+  const current =
+    /^\s*\[\s*\{\s*"rule"\s*:\s*\{\s*"id"\s*:/.test(sniff.head) && /"secret"\s*:/.test(sniff.head);
+  const legacy =
+    /^\s*\[\s*\{/.test(sniff.head) &&
+    /"stringsFound"\s*:/.test(sniff.head) &&
+    /"reason"\s*:/.test(sniff.head) &&
+    /"commitHash"\s*:/.test(sniff.head);
+  return current || legacy;
+}
+
+const details = (entries: [string, string | null][]): string | null =>
+  entries
+    .filter((entry): entry is [string, string] => entry[1] !== null)
+    .map(([label, value]) => `${label}: ${value}`)
+    .join('\n') || null;
+
+/** `context` maps line numbers to source lines around the secret; keep them in line order. */
+function contextSnippet(context: unknown): string | null {
+  if (!isObject(context)) return null;
+  const lines = Object.entries(context)
+    .filter((entry): entry is [string, string] => typeof entry[1] === 'string')
+    .sort(([a], [b]) => Number(a) - Number(b))
+    .map(([, line]) => line);
+  return lines.length > 0 ? lines.join('\n') : null;
+}
+
+function currentIssue(issue: JsonObject): NormalizedFinding {
+  const rule = isObject(issue['rule']) ? issue['rule'] : {};
+  const message = text(rule['message']) ?? text(rule['id']) ?? 'Secret';
+  const path = text(issue['path']);
+  const secret = text(issue['secret']);
+  const finding: NormalizedFinding = {
+    ...emptyFinding({
+      kind: 'secret',
+      title: `${message} found in ${path ?? 'unknown file'}`,
+      severity: SEVERITY[text(rule['severity'])?.toUpperCase() ?? ''] ?? 'info',
+      toolName: 'trufflehog3',
+    }),
+    description: details([
+      ['Rule', text(rule['id'])],
+      ['Branch', text(issue['branch'])],
+      ['Commit', text(issue['commit'])],
+      ['Commit message', text(issue['message'])?.split('\n')[0] ?? null],
+      ['Date', text(issue['date'])],
+    ]),
+    remediation: 'Revoke and rotate the secret, then remove it from the code and its git history.',
+    ruleId: text(rule['id']),
+    filePath: path,
+    line: positiveInt(issue['line']),
+    snippet: contextSnippet(issue['context']),
+    cweIds: [798],
+    // trufflehog3's issue id is a name-based UUID of rule, path, line and secret: stable across commits.
+    toolFingerprint: text(issue['id']),
+    secretHash: secret !== null ? sha256Hex(secret) : null,
+  };
+  return redactSecrets(finding, [secret]);
+}
+
+async function* parse(input: ParserInput): AsyncIterable<NormalizedFinding> {
+  const { sniff } = input;
+  if (sniff.shape === 'empty') throw new ParseError('trufflehog3 report is empty');
+  if (sniff.shape !== 'json-array') throw new ParseError('trufflehog3 report must be a JSON array');
+  const seen = new Set<string>();
+  for await (const { value } of streamJsonValues(input.open(), { paths: ['$.*'] })) {
+    if (!isObject(value)) throw new ParseError('trufflehog3 issue must be a JSON object');
+    let findings: NormalizedFinding[];
+    if (isObject(value['rule'])) findings = [currentIssue(value)];
+    else if (Array.isArray(value['stringsFound'])) {
+      findings = legacyRecords(value, { toolName: 'trufflehog3', diffLines: true });
+    } else throw new ParseError('Not a trufflehog3 issue (no rule or stringsFound)');
+    for (const finding of findings) {
+      // The same secret seen again in another commit is the same exposure.
+      const key = secretTwinKey(finding);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      yield finding;
+    }
+  }
+}
+
+export const trufflehog3: ParserModule = { name: 'trufflehog3', displayName: 'trufflehog3', detect, parse };
