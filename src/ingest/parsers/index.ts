@@ -23,6 +23,7 @@ import { dependencyCheck } from './dependency_check.ts';
 import { trufflehog3 } from './trufflehog3.ts';
 import { cyclonedx } from './cyclonedx.ts';
 import { burp } from './burp.ts';
+import { kics } from './kics.ts';
 import type { ParserModule } from './types.ts';
 
 /**
@@ -56,6 +57,7 @@ export const PARSERS: readonly ParserModule[] = [
   trufflehog3,
   cyclonedx,
   burp,
+  kics,
 ];
 
 export function findParser(name: string): ParserModule | undefined {
