@@ -12,6 +12,7 @@ import {
   severityFromWord,
   unique,
   upgradeRemediation,
+  openJson,
 } from './dependency-helpers.ts';
 import { streamJsonValues } from './json-stream.ts';
 import {
@@ -146,7 +147,7 @@ async function* parseGrype(input: ParserInput): AsyncGenerator<NormalizedFinding
   // Grype reports one match per way it found a package (e.g. by dpkg and by CPE); DefectDojo and
   // the user see one finding per vulnerability, package and version.
   const seen = new Set<string>();
-  for await (const { value } of streamJsonValues(input.open(), { paths: ['$.matches.*'] })) {
+  for await (const { value } of streamJsonValues(openJson(input), { paths: ['$.matches.*'] })) {
     if (!isRecord(value)) continue;
     const finding = matchFinding(value, toolVersion);
     if (finding === null) continue;

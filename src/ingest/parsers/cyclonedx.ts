@@ -14,6 +14,7 @@ import {
   severityFromScore,
   severityFromWord,
   unique,
+  openJson,
 } from './dependency-helpers.ts';
 import { streamJsonValues } from './json-stream.ts';
 import {
@@ -176,7 +177,7 @@ async function* parseJsonBom(input: ParserInput): AsyncGenerator<NormalizedFindi
   // before its component still resolves when it is a package URL, which bom-refs usually are.
   let context = contextFrom({});
   const paths = ['$.metadata', '$.components.*', '$.vulnerabilities.*'];
-  for await (const { value, path } of streamJsonValues(input.open(), { paths })) {
+  for await (const { value, path } of streamJsonValues(openJson(input), { paths })) {
     if (path[0] === 'metadata') context = { ...contextFrom(asRecord(value)), components: context.components };
     else if (path[0] === 'components') addComponents(value, context.components);
     else if (isRecord(value)) yield* vulnerabilityFindings(value, context);

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { pipeline, type Readable } from 'node:stream';
+import { JsonShapeScanner, jsonShapeGuard } from './json-shape.ts';
 import { ParseError, type ParserInput, type Severity, type Sniff } from './types.ts';
 
 /**
@@ -196,4 +198,13 @@ export function requireJsonShape(input: ParserInput, shapes: Sniff['shape'][], f
   if (!shapes.includes(shape)) {
     throw new ParseError(`${formatName}: expected ${shapes.join(' or ')}, got ${shape}`);
   }
+}
+
+/**
+ * Opens the upload for streaming through the nesting guard: a hostile "[[[[…" document would
+ * otherwise grow the streaming parser's stack by one frame per byte.
+ */
+export function openJson(input: ParserInput): Readable {
+  // pipeline (not pipe) carries a source error (corrupt gzip) through to the reader.
+  return pipeline(input.open(), jsonShapeGuard(new JsonShapeScanner()), () => undefined);
 }

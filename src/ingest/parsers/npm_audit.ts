@@ -11,6 +11,7 @@ import {
   requireJsonShape,
   severityFromWord,
   unique,
+  openJson,
 } from './dependency-helpers.ts';
 import { streamJsonValues } from './json-stream.ts';
 import {
@@ -81,7 +82,7 @@ async function* parseNpmAudit(input: ParserInput): AsyncGenerator<NormalizedFind
     throw new ParseError('npm audit: the report has no "advisories"');
   }
   const paths = ['$.advisories.*', '$.error', '$.auditReportVersion'];
-  for await (const { value, path } of streamJsonValues(input.open(), { paths })) {
+  for await (const { value, path } of streamJsonValues(openJson(input), { paths })) {
     if (path[0] === 'auditReportVersion') {
       throw new ParseError('npm audit: this is an npm 7+ report (auditReportVersion); use npm_audit_7_plus');
     }

@@ -10,6 +10,7 @@ import {
   requireJsonShape,
   severityFromWord,
   unique,
+  openJson,
 } from './dependency-helpers.ts';
 import { streamJsonValues } from './json-stream.ts';
 import {
@@ -113,7 +114,7 @@ async function* parseNpmAudit7(input: ParserInput): AsyncGenerator<NormalizedFin
     '$.audit.vulnerabilities.*',
   ];
   let versionSeen = false;
-  for await (const { value, path } of streamJsonValues(input.open(), { paths })) {
+  for await (const { value, path } of streamJsonValues(openJson(input), { paths })) {
     const key = path.at(-1);
     if (key === 'auditReportVersion') {
       if ((asNumber(value) ?? 0) < 2) throw new ParseError('npm audit: unsupported auditReportVersion');

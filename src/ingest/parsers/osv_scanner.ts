@@ -16,6 +16,7 @@ import {
   severityFromWord,
   unique,
   upgradeRemediation,
+  openJson,
 } from './dependency-helpers.ts';
 import { streamJsonValues } from './json-stream.ts';
 import {
@@ -173,7 +174,7 @@ async function* parseOsv(input: ParserInput): AsyncGenerator<NormalizedFinding> 
   // Results are streamed one package at a time; `source` precedes `packages` in OSV-Scanner output.
   const sources = new Map<number, string | null>();
   const paths = ['$.results.*.source', '$.results.*.packages.*'];
-  for await (const { value, path } of streamJsonValues(input.open(), { paths })) {
+  for await (const { value, path } of streamJsonValues(openJson(input), { paths })) {
     const resultIndex = path[1];
     if (typeof resultIndex !== 'number' || !isRecord(value)) continue;
     if (path[2] === 'source') {

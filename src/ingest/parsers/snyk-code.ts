@@ -1,6 +1,4 @@
-import { pipeline, type Readable } from 'node:stream';
-import { asNumber, asRecord, isRecord } from './dependency-helpers.ts';
-import { JsonShapeScanner, jsonShapeGuard } from './json-shape.ts';
+import { asNumber, asRecord, isRecord, openJson } from './dependency-helpers.ts';
 import { streamJsonValues } from './json-stream.ts';
 import { mapResult } from './sarif-mapping.ts';
 import { addRunValue, emptyRunMeta, RUN_META_PATHS, type RunMeta } from './sarif-run.ts';
@@ -28,19 +26,14 @@ export function severityFromPriority(score: number): Severity {
   return 'low';
 }
 
-/** Every pass enforces the nesting limit, as the SARIF parser does, against hostile depth. */
-function openGuarded(input: ParserInput): Readable {
-  return pipeline(input.open(), jsonShapeGuard(new JsonShapeScanner()), () => undefined);
-}
-
 export async function* parseSnykCode(input: ParserInput): AsyncGenerator<NormalizedFinding> {
   // First pass: tool and rules of each run, so results can be streamed in the second.
   const runs: RunMeta[] = [];
-  for await (const { path, value } of streamJsonValues(openGuarded(input), { paths: RUN_META_PATHS })) {
+  for await (const { path, value } of streamJsonValues(openJson(input), { paths: RUN_META_PATHS })) {
     const index = path[1];
     if (typeof index === 'number') addRunValue((runs[index] ??= emptyRunMeta()), path, value);
   }
-  for await (const { path, value } of streamJsonValues(openGuarded(input), {
+  for await (const { path, value } of streamJsonValues(openJson(input), {
     paths: ['$.runs.*.results.*'],
   })) {
     const run = typeof path[1] === 'number' ? runs[path[1]] : undefined;

@@ -12,6 +12,7 @@ import {
   severityFromWord,
   unique,
   upgradeRemediation,
+  openJson,
 } from './dependency-helpers.ts';
 import { streamJsonValues } from './json-stream.ts';
 import { isSnykCodeSarif, parseSnykCode } from './snyk-code.ts';
@@ -109,7 +110,7 @@ async function readManifests(
   const prefix = projectIndexed ? '$.*' : '$';
   const paths = ['displayTargetFile', 'targetFile', 'error'].map((key) => `${prefix}.${key}`);
   const manifests = new Map<number, string | null>();
-  for await (const { value, path } of streamJsonValues(input.open(), { paths })) {
+  for await (const { value, path } of streamJsonValues(openJson(input), { paths })) {
     const project = projectIndexed ? path[0] : 0;
     const key = path.at(-1);
     if (typeof project !== 'number') continue;
@@ -138,7 +139,7 @@ async function* parseSnyk(input: ParserInput): AsyncGenerator<NormalizedFinding>
   }
   const manifests = await readManifests(input, projectIndexed);
   const paths = [projectIndexed ? '$.*.vulnerabilities.*' : '$.vulnerabilities.*'];
-  for await (const { value, path } of streamJsonValues(input.open(), { paths })) {
+  for await (const { value, path } of streamJsonValues(openJson(input), { paths })) {
     if (!isRecord(value)) continue;
     const project = projectIndexed ? path[0] : 0;
     const finding = vulnerabilityFinding(

@@ -131,6 +131,7 @@ describe('trivy parser', () => {
     ['an object that is not a Trivy report', '{"results": []}'],
     ['a truncated report', '{"SchemaVersion": 2, "Results": [{"Target": "a", "Vulnerabilities": [{"Vulnera'],
     ['malformed JSON', '{"SchemaVersion": 2, "Results": [}'],
+    ['hostile nesting', `{"SchemaVersion": 2, "Results": ${'['.repeat(100_000)}`],
   ])('rejects %s with ParseError', async (_label, text) => {
     await expect(collect(inputFromText(text))).rejects.toBeInstanceOf(ParseError);
   });

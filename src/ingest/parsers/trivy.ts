@@ -13,6 +13,7 @@ import {
   sha256Hex,
   unique,
   upgradeRemediation,
+  openJson,
 } from './dependency-helpers.ts';
 import { streamJsonValues } from './json-stream.ts';
 import {
@@ -184,7 +185,7 @@ async function* parseTrivy(input: ParserInput): AsyncGenerator<NormalizedFinding
     if (record === undefined) scalars.set(key, (record = {}));
     return record;
   };
-  for await (const { value, path } of streamJsonValues(input.open(), { paths: selectorsFor(shape) })) {
+  for await (const { value, path } of streamJsonValues(openJson(input), { paths: selectorsFor(shape) })) {
     const last = path.at(-1);
     if (typeof last === 'string') {
       holder(path.slice(0, -1))[last] = value;
