@@ -55,7 +55,7 @@ describe('checkov parser', () => {
       filePath: 'infra/terraform/aws/db-app.tf',
       line: 1,
       endLine: 41,
-      toolFingerprint: 'CKV_AWS_161|aws_db_instance.default',
+      toolFingerprint: 'CKV_AWS_161|infra/terraform/aws/db-app.tf|aws_db_instance.default',
       toolName: 'Checkov',
       toolVersion: '2.0.209',
     });

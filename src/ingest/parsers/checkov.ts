@@ -67,6 +67,8 @@ function toFinding(
   const checkId = text(check['check_id']);
   const checkName = text(check['check_name']);
   const resource = text(check['resource']);
+  // `repo_file_path` is relative to the repository root, `file_path` only to the scanned directory.
+  const filePath = relative(text(check['repo_file_path']) ?? text(check['file_path']));
   const range = Array.isArray(check['file_line_range']) ? check['file_line_range'] : [];
   const guideline = text(check['guideline']);
   const description = text(check['description']) ?? text(check['short_description']);
@@ -90,14 +92,13 @@ function toFinding(
     }),
     description: details.length > 0 ? details.join('\n') : null,
     ruleId: checkId,
-    // `repo_file_path` is relative to the repository root, `file_path` only to the scanned directory.
-    filePath: relative(text(check['repo_file_path']) ?? text(check['file_path'])),
+    filePath,
     line: positiveInt(range[0]),
     endLine: positiveInt(range[1]),
     snippet: snippetOf(check['code_block']),
     references: guideline ? [guideline] : [],
-    // Checkov's own baseline identifies a failure by check and resource; line numbers move.
-    toolFingerprint: checkId !== null && resource !== null ? `${checkId}|${resource}` : null,
+    // Checkov's own baseline identifies a failure by file, check and resource; line numbers move.
+    toolFingerprint: checkId !== null && resource !== null ? [checkId, filePath, resource].join('|') : null,
     toolVersion,
   };
 }
