@@ -10,6 +10,7 @@ import type { Kysely } from 'kysely';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import type { DB } from './db/schema.ts';
+import type { IngestQueue } from './ingest/ingest-queue.ts';
 import type { SecretBox } from './lib/secrets.ts';
 
 /** What route plugins and services are built from. Services take only the parts they use. */
@@ -20,6 +21,8 @@ export interface AppContext {
   /** Resolved secret key (configured or generated into the data dir). */
   secretKey: string;
   secrets: SecretBox;
+  /** Async uploads waiting to be processed in this process. */
+  ingestQueue: IngestQueue;
 }
 
 export type App = FastifyInstance<

@@ -1,4 +1,5 @@
 import cookie from '@fastify/cookie';
+import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyRequest } from 'fastify';
@@ -10,12 +11,17 @@ import { sha256Hex } from './lib/secrets.ts';
 import { apiKeyRoutes } from './modules/api-keys/api-keys.routes.ts';
 import { applicationRoutes } from './modules/applications/applications.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
+import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
+import { findingRoutes } from './modules/findings/findings.routes.ts';
 import { groupRoutes } from './modules/groups/groups.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { ingestRoutes } from './modules/ingest/ingest.routes.ts';
 import { permissionRoutes } from './modules/permissions/permissions.routes.ts';
 import { scannerTypeRoutes } from './modules/scanner-types/scanner-types.routes.ts';
+import { scanRoutes } from './modules/scans/scans.routes.ts';
 import { teamRoutes } from './modules/teams/teams.routes.ts';
 import { userRoutes } from './modules/users/users.routes.ts';
+import { compareRoutes } from './modules/versions/compare.routes.ts';
 import { versionRoutes } from './modules/versions/versions.routes.ts';
 
 /** Every module's routes, in registration order. */
@@ -27,9 +33,14 @@ const ROUTE_MODULES: ((app: App, context: AppContext) => void)[] = [
   teamRoutes,
   groupRoutes,
   applicationRoutes,
+  compareRoutes,
   versionRoutes,
   permissionRoutes,
   scannerTypeRoutes,
+  findingRoutes,
+  ingestRoutes,
+  scanRoutes,
+  dashboardRoutes,
 ];
 
 /** Rate-limit bucket: the credential when there is one, else the client address. */
@@ -77,6 +88,9 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
 
   registerErrorHandling(app);
   await app.register(cookie);
+  await app.register(multipart, {
+    limits: { fileSize: context.config.uploadLimitBytes, files: 1, fields: 20, fieldSize: 64 * 1024 },
+  });
   await app.register(rateLimit, {
     global: true,
     max: context.config.rateLimit.perMinute,

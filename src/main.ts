@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { openRuntime } from './runtime.ts';
+import { resumeInterruptedScans } from './modules/ingest/ingest.service.ts';
 import { bootstrapAdmin } from './modules/users/bootstrap.ts';
 import { createUser } from './modules/users/users.service.ts';
 
@@ -19,6 +20,8 @@ async function serve(config: Config): Promise<void> {
   const app = await buildApp(runtime.context);
   const admin = await bootstrapAdmin(runtime.context.db, config.admin);
   await app.listen({ port: config.port, host: config.host });
+  const resumed = await resumeInterruptedScans(runtime.context);
+  if (resumed > 0) app.log.info({ scans: resumed }, 'resumed interrupted async uploads');
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`;

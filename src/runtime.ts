@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from './app-context.ts';
 import type { Config } from './config.ts';
+import { createAppContext } from './context.ts';
 import { migrateToLatest, openDatabase } from './db/database.ts';
 import { PARSERS } from './ingest/parsers/index.ts';
-import { SecretBox } from './lib/secrets.ts';
 import { syncScannerTypes } from './modules/scanner-types/scanner-types.service.ts';
 
 /** The configured secret key, or one generated once into the data dir and reused after. */
@@ -57,7 +58,10 @@ export interface Runtime {
 }
 
 /** Opens and migrates the database named by config and prepares what the app needs. */
-export async function openRuntime(config: Config): Promise<Runtime> {
+export async function openRuntime(
+  config: Config,
+  log: Pick<FastifyBaseLogger, 'error'> = { error: (...args: unknown[]) => console.error(...args) },
+): Promise<Runtime> {
   mkdirSync(config.dataDir, { recursive: true });
   const unlock = config.databaseUrl ? () => {} : lockDataDir(config.dataDir);
   try {
@@ -65,17 +69,12 @@ export async function openRuntime(config: Config): Promise<Runtime> {
     const migrations = await migrateToLatest(database.db);
     await syncScannerTypes(database.db, PARSERS);
     const secretKey = resolveSecretKey(config);
-    const context: AppContext = {
-      config,
-      database,
-      db: database.db,
-      secretKey,
-      secrets: new SecretBox(secretKey),
-    };
+    const context: AppContext = createAppContext(config, database, secretKey, log);
     return {
       context,
       migrations,
       close: async () => {
+        await context.ingestQueue.idle();
         await database.close();
         unlock();
       },

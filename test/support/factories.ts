@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import type { Insertable } from 'kysely';
 import type { UserPrincipal } from '../../src/access/principal.ts';
-import type { AccessAction } from '../../src/db/schema.ts';
+import type { AccessAction, FindingsTable } from '../../src/db/schema.ts';
 import { createApiKey } from '../../src/modules/api-keys/api-keys.service.ts';
 import { createApplication } from '../../src/modules/applications/applications.service.ts';
 import { createGroup } from '../../src/modules/groups/groups.service.ts';
@@ -88,7 +89,7 @@ export async function grant(
 export async function makeFinding(
   t: TestApp,
   applicationId: number,
-  overrides: Partial<import('kysely').Insertable<import('../../src/db/schema.ts').FindingsTable>> = {},
+  overrides: Partial<Insertable<FindingsTable>> = {},
 ) {
   const version =
     overrides.version_id ??

@@ -1,13 +1,17 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import diagnostics from 'node:diagnostics_channel';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import type { App, AppContext } from '../../src/app-context.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
+import { createAppContext } from '../../src/context.ts';
 import { migrateToLatest, openDatabase, type Database } from '../../src/db/database.ts';
 import { PARSERS } from '../../src/ingest/parsers/index.ts';
-import { SecretBox } from '../../src/lib/secrets.ts';
 import { syncScannerTypes } from '../../src/modules/scanner-types/scanner-types.service.ts';
 
 export interface TestApp extends AppContext {
@@ -33,7 +37,7 @@ async function openTestDatabase(): Promise<{ database: Database; drop: () => Pro
   await admin.query(`create schema ${schema}`);
   await admin.end();
   const database = await openDatabase({ url, schema });
-  await migrateToLatest(database.db);
+  await migrateToLatest(database.db, schema);
   return {
     database,
     drop: async () => {
@@ -45,7 +49,34 @@ async function openTestDatabase(): Promise<{ database: Database; drop: () => Pro
   };
 }
 
-export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+export interface TestAppOptions {
+  /**
+   * Called for every route the app registers, plugins' included: the hook is attached through
+   * Fastify's `fastify.initialization` diagnostics channel, before anything is registered.
+   */
+  onRoute?: (route: RouteOptions) => void;
+}
+
+/** Builds the app; with `onRoute`, hooks the instance the moment Fastify creates it. */
+async function buildObservedApp(context: AppContext, onRoute: TestAppOptions['onRoute']): Promise<App> {
+  if (!onRoute) return buildApp(context, { logger: false });
+  const channel = diagnostics.channel('fastify.initialization');
+  const attach = (message: unknown): void => {
+    channel.unsubscribe(attach); // only the first instance created: ours
+    (message as { fastify: FastifyInstance }).fastify.addHook('onRoute', onRoute);
+  };
+  channel.subscribe(attach);
+  try {
+    return await buildApp(context, { logger: false });
+  } finally {
+    channel.unsubscribe(attach);
+  }
+}
+
+export async function createTestApp(
+  overrides: Partial<Config> = {},
+  options: TestAppOptions = {},
+): Promise<TestApp> {
   const { database, drop } = await openTestDatabase();
   await syncScannerTypes(database.db, PARSERS);
   const base = loadConfig({
@@ -53,24 +84,21 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
     RATE_LIMIT_PER_MINUTE: '100000',
     LOGIN_RATE_LIMIT_PER_MINUTE: '1000',
   });
-  const config: Config = { ...base, dataDir: '/nonexistent-test-data-dir', ...overrides };
+  const dataDir = mkdtempSync(join(tmpdir(), 'scanhub-test-'));
+  const config: Config = { ...base, dataDir, ...overrides };
   const secretKey = 'test-secret-key-test-secret-key-0123456789';
-  const context: AppContext = {
-    config,
-    database,
-    db: database.db,
-    secretKey,
-    secrets: new SecretBox(secretKey),
-  };
-  const app = await buildApp(context, { logger: false });
+  const context: AppContext = createAppContext(config, database, secretKey, console);
+  const app = await buildObservedApp(context, options.onRoute);
   await app.ready();
   return {
     ...context,
     app,
     close: async () => {
       await app.close();
+      await context.ingestQueue.idle();
       await database.close();
       await drop();
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -2,6 +2,8 @@ import { Type } from 'typebox';
 import type { App, AppContext } from '../../app-context.ts';
 import { currentUser } from '../../http/auth.ts';
 import { IdParams } from '../../http/schemas.ts';
+import { ScanSchema } from '../scans/scans.schema.ts';
+import { scansOfVersion } from '../scans/scans.service.ts';
 import { presentVersion } from './versions.presenter.ts';
 import { CreateVersionBody, UpdateVersionBody, VersionParams, VersionSchema } from './versions.schema.ts';
 import {
@@ -12,10 +14,7 @@ import {
   updateVersion,
 } from './versions.service.ts';
 
-const VersionDetailSchema = Type.Intersect([
-  VersionSchema,
-  Type.Object({ scans: Type.Array(Type.Object({}, { additionalProperties: true })) }),
-]);
+const VersionDetailSchema = Type.Intersect([VersionSchema, Type.Object({ scans: Type.Array(ScanSchema) })]);
 
 export function versionRoutes(app: App, { db }: AppContext): void {
   app.get(
@@ -64,8 +63,7 @@ export function versionRoutes(app: App, { db }: AppContext): void {
         request.params.versionId,
         'read',
       );
-      // Scans are listed once ingestion exists; until then a version has none.
-      return { ...presentVersion(version), scans: [] };
+      return { ...presentVersion(version), scans: await scansOfVersion(db, version.id) };
     },
   );
 

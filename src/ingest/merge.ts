@@ -1,0 +1,173 @@
+import { sql, type Transaction } from 'kysely';
+import type { DB, FindingStatus } from '../db/schema.ts';
+import { publishEvents, type DomainEvent } from '../events/events.ts';
+import { RISK_FORMULA_VERSION, SLA_DAYS } from '../modules/findings/risk.ts';
+import { recordTimeline, type TimelineEntry } from '../modules/findings/timeline.ts';
+
+export interface MergeTarget {
+  uploadKey: string;
+  applicationId: number;
+  versionId: number;
+  scannerTypeId: number;
+  scanId: number;
+  /** M of the risk formula for this application's asset criticality. */
+  assetWeight: number;
+}
+
+export interface MergeCounts {
+  new: number;
+  existing: number;
+  fixed: number;
+  reopened: number;
+  inherited: number;
+}
+
+const INGEST: TimelineEntry['actor'] = { system: 'ingest' };
+
+const slaDaysSql = sql`case s.severity
+  when 'critical' then ${sql.lit(SLA_DAYS.critical)} when 'high' then ${sql.lit(SLA_DAYS.high)}
+  when 'medium' then ${sql.lit(SLA_DAYS.medium)} when 'low' then ${sql.lit(SLA_DAYS.low)}
+  else ${sql.lit(SLA_DAYS.info)} end`;
+
+/** The staged rows of this upload, one per fingerprint. */
+const staged = (key: string) =>
+  sql`(select distinct on (fingerprint) * from ingest_staging where upload_key = ${key} order by fingerprint)`;
+
+function statusChanges(
+  rows: { id: number; from_status: FindingStatus; to_status: FindingStatus }[],
+  target: MergeTarget,
+  type: TimelineEntry['type'],
+  detail?: (row: { id: number }) => Record<string, unknown>,
+) {
+  const timeline: TimelineEntry[] = rows.map((row) => ({
+    findingId: row.id,
+    type,
+    actor: INGEST,
+    scanId: target.scanId,
+    fromStatus: row.from_status,
+    toStatus: row.to_status,
+    ...(detail ? { detail: detail(row) } : {}),
+  }));
+  const events: DomainEvent[] = rows.map((row) => ({
+    type: 'finding.status_changed',
+    applicationId: target.applicationId,
+    findingId: row.id,
+    scanId: target.scanId,
+    data: { from: row.from_status, to: row.to_status, reason: type, ...(detail ? detail(row) : {}) },
+  }));
+  return { timeline, events };
+}
+
+/**
+ * Merges one staged upload into the version's findings, set-wise in SQL (no per-finding queries):
+ * reopen returning findings, touch present ones, insert new ones (the unique (version, fingerprint)
+ * index makes concurrent uploads unable to create twins), carry triage over from other versions,
+ * and mark absent ones of the same tool and category fixed. Timeline entries and outbox events
+ * are written in the same transaction.
+ */
+export async function mergeStaged(trx: Transaction<DB>, target: MergeTarget): Promise<MergeCounts> {
+  const { uploadKey, versionId, scanId } = target;
+
+  const reopened = await sql<{ id: number; from_status: FindingStatus; to_status: FindingStatus }>`
+    update findings f
+    set status = 'open', fixed_at = null, last_seen_at = now(), last_scan_id = ${scanId}, updated_at = now()
+    from ingest_staging s
+    where s.upload_key = ${uploadKey} and f.version_id = ${versionId} and f.fingerprint = s.fingerprint
+      and f.status = 'fixed'
+    returning f.id, 'fixed' as from_status, 'open' as to_status`.execute(trx);
+
+  const touched = await sql`
+    update findings f
+    set last_seen_at = now(), last_scan_id = ${scanId}
+    from ingest_staging s
+    where s.upload_key = ${uploadKey} and f.version_id = ${versionId} and f.fingerprint = s.fingerprint`.execute(
+    trx,
+  );
+
+  const inserted = await sql`
+    insert into findings (
+      application_id, version_id, scanner_type_id, first_scan_id, last_scan_id, fingerprint, category, kind,
+      title, severity, severity_rank, severity_score, status, description, remediation, rule_id, file_path,
+      line, "column", end_line, snippet, package_name, package_version, fixed_version, cve_ids, cwe_ids,
+      cwe_id, cvss_score, cvss_vector, "references", tool_name, tool_version, tool_fingerprint,
+      risk_severity, risk_exploitation, risk_age, risk_asset, risk_score, risk_formula_version, due_date)
+    select ${target.applicationId}, ${versionId}, ${target.scannerTypeId}, ${scanId}, ${scanId}, s.fingerprint,
+      s.category, s.kind, s.title, s.severity, s.severity_rank, s.severity_score, s.initial_status,
+      s.description, s.remediation, s.rule_id, s.file_path, s.line, s."column", s.end_line, s.snippet,
+      s.package_name, s.package_version, s.fixed_version, s.cve_ids, s.cwe_ids, s.cwe_ids[1], s.cvss_score,
+      s.cvss_vector, s."references", s.tool_name, s.tool_version, s.tool_fingerprint,
+      s.risk_severity, s.risk_exploitation, 0, ${target.assetWeight},
+      round(100 * ${target.assetWeight}::float8 * (0.6 * s.risk_severity / 10 + 0.3 * s.risk_exploitation)),
+      ${sql.lit(RISK_FORMULA_VERSION)}, now() + make_interval(days => ${slaDaysSql})
+    from ${staged(uploadKey)} s
+    where not exists (select 1 from findings f where f.version_id = ${versionId} and f.fingerprint = s.fingerprint)
+    on conflict (version_id, fingerprint) do nothing`.execute(trx);
+
+  // Triage made in another version of the application carries over to the same finding here.
+  const inherited = await sql<{
+    id: number;
+    from_status: FindingStatus;
+    to_status: FindingStatus;
+    source_finding_id: number;
+    source_version_id: number;
+  }>`
+    update findings n
+    set status = o.status, updated_at = now()
+    from (
+      select distinct on (fingerprint) id, fingerprint, status, version_id
+      from findings
+      where application_id = ${target.applicationId} and version_id <> ${versionId}
+        and status in ('false_positive', 'confirmed')
+      order by fingerprint, updated_at desc
+    ) o
+    where n.first_scan_id = ${scanId} and n.version_id = ${versionId} and n.fingerprint = o.fingerprint
+      and n.status = 'open'
+    returning n.id, 'open' as from_status, o.status as to_status, o.id as source_finding_id,
+      o.version_id as source_version_id`.execute(trx);
+
+  // Absent from this upload, same scanner, tool and category: fixed (as GitHub closes alerts).
+  const fixed = await sql<{ id: number; from_status: FindingStatus; to_status: FindingStatus }>`
+    with scope as (select distinct tool_name, category from ingest_staging where upload_key = ${uploadKey}),
+    gone as (
+      select f.id, f.status from findings f
+      join scope on scope.tool_name = f.tool_name and scope.category = f.category
+      where f.version_id = ${versionId} and f.scanner_type_id = ${target.scannerTypeId}
+        and f.status in ('open', 'confirmed') and f.last_scan_id is distinct from ${scanId}
+      for update of f
+    )
+    update findings f set status = 'fixed', fixed_at = now(), updated_at = now()
+    from gone where f.id = gone.id
+    returning f.id, gone.status as from_status, 'fixed' as to_status`.execute(trx);
+
+  await sql`
+    insert into events (type, application_id, finding_id, scan_id)
+    select 'finding.created', application_id, id, first_scan_id from findings
+    where first_scan_id = ${scanId} and version_id = ${versionId}`.execute(trx);
+
+  const changes = [
+    statusChanges(reopened.rows, target, 'reopened'),
+    statusChanges(inherited.rows, target, 'inherited', (row) => {
+      const source = inherited.rows.find((candidate) => candidate.id === row.id);
+      return { source_finding_id: source?.source_finding_id, source_version_id: source?.source_version_id };
+    }),
+    statusChanges(fixed.rows, target, 'fixed'),
+  ];
+  await recordTimeline(
+    trx,
+    changes.flatMap((change) => change.timeline),
+  );
+  await publishEvents(
+    trx,
+    changes.flatMap((change) => change.events),
+  );
+
+  const newCount = Number(inserted.numAffectedRows ?? 0n);
+  const matched = Number(touched.numAffectedRows ?? 0n);
+  return {
+    new: newCount,
+    existing: matched,
+    fixed: fixed.rows.length,
+    reopened: reopened.rows.length,
+    inherited: inherited.rows.length,
+  };
+}

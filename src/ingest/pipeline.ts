@@ -1,0 +1,181 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import { publishEvents } from '../events/events.ts';
+import { AppError, badRequest } from '../http/errors.ts';
+import { ASSET_WEIGHT } from '../modules/findings/risk.ts';
+import { detectParser } from './detect.ts';
+import { mergeStaged, type MergeCounts } from './merge.ts';
+import { findParser, PARSERS } from './parsers/index.ts';
+import { ParseError, type ParserInput, type ParserModule } from './parsers/types.ts';
+import { resolveVersion } from './resolve-version.ts';
+import { discardStaged, stageFindings } from './stage.ts';
+import { inputFromFile } from './upload-input.ts';
+
+export interface UploadedFile {
+  path: string;
+  size: number;
+  sha256: string;
+  name: string | null;
+}
+
+export interface IngestOptions {
+  applicationId: number;
+  versionName?: string | undefined;
+  branch?: string | undefined;
+  scannerType?: string | undefined;
+  uploadedBy: number | null;
+  uploadedVia: 'api_key' | 'session' | 'application_token';
+  idempotencyKey?: string | undefined;
+}
+
+export interface PreparedUpload {
+  parser: ParserModule;
+  scannerTypeId: number;
+  input: ParserInput;
+}
+
+const supportedList = (): string => PARSERS.map((parser) => parser.name).join(', ');
+
+/**
+ * Step 3: the scanner type, named by the caller or detected from content. Unknown, undetectable or
+ * disabled types are a 400 before anything is written.
+ */
+export async function prepareUpload(
+  db: Kysely<DB>,
+  file: UploadedFile,
+  scannerType: string | undefined,
+): Promise<PreparedUpload> {
+  if (file.size === 0) throw badRequest('empty_file', 'The uploaded file is empty');
+  const input = await inputFromFile(file.path);
+  const parser = scannerType ? findParser(scannerType) : detectParser(input.sniff);
+  if (!parser) {
+    const detail = scannerType
+      ? `Unknown scanner type "${scannerType}". Supported: ${supportedList()}`
+      : `Unrecognised file format. Supported scanner types: ${supportedList()}`;
+    throw new AppError(400, 'unsupported_format', detail, { supported: PARSERS.map((p) => p.name) });
+  }
+  const row = await db
+    .selectFrom('scanner_types')
+    .select(['id', 'enabled'])
+    .where('name', '=', parser.name)
+    .executeTakeFirst();
+  if (!row) throw new AppError(400, 'unsupported_format', `Scanner type "${parser.name}" is not registered`);
+  if (!row.enabled) {
+    throw badRequest(
+      'scanner_type_disabled',
+      `Scanner type "${parser.name}" is disabled by an administrator`,
+    );
+  }
+  return { parser, scannerTypeId: row.id, input };
+}
+
+export interface IngestOutcome {
+  scanId: number;
+  counts: MergeCounts & { findings: number };
+}
+
+/**
+ * Steps 4–8 for one upload: parse into staging (no transaction held), then one transaction that
+ * resolves the version, writes the scan, merges findings, records timeline and events. On any
+ * failure nothing but the (failed) scan row of an async upload remains.
+ */
+export async function ingestPrepared(
+  db: Kysely<DB>,
+  prepared: PreparedUpload,
+  file: UploadedFile,
+  options: IngestOptions,
+  existingScanId?: number,
+): Promise<IngestOutcome> {
+  const uploadKey = randomUUID();
+  const startedAt = new Date();
+  try {
+    const staged = await stageFindings(db, prepared.parser, prepared.input, uploadKey).catch(
+      (error: unknown) => {
+        if (error instanceof ParseError) {
+          throw badRequest(
+            'malformed_file',
+            `The file could not be read as ${prepared.parser.displayName}: ${error.message}`,
+          );
+        }
+        throw error;
+      },
+    );
+    const outcome = await db.transaction().execute(async (trx) => {
+      const application = await trx
+        .selectFrom('applications')
+        .select(['id', 'asset_criticality'])
+        .where('id', '=', options.applicationId)
+        .executeTakeFirstOrThrow();
+      const version = await resolveVersion(trx, application.id, options.versionName, options.branch);
+      const scanColumns = {
+        version_id: version.id,
+        scanner_type_id: prepared.scannerTypeId,
+        scanner_type: prepared.parser.name,
+        tool_name: staged.toolName ?? prepared.parser.displayName,
+        tool_version: staged.toolVersion,
+        status: 'completed' as const,
+        started_at: startedAt,
+        completed_at: new Date(),
+        findings_count: staged.findingsCount,
+      };
+      const scan =
+        existingScanId === undefined
+          ? await trx
+              .insertInto('scans')
+              .values({
+                application_id: application.id,
+                file_name: file.name,
+                file_size: file.size,
+                file_sha256: file.sha256,
+                uploaded_by: options.uploadedBy,
+                uploaded_via: options.uploadedVia,
+                idempotency_key: options.idempotencyKey ?? null,
+                branch: options.branch ?? null,
+                ...scanColumns,
+              })
+              .returning('id')
+              .executeTakeFirstOrThrow()
+          : { id: existingScanId };
+      const counts = await mergeStaged(trx, {
+        uploadKey,
+        applicationId: application.id,
+        versionId: version.id,
+        scannerTypeId: prepared.scannerTypeId,
+        scanId: scan.id,
+        assetWeight: ASSET_WEIGHT[application.asset_criticality],
+      });
+      await trx
+        .updateTable('scans')
+        .set({
+          ...scanColumns,
+          completed_at: new Date(),
+          new_findings_count: counts.new,
+          existing_findings_count: counts.existing,
+          fixed_findings_count: counts.fixed,
+          reopened_findings_count: counts.reopened,
+          spool_path: null,
+          updated_at: new Date(),
+        })
+        .where('id', '=', scan.id)
+        .execute();
+      await publishEvents(trx, [
+        {
+          type: 'scan.completed',
+          applicationId: application.id,
+          scanId: scan.id,
+          data: {
+            findings: staged.findingsCount,
+            new: counts.new,
+            existing: counts.existing,
+            fixed: counts.fixed,
+          },
+        },
+      ]);
+      return { scanId: scan.id, counts: { ...counts, findings: staged.findingsCount } };
+    });
+    return outcome;
+  } finally {
+    await discardStaged(db, uploadKey);
+  }
+}

@@ -1,0 +1,51 @@
+import type { Insertable, Kysely } from 'kysely';
+import type { DB, IngestStagingTable } from '../db/schema.ts';
+import { Fingerprinter } from './fingerprint.ts';
+import { toStagingRow } from './normalize-row.ts';
+import type { ParserInput, ParserModule } from './parsers/types.ts';
+
+/** Rows per INSERT: 31 columns × 500 stays well under PostgreSQL's 65,535 parameters. */
+const BATCH_SIZE = 500;
+
+export interface StageResult {
+  findingsCount: number;
+  toolName: string | null;
+  toolVersion: string | null;
+}
+
+/**
+ * Parses the upload and writes its findings, fingerprinted, into `ingest_staging` under `uploadKey`,
+ * batch by batch, outside any transaction: memory holds one batch, and a slow parse never holds the
+ * database. Nothing staged is visible as a finding until the merge commits.
+ */
+export async function stageFindings(
+  db: Kysely<DB>,
+  parser: ParserModule,
+  input: ParserInput,
+  uploadKey: string,
+): Promise<StageResult> {
+  const fingerprinter = new Fingerprinter();
+  let batch: Insertable<IngestStagingTable>[] = [];
+  let findingsCount = 0;
+  let toolName: string | null = null;
+  let toolVersion: string | null = null;
+  const flush = async () => {
+    if (batch.length === 0) return;
+    const rows = batch;
+    batch = [];
+    await db.insertInto('ingest_staging').values(rows).execute();
+  };
+  for await (const finding of parser.parse(input)) {
+    toolName ??= finding.toolName;
+    toolVersion ??= finding.toolVersion;
+    batch.push(toStagingRow(uploadKey, fingerprinter.fingerprint(parser.name, finding), finding));
+    findingsCount++;
+    if (batch.length >= BATCH_SIZE) await flush();
+  }
+  await flush();
+  return { findingsCount, toolName, toolVersion };
+}
+
+export async function discardStaged(db: Kysely<DB>, uploadKey: string): Promise<void> {
+  await db.deleteFrom('ingest_staging').where('upload_key', '=', uploadKey).execute();
+}

@@ -1,0 +1,124 @@
+import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { requireApplication } from '../../access/access.ts';
+import type { App, AppContext } from '../../app-context.ts';
+import { currentUser } from '../../http/auth.ts';
+import { notFound, unauthorized } from '../../http/errors.ts';
+import { IdParams } from '../../http/schemas.ts';
+import { requireGroup } from '../groups/groups.service.ts';
+import { IngestResultSchema } from '../scans/scans.schema.ts';
+import { ingestUpload, type IngestResponse } from './ingest.service.ts';
+import { readIngestForm } from './multipart.ts';
+
+const IngestQuery = Type.Object({ async: Type.Optional(Type.Boolean()) });
+const responses = { 201: IngestResultSchema, 202: IngestResultSchema };
+const consumes = ['multipart/form-data'];
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,200}$/;
+
+function idempotencyKey(request: FastifyRequest): string | undefined {
+  const value = request.headers['idempotency-key'];
+  const key = Array.isArray(value) ? value[0] : value;
+  return key && IDEMPOTENCY_KEY.test(key) ? key : undefined;
+}
+
+export function ingestRoutes(app: App, context: AppContext): void {
+  const { db, config } = context;
+
+  async function run(
+    request: FastifyRequest,
+    applicationId: number,
+    uploadedBy: number | null,
+    asyncMode: boolean,
+  ) {
+    const form = await readIngestForm(request, config.dataDir);
+    const principal = request.principal;
+    return ingestUpload(
+      context,
+      form.file,
+      {
+        applicationId,
+        versionName: form.version,
+        branch: form.branch,
+        scannerType: form.scannerType,
+        uploadedBy,
+        uploadedVia: principal?.kind === 'user' ? principal.via : 'application_token',
+        idempotencyKey: idempotencyKey(request),
+      },
+      { async: asyncMode },
+    );
+  }
+
+  /** Marks an idempotent replay so a CI log can tell a retry from a fresh upload. */
+  const replayHeader = (result: IngestResponse): Record<string, string> =>
+    result.replayed ? { 'idempotent-replayed': 'true' } : {};
+
+  app.post(
+    '/api/ingest',
+    {
+      config: { auth: 'application_token' },
+      schema: {
+        tags: ['ingest'],
+        summary: 'Upload scanner results with the application API token (X-Api-Token)',
+        consumes,
+        querystring: IngestQuery,
+        response: responses,
+      },
+    },
+    async (request, reply) => {
+      const principal = request.principal;
+      if (principal?.kind !== 'application_token') throw unauthorized();
+      const result = await run(request, principal.applicationId, null, request.query.async ?? false);
+      return reply.headers(replayHeader(result)).status(result.status).send(result.body);
+    },
+  );
+
+  app.post(
+    '/api/applications/:id/ingest',
+    {
+      schema: {
+        tags: ['ingest'],
+        summary: 'Upload scanner results to an application (API key with write permission)',
+        consumes,
+        params: IdParams,
+        querystring: IngestQuery,
+        response: responses,
+      },
+    },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const application = await requireApplication(db, user, request.params.id, 'write');
+      const result = await run(request, application.id, user.id, request.query.async ?? false);
+      return reply.headers(replayHeader(result)).status(result.status).send(result.body);
+    },
+  );
+
+  app.post(
+    '/api/groups/:group_id/applications/:slug/ingest',
+    {
+      schema: {
+        tags: ['ingest'],
+        summary: 'Upload scanner results to an application named by group (id or path) and slug',
+        consumes,
+        params: Type.Object({ group_id: Type.String(), slug: Type.String() }),
+        querystring: IngestQuery,
+        response: responses,
+      },
+    },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const group = await requireGroup(db, user, request.params.group_id, 'read').catch(() => {
+        throw notFound('Application');
+      });
+      const target = await db
+        .selectFrom('applications')
+        .select('id')
+        .where('group_id', '=', group.id)
+        .where('slug', '=', request.params.slug)
+        .executeTakeFirst();
+      if (!target) throw notFound('Application');
+      const application = await requireApplication(db, user, String(target.id), 'write');
+      const result = await run(request, application.id, user.id, request.query.async ?? false);
+      return reply.headers(replayHeader(result)).status(result.status).send(result.body);
+    },
+  );
+}

@@ -1,0 +1,190 @@
+import { existsSync } from 'node:fs';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.ts';
+import type { DB } from '../../db/schema.ts';
+import { AppError } from '../../http/errors.ts';
+import type { IngestQueue } from '../../ingest/ingest-queue.ts';
+import {
+  ingestPrepared,
+  prepareUpload,
+  type IngestOptions,
+  type UploadedFile,
+} from '../../ingest/pipeline.ts';
+import { resolveVersion } from '../../ingest/resolve-version.ts';
+import { removeSpooled } from '../../ingest/spool.ts';
+import { presentScan, type ScanRecord } from '../scans/scans.presenter.ts';
+
+/** PGlite has no autovacuum: clean up after uploads big enough to leave many dead rows. */
+const MAINTAIN_AFTER_FINDINGS = 10_000;
+
+export interface IngestDeps {
+  db: Kysely<DB>;
+  database: Database;
+  ingestQueue: IngestQueue;
+}
+
+export interface IngestResponse {
+  status: 201 | 202;
+  replayed: boolean;
+  body: {
+    scan: ScanRecord;
+    findings_count: number;
+    new_findings_count: number;
+    existing_findings_count: number;
+    fixed_findings_count: number;
+  };
+}
+
+function responseFor(scan: ScanRecord, replayed: boolean): IngestResponse {
+  return {
+    status: scan.status === 'completed' ? 201 : 202,
+    replayed,
+    body: {
+      scan,
+      findings_count: scan.findings_count,
+      new_findings_count: scan.new_findings_count,
+      existing_findings_count: scan.existing_findings_count,
+      fixed_findings_count: scan.fixed_findings_count,
+    },
+  };
+}
+
+async function scanById(db: Kysely<DB>, id: number): Promise<ScanRecord> {
+  return presentScan(await db.selectFrom('scans').selectAll().where('id', '=', id).executeTakeFirstOrThrow());
+}
+
+async function replay(db: Kysely<DB>, options: IngestOptions): Promise<IngestResponse | null> {
+  if (!options.idempotencyKey) return null;
+  const row = await db
+    .selectFrom('scans')
+    .selectAll()
+    .where('application_id', '=', options.applicationId)
+    .where('idempotency_key', '=', options.idempotencyKey)
+    .executeTakeFirst();
+  return row ? responseFor(presentScan(row), true) : null;
+}
+
+/**
+ * Ingests one spooled upload into an application the caller may write to. Synchronous by default
+ * (201 with counts); `async` answers 202 with the pending scan and finishes it in the queue.
+ * An `Idempotency-Key` seen before for the application replays the first result.
+ */
+export async function ingestUpload(
+  deps: IngestDeps,
+  file: UploadedFile,
+  options: IngestOptions,
+  mode: { async: boolean },
+): Promise<IngestResponse> {
+  const { db } = deps;
+  const replayed = await replay(db, options);
+  if (replayed) {
+    await removeSpooled(file.path);
+    return replayed;
+  }
+  try {
+    const prepared = await prepareUpload(db, file, options.scannerType);
+    if (mode.async) {
+      const scan = await db.transaction().execute(async (trx) => {
+        const version = await resolveVersion(trx, options.applicationId, options.versionName, options.branch);
+        return trx
+          .insertInto('scans')
+          .values({
+            application_id: options.applicationId,
+            version_id: version.id,
+            scanner_type_id: prepared.scannerTypeId,
+            scanner_type: prepared.parser.name,
+            file_name: file.name,
+            file_size: file.size,
+            file_sha256: file.sha256,
+            status: 'pending',
+            uploaded_by: options.uploadedBy,
+            uploaded_via: options.uploadedVia,
+            idempotency_key: options.idempotencyKey ?? null,
+            spool_path: file.path,
+            branch: options.branch ?? null,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+      });
+      deps.ingestQueue.enqueue(scan.id);
+      return responseFor(presentScan(scan), false);
+    }
+    const outcome = await ingestPrepared(db, prepared, file, options);
+    await removeSpooled(file.path);
+    if (outcome.counts.findings >= MAINTAIN_AFTER_FINDINGS) await deps.database.maintain();
+    return responseFor(await scanById(db, outcome.scanId), false);
+  } catch (error) {
+    await removeSpooled(file.path);
+    // A concurrent retry with the same key won the race: answer with its scan.
+    if ((error as { code?: string }).code === '23505' && options.idempotencyKey) {
+      const winner = await replay(db, options);
+      if (winner) return winner;
+    }
+    throw error;
+  }
+}
+
+/** Finishes a queued async upload; a failure is recorded on the scan, never thrown away silently. */
+export async function processQueuedScan(deps: IngestDeps, scanId: number): Promise<void> {
+  const { db } = deps;
+  const scan = await db.selectFrom('scans').selectAll().where('id', '=', scanId).executeTakeFirst();
+  if (!scan || scan.status === 'completed') return;
+  const version = await db
+    .selectFrom('application_versions')
+    .select('name')
+    .where('id', '=', scan.version_id)
+    .executeTakeFirst();
+  await db
+    .updateTable('scans')
+    .set({ status: 'processing', started_at: new Date(), updated_at: new Date() })
+    .where('id', '=', scanId)
+    .execute();
+  const file: UploadedFile = {
+    path: scan.spool_path ?? '',
+    size: Number(scan.file_size),
+    sha256: scan.file_sha256,
+    name: scan.file_name,
+  };
+  try {
+    if (!scan.spool_path || !existsSync(scan.spool_path))
+      throw new AppError(500, 'upload_lost', 'The uploaded file is no longer available');
+    const prepared = await prepareUpload(db, file, scan.scanner_type ?? undefined);
+    const options: IngestOptions = {
+      applicationId: scan.application_id,
+      versionName: version?.name,
+      branch: scan.branch ?? undefined,
+      uploadedBy: scan.uploaded_by,
+      uploadedVia: scan.uploaded_via,
+    };
+    const outcome = await ingestPrepared(db, prepared, file, options, scanId);
+    if (outcome.counts.findings >= MAINTAIN_AFTER_FINDINGS) await deps.database.maintain();
+  } catch (error) {
+    const message = error instanceof AppError ? error.detail : 'Processing failed unexpectedly';
+    await db
+      .updateTable('scans')
+      .set({
+        status: 'failed',
+        error: message,
+        completed_at: new Date(),
+        spool_path: null,
+        updated_at: new Date(),
+      })
+      .where('id', '=', scanId)
+      .execute();
+    if (!(error instanceof AppError)) throw error;
+  } finally {
+    await removeSpooled(scan.spool_path);
+  }
+}
+
+/** At start: re-queue async uploads a restart interrupted; those whose file is gone are failed. */
+export async function resumeInterruptedScans(deps: IngestDeps): Promise<number> {
+  const waiting = await deps.db
+    .selectFrom('scans')
+    .select(['id', 'spool_path'])
+    .where('status', 'in', ['pending', 'processing'])
+    .orderBy('id')
+    .execute();
+  for (const scan of waiting) deps.ingestQueue.enqueue(scan.id);
+  return waiting.length;
+}

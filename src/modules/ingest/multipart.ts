@@ -1,0 +1,71 @@
+import type { FastifyRequest } from 'fastify';
+import { join } from 'node:path';
+import { AppError, badRequest } from '../../http/errors.ts';
+import type { UploadedFile } from '../../ingest/pipeline.ts';
+import { removeSpooled, spoolToFile } from '../../ingest/spool.ts';
+
+export interface IngestForm {
+  file: UploadedFile;
+  version?: string;
+  branch?: string;
+  scannerType?: string;
+}
+
+const FIELD_ALIASES: Record<string, 'version' | 'branch' | 'scannerType'> = {
+  version: 'version',
+  version_name: 'version',
+  branch: 'branch',
+  scannerType: 'scannerType',
+  scanner_type: 'scannerType',
+  scanType: 'scannerType',
+  scan_type: 'scannerType',
+};
+
+const MAX_FIELD_LENGTH = 200;
+
+/**
+ * Reads the multipart ingest form, spooling the `file` part to disk as it arrives (fields may come
+ * before or after it). Missing file, oversized upload or a non-multipart body are client errors.
+ */
+export async function readIngestForm(request: FastifyRequest, dataDir: string): Promise<IngestForm> {
+  if (!request.isMultipart()) {
+    throw badRequest('file_required', 'Send the scan as multipart/form-data with a "file" field');
+  }
+  const fields: Partial<Record<'version' | 'branch' | 'scannerType', string>> = {};
+  let file: UploadedFile | undefined;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        if (part.fieldname !== 'file' || file) {
+          part.file.resume();
+          continue;
+        }
+        const spooled = await spoolToFile(part.file, join(dataDir, 'uploads'));
+        file = { ...spooled, name: part.filename || null };
+        if (part.file.truncated)
+          throw new AppError(413, 'payload_too_large', 'The upload exceeds the size limit');
+        continue;
+      }
+      const name = FIELD_ALIASES[part.fieldname];
+      const value = typeof part.value === 'string' ? part.value.trim() : '';
+      if (!name || value === '') continue;
+      if (value.length > MAX_FIELD_LENGTH) {
+        throw badRequest('validation_failed', `${part.fieldname} is too long`, [
+          { path: `body.${part.fieldname}`, message: `must be at most ${MAX_FIELD_LENGTH} characters` },
+        ]);
+      }
+      fields[name] = value;
+    }
+  } catch (error) {
+    await removeSpooled(file?.path);
+    const status = (error as { statusCode?: number }).statusCode;
+    if (status === 413) throw new AppError(413, 'payload_too_large', 'The upload exceeds the size limit');
+    if (error instanceof AppError) throw error;
+    throw badRequest('malformed_upload', `The multipart body could not be read: ${(error as Error).message}`);
+  }
+  if (!file)
+    throw badRequest('file_required', 'The "file" field is missing', [
+      { path: 'body.file', message: 'is required' },
+    ]);
+  return { file, ...fields };
+}

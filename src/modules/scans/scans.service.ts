@@ -1,0 +1,59 @@
+import type { Kysely } from 'kysely';
+import { canAccessApplication, parseId, requireApplication } from '../../access/access.ts';
+import type { UserPrincipal } from '../../access/principal.ts';
+import type { DB, ScanStatus } from '../../db/schema.ts';
+import { notFound } from '../../http/errors.ts';
+import { presentScan, type ScanRecord } from './scans.presenter.ts';
+
+export interface ScanFilter {
+  applicationId?: number | undefined;
+  versionId?: number | undefined;
+  status?: ScanStatus | undefined;
+  limit: number;
+}
+
+/** Scans of applications the caller may read, newest first. */
+export async function listScans(
+  db: Kysely<DB>,
+  user: UserPrincipal,
+  filter: ScanFilter,
+): Promise<ScanRecord[]> {
+  if (filter.applicationId !== undefined)
+    await requireApplication(db, user, String(filter.applicationId), 'read');
+  const rows = await db
+    .selectFrom('scans')
+    .selectAll()
+    .where(canAccessApplication(user, 'read', 'scans.application_id'))
+    .$if(filter.applicationId !== undefined, (q) => q.where('application_id', '=', filter.applicationId ?? 0))
+    .$if(filter.versionId !== undefined, (q) => q.where('version_id', '=', filter.versionId ?? 0))
+    .$if(filter.status !== undefined, (q) => q.where('status', '=', filter.status ?? 'completed'))
+    .orderBy('id', 'desc')
+    .limit(filter.limit)
+    .execute();
+  return rows.map(presentScan);
+}
+
+export async function getScan(db: Kysely<DB>, user: UserPrincipal, idParam: string): Promise<ScanRecord> {
+  const id = parseId(idParam);
+  const row =
+    id === null
+      ? undefined
+      : await db
+          .selectFrom('scans')
+          .selectAll()
+          .where('id', '=', id)
+          .where(canAccessApplication(user, 'read', 'scans.application_id'))
+          .executeTakeFirst();
+  if (!row) throw notFound('Scan');
+  return presentScan(row);
+}
+
+export async function scansOfVersion(db: Kysely<DB>, versionId: number): Promise<ScanRecord[]> {
+  const rows = await db
+    .selectFrom('scans')
+    .selectAll()
+    .where('version_id', '=', versionId)
+    .orderBy('id', 'desc')
+    .execute();
+  return rows.map(presentScan);
+}
