@@ -1,0 +1,35 @@
+import type { App, AppContext } from '../../app-context.ts';
+import { currentUser } from '../../http/auth.ts';
+import { IdParams } from '../../http/schemas.ts';
+import { CommentListSchema, CommentSchema, CreateCommentBody } from './comments.schema.ts';
+import { addComment, listComments } from './comments.service.ts';
+
+export function commentRoutes(app: App, { db }: AppContext): void {
+  app.get(
+    '/api/findings/:id/comments',
+    {
+      schema: {
+        tags: ['findings'],
+        summary: 'Comments of a finding in thread order',
+        params: IdParams,
+        response: { 200: CommentListSchema },
+      },
+    },
+    async (request) => listComments(db, currentUser(request), request.params.id),
+  );
+
+  app.post(
+    '/api/findings/:id/comments',
+    {
+      schema: {
+        tags: ['findings'],
+        summary: 'Comment on a finding, or reply to one of its comments',
+        params: IdParams,
+        body: CreateCommentBody,
+        response: { 201: CommentSchema },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await addComment(db, currentUser(request), request.params.id, request.body)),
+  );
+}

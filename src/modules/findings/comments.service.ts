@@ -1,0 +1,70 @@
+import type { Kysely } from 'kysely';
+import type { UserPrincipal } from '../../access/principal.ts';
+import type { DB } from '../../db/schema.ts';
+import { badRequest } from '../../http/errors.ts';
+import { presentThread } from './comments.presenter.ts';
+import { commentFinding, commentsOf, insertComment } from './comments.repository.ts';
+import type { CommentRecord, CreateCommentInput } from './comments.schema.ts';
+import { requireFindingAccess } from './findings.service.ts';
+import { recordTimeline } from './timeline.ts';
+
+/** Comments of a finding the caller may read, in thread order (see `CommentListSchema`). */
+export async function listComments(
+  db: Kysely<DB>,
+  user: UserPrincipal,
+  ref: string,
+): Promise<CommentRecord[]> {
+  const finding = await requireFindingAccess(db, user, ref, 'read');
+  return presentThread(await commentsOf(db, finding.id));
+}
+
+/**
+ * Adds a comment (or a reply to a comment of the same finding) as the caller, with a `commented`
+ * timeline entry. Needs write access to the finding's application.
+ */
+export async function addComment(
+  db: Kysely<DB>,
+  user: UserPrincipal,
+  ref: string,
+  input: CreateCommentInput,
+): Promise<CommentRecord> {
+  const finding = await requireFindingAccess(db, user, ref, 'write');
+  if (input.content.trim() === '') {
+    throw badRequest('validation_failed', 'The comment is blank', [
+      { path: 'body.content', message: 'must not be blank' },
+    ]);
+  }
+  const parentId = (input.parent_id !== undefined ? input.parent_id : input.parentId) ?? null;
+  const id = await db.transaction().execute(async (trx) => {
+    if (parentId !== null) {
+      const parent = await commentFinding(trx, parentId);
+      if (parent?.finding_id !== finding.id) {
+        throw badRequest('invalid_parent', `Comment ${parentId} is not a comment of this finding`, [
+          {
+            path: input.parent_id !== undefined ? 'body.parent_id' : 'body.parentId',
+            message: 'must be a comment of this finding',
+          },
+        ]);
+      }
+    }
+    const comment = await insertComment(trx, {
+      finding_id: finding.id,
+      parent_id: parentId,
+      author_id: user.id,
+      content: input.content,
+    });
+    await recordTimeline(trx, [
+      {
+        findingId: finding.id,
+        type: 'commented',
+        actor: { userId: user.id },
+        detail: { comment_id: comment.id, ...(parentId !== null ? { parent_id: parentId } : {}) },
+      },
+    ]);
+    return comment.id;
+  });
+  // Read back through the thread so the reply's depth is known.
+  const created = presentThread(await commentsOf(db, finding.id)).find((comment) => comment.id === id);
+  if (!created) throw new Error(`Comment ${id} vanished after insert`);
+  return created;
+}

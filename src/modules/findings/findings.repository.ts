@@ -1,0 +1,127 @@
+import { expressionBuilder, type Expression, type Kysely, type SqlBool } from 'kysely';
+import type { DB, FindingStatus, SeverityName } from '../../db/schema.ts';
+
+/** What the findings list and the version list may filter on; every part is optional. */
+export interface FindingFilters {
+  /** Which applications the caller may read (from `canAccessApplication`). */
+  visible: Expression<SqlBool>;
+  applicationId?: number | undefined;
+  versionId?: number | undefined;
+  severities?: readonly SeverityName[] | undefined;
+  statuses?: readonly FindingStatus[] | undefined;
+  scannerTypeId?: number | undefined;
+  /** First or last scan. */
+  scanId?: number | undefined;
+  /** A user id, or `none` for unassigned findings. */
+  assignee?: number | 'none' | undefined;
+  /** Case-insensitive substring of title, file path or rule id. */
+  search?: string | undefined;
+}
+
+export type FindingSortColumn = 'severity_rank' | 'title' | 'risk_score' | 'created_at';
+
+export interface FindingPage {
+  sort: FindingSortColumn;
+  direction: 'asc' | 'desc';
+  limit: number;
+  offset: number;
+}
+
+/** LIKE pattern matching `text` literally anywhere (backslash is PostgreSQL's default LIKE escape). */
+function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+}
+
+function filterCondition(filters: FindingFilters): Expression<SqlBool> {
+  const eb = expressionBuilder<DB, 'findings'>();
+  const conditions: Expression<SqlBool>[] = [filters.visible];
+  if (filters.applicationId !== undefined)
+    conditions.push(eb('findings.application_id', '=', filters.applicationId));
+  if (filters.versionId !== undefined) conditions.push(eb('findings.version_id', '=', filters.versionId));
+  if (filters.severities?.length) conditions.push(eb('findings.severity', 'in', [...filters.severities]));
+  if (filters.statuses?.length) conditions.push(eb('findings.status', 'in', [...filters.statuses]));
+  if (filters.scannerTypeId !== undefined)
+    conditions.push(eb('findings.scanner_type_id', '=', filters.scannerTypeId));
+  if (filters.scanId !== undefined) {
+    const scanId = filters.scanId;
+    conditions.push(
+      eb.or([eb('findings.first_scan_id', '=', scanId), eb('findings.last_scan_id', '=', scanId)]),
+    );
+  }
+  if (filters.assignee === 'none') conditions.push(eb('findings.assignee_id', 'is', null));
+  else if (filters.assignee !== undefined) conditions.push(eb('findings.assignee_id', '=', filters.assignee));
+  if (filters.search) {
+    const pattern = containsPattern(filters.search);
+    conditions.push(
+      eb.or([
+        eb('findings.title', 'ilike', pattern),
+        eb('findings.file_path', 'ilike', pattern),
+        eb('findings.rule_id', 'ilike', pattern),
+      ]),
+    );
+  }
+  return eb.and(conditions);
+}
+
+/** Findings with their scanner type name and assignee, in one statement. */
+function findingsQuery(db: Kysely<DB>) {
+  return db
+    .selectFrom('findings')
+    .innerJoin('scanner_types', 'scanner_types.id', 'findings.scanner_type_id')
+    .leftJoin('users as assignee', 'assignee.id', 'findings.assignee_id')
+    .selectAll('findings')
+    .select([
+      'scanner_types.name as scanner_type_name',
+      'assignee.email as assignee_email',
+      'assignee.name as assignee_name',
+    ]);
+}
+
+export type FindingRow = Awaited<ReturnType<ReturnType<typeof findingsQuery>['executeTakeFirstOrThrow']>>;
+
+/** One page of findings; ties are broken by id in the same direction, so pages never overlap. */
+export async function findingPage(
+  db: Kysely<DB>,
+  filters: FindingFilters,
+  page: FindingPage,
+): Promise<FindingRow[]> {
+  return findingsQuery(db)
+    .where(filterCondition(filters))
+    .orderBy(`findings.${page.sort}`, page.direction)
+    .orderBy('findings.id', page.direction)
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+}
+
+export async function countFindings(db: Kysely<DB>, filters: FindingFilters): Promise<number> {
+  const row = await db
+    .selectFrom('findings')
+    .select((eb) => eb.fn.countAll().as('total'))
+    .where(filterCondition(filters))
+    .executeTakeFirstOrThrow();
+  return Number(row.total);
+}
+
+export async function findingById(db: Kysely<DB>, id: number): Promise<FindingRow | undefined> {
+  return findingsQuery(db).where('findings.id', '=', id).executeTakeFirst();
+}
+
+/** Where a finding lives, for the access check. */
+export async function findingApplication(db: Kysely<DB>, id: number) {
+  return db.selectFrom('findings').select(['id', 'application_id']).where('id', '=', id).executeTakeFirst();
+}
+
+/** Timeline rows of a finding, oldest first, with the acting user. */
+export async function timelineRows(db: Kysely<DB>, findingId: number) {
+  return db
+    .selectFrom('finding_events as event')
+    .leftJoin('users as actor', 'actor.id', 'event.actor_user_id')
+    .selectAll('event')
+    .select(['actor.email as actor_email', 'actor.name as actor_name'])
+    .where('event.finding_id', '=', findingId)
+    .orderBy('event.id')
+    .execute();
+}
+
+export type TimelineRow = Awaited<ReturnType<typeof timelineRows>>[number];

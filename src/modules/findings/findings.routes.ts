@@ -1,0 +1,84 @@
+import { Type } from 'typebox';
+import type { App, AppContext } from '../../app-context.ts';
+import { currentUser } from '../../http/auth.ts';
+import { IdParams } from '../../http/schemas.ts';
+import { commentRoutes } from './comments.routes.ts';
+import {
+  FindingDetailSchema,
+  FindingListSchema,
+  FindingSchema,
+  ListFindingsQuery,
+  TimelineEntrySchema,
+  VersionFindingsParams,
+  VersionFindingsQuery,
+} from './findings.schema.ts';
+import { getFinding, getTimeline, listFindings, listVersionFindings } from './findings.service.ts';
+import { triageRoutes } from './triage.routes.ts';
+
+/** Findings: list, detail, timeline, a version's findings, triage and comments. */
+export function findingRoutes(app: App, context: AppContext): void {
+  const { db } = context;
+
+  app.get(
+    '/api/findings',
+    {
+      schema: {
+        tags: ['findings'],
+        summary: 'Findings of the applications the caller may read, filtered, sorted and paged',
+        querystring: ListFindingsQuery,
+        response: { 200: FindingListSchema },
+      },
+    },
+    async (request) => listFindings(db, currentUser(request), request.query),
+  );
+
+  app.get(
+    '/api/findings/:id',
+    {
+      schema: {
+        tags: ['findings'],
+        summary: 'A finding with every field, its risk parts and its timeline',
+        params: IdParams,
+        response: { 200: FindingDetailSchema },
+      },
+    },
+    async (request) => getFinding(db, currentUser(request), request.params.id),
+  );
+
+  app.get(
+    '/api/findings/:id/timeline',
+    {
+      schema: {
+        tags: ['findings'],
+        summary: 'History of a finding, oldest first, starting with its creation',
+        params: IdParams,
+        response: { 200: Type.Array(TimelineEntrySchema) },
+      },
+    },
+    async (request) => getTimeline(db, currentUser(request), request.params.id),
+  );
+
+  app.get(
+    '/api/applications/:id/versions/:versionId/findings',
+    {
+      schema: {
+        tags: ['findings', 'versions'],
+        summary: 'Findings of a version (id or name), highest risk first',
+        params: VersionFindingsParams,
+        querystring: VersionFindingsQuery,
+        response: { 200: Type.Array(FindingSchema) },
+      },
+    },
+    async (request) =>
+      listVersionFindings(
+        db,
+        currentUser(request),
+        request.params.id,
+        request.params.versionId,
+        request.query,
+      ),
+  );
+
+  triageRoutes(app, context);
+  commentRoutes(app, context);
+}

@@ -1,0 +1,179 @@
+import { Type, type Static } from 'typebox';
+import { Nullable, NullableTimestamp, Timestamp } from '../../http/schemas.ts';
+
+export const SeveritySchema = Type.Enum(['critical', 'high', 'medium', 'low', 'info']);
+export const FindingStatusSchema = Type.Enum(['open', 'confirmed', 'false_positive', 'fixed']);
+
+export const UserSummarySchema = Type.Object({
+  id: Type.Integer(),
+  email: Type.String(),
+  name: Type.String(),
+});
+export type UserSummary = Static<typeof UserSummarySchema>;
+
+const LocationSchema = Type.Object({
+  file_path: Nullable(Type.String()),
+  line: Nullable(Type.Integer()),
+  column: Nullable(Type.Integer()),
+  end_line: Nullable(Type.Integer()),
+});
+
+const RiskSchema = Type.Object(
+  {
+    score: Type.Integer({ description: 'Risk score 0–100' }),
+    formula_version: Type.Integer(),
+    /** S: severity 0–10 (CVSS, else the tool score, else the severity default). */
+    severity: Type.Number(),
+    /** X: exploitation 0–1 (KEV, EPSS band; 0.2 without a CVE). */
+    exploitation: Type.Number(),
+    /** G: age pressure 0–1, days open over the severity's SLA days. */
+    age: Type.Number(),
+    /** M: asset criticality weight 0.45–1. */
+    asset: Type.Number(),
+  },
+  { description: 'round(100 × asset × (0.60·severity/10 + 0.30·exploitation + 0.10·age))' },
+);
+
+/** A finding as the list, the version list and the detail return it (the detail adds `timeline`). */
+export const FindingSchema = Type.Object({
+  id: Type.Integer(),
+  application_id: Type.Integer(),
+  version_id: Type.Integer(),
+  /** The scan that last reported the finding. */
+  scan_id: Nullable(Type.Integer()),
+  first_scan_id: Nullable(Type.Integer()),
+  scanner_type_id: Type.Integer(),
+  /** Scanner type name (`sarif`, `trivy`, ...). */
+  scanner_type: Type.String(),
+  /** Name of the tool that reported the finding (e.g. the SARIF driver name). */
+  scanner: Type.String(),
+  tool_version: Nullable(Type.String()),
+  kind: Type.String(),
+  category: Type.String(),
+  title: Type.String(),
+  severity: SeveritySchema,
+  status: FindingStatusSchema,
+  description: Nullable(Type.String()),
+  remediation: Nullable(Type.String()),
+  rule_id: Nullable(Type.String()),
+  location: LocationSchema,
+  file_path: Nullable(Type.String()),
+  line: Nullable(Type.Integer()),
+  snippet: Nullable(Type.String()),
+  package_name: Nullable(Type.String()),
+  package_version: Nullable(Type.String()),
+  fixed_version: Nullable(Type.String()),
+  cve_ids: Type.Array(Type.String()),
+  /** The primary CWE; all of them are in `cwe_ids`. */
+  cwe_id: Nullable(Type.Integer()),
+  cwe_ids: Type.Array(Type.Integer()),
+  cvss_score: Nullable(Type.Number()),
+  cvss_vector: Nullable(Type.String()),
+  /** Links (advisories, rule help) followed by the CVE ids not already among them. */
+  references: Type.Array(Type.String()),
+  fingerprint: Type.String(),
+  epss: Nullable(Type.Number()),
+  in_kev: Type.Boolean(),
+  risk_score: Type.Integer(),
+  risk: RiskSchema,
+  assignee_id: Nullable(Type.Integer()),
+  assignee: Nullable(UserSummarySchema),
+  due_date: NullableTimestamp,
+  reviewed_at: NullableTimestamp,
+  reviewed_by: Nullable(Type.Integer()),
+  first_seen_at: Timestamp,
+  last_seen_at: Timestamp,
+  fixed_at: NullableTimestamp,
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+export type FindingRecord = Static<typeof FindingSchema>;
+
+const ActorSchema = Type.Union([
+  Type.Object({ type: Type.Literal('user'), id: Type.Integer(), email: Type.String(), name: Type.String() }),
+  Type.Object({
+    type: Type.Literal('system'),
+    /** `ingest`, `policy:<id>`, or `deleted-user` when the acting user no longer exists. */
+    name: Type.String(),
+  }),
+]);
+
+export const TimelineEntrySchema = Type.Object({
+  /** Null for the synthesized `created` entry (ingest writes no row per new finding). */
+  id: Nullable(Type.Integer()),
+  /** `created`, `status_changed`, `reassigned`, `reviewed`, `commented`, `inherited`, `fixed`, `reopened`. */
+  type: Type.String(),
+  actor: ActorSchema,
+  from_status: Nullable(FindingStatusSchema),
+  to_status: Nullable(FindingStatusSchema),
+  from_assignee_id: Nullable(Type.Integer()),
+  to_assignee_id: Nullable(Type.Integer()),
+  scan_id: Nullable(Type.Integer()),
+  detail: Nullable(Type.Object({}, { additionalProperties: true })),
+  created_at: Timestamp,
+});
+export type TimelineEntryRecord = Static<typeof TimelineEntrySchema>;
+
+export const FindingDetailSchema = Type.Intersect([
+  FindingSchema,
+  Type.Object({ timeline: Type.Array(TimelineEntrySchema, { description: 'Oldest first' }) }),
+]);
+export type FindingDetailRecord = Static<typeof FindingDetailSchema>;
+
+const PositiveId = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
+/** Repeated or comma-separated values (`severity=high,critical` or `severity=high&severity=critical`). */
+const ListParam = (description: string) => Type.Array(Type.String(), { description });
+const SEVERITY_LIST = 'critical|high|medium|low|info; comma-separated list allowed';
+const STATUS_LIST =
+  'open|confirmed|false_positive|fixed|closed (closed = fixed or false_positive); comma-separated list allowed';
+const SortBy = Type.Enum(['severity', 'title', 'risk_score', 'created_at']);
+const ASSIGNED_TO = '`me` (the caller), `none` (unassigned) or a user id';
+
+/** Query of GET /api/findings; every parameter also has its snake_case twin. */
+export const ListFindingsQuery = Type.Object({
+  applicationId: Type.Optional(PositiveId),
+  application_id: Type.Optional(PositiveId),
+  applicationVersionId: Type.Optional(PositiveId),
+  application_version_id: Type.Optional(PositiveId),
+  severity: Type.Optional(ListParam(SEVERITY_LIST)),
+  status: Type.Optional(ListParam(STATUS_LIST)),
+  scannerTypeId: Type.Optional(PositiveId),
+  scanner_type_id: Type.Optional(PositiveId),
+  /** Findings first or last reported by this scan. */
+  scanId: Type.Optional(PositiveId),
+  scan_id: Type.Optional(PositiveId),
+  assignedTo: Type.Optional(Type.String({ description: ASSIGNED_TO })),
+  assigned_to: Type.Optional(Type.String({ description: ASSIGNED_TO })),
+  /** Case-insensitive substring of title, file path or rule id. */
+  search: Type.Optional(Type.String({ maxLength: 500 })),
+  sortBy: Type.Optional(SortBy),
+  sort_by: Type.Optional(SortBy),
+  order: Type.Optional(Type.Enum(['asc', 'desc'])),
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647, default: 1 })),
+  /** Default 50; values above 200 are clamped to 200. */
+  perPage: Type.Optional(Type.Integer({ minimum: 1 })),
+  per_page: Type.Optional(Type.Integer({ minimum: 1 })),
+});
+export type ListFindingsInput = Static<typeof ListFindingsQuery>;
+
+export const FindingListSchema = Type.Object({
+  findings: Type.Array(FindingSchema),
+  pagination: Type.Object({
+    page: Type.Integer(),
+    perPage: Type.Integer(),
+    total: Type.Integer(),
+    /** 0 when nothing matches. */
+    totalPages: Type.Integer(),
+  }),
+});
+export type FindingList = Static<typeof FindingListSchema>;
+
+export const VersionFindingsParams = Type.Object({ id: Type.String(), versionId: Type.String() });
+
+export const VersionFindingsQuery = Type.Object({
+  severity: Type.Optional(ListParam(SEVERITY_LIST)),
+  status: Type.Optional(ListParam(STATUS_LIST)),
+  /** Default 1000; values above 10,000 are clamped to 10,000. */
+  limit: Type.Optional(Type.Integer({ minimum: 1 })),
+});
+export type VersionFindingsInput = Static<typeof VersionFindingsQuery>;

@@ -1,0 +1,212 @@
+import type { Kysely } from 'kysely';
+import { accessLevels, canAccessApplication, parseId } from '../../access/access.ts';
+import type { UserPrincipal } from '../../access/principal.ts';
+import type { DB, FindingStatus, SeverityName } from '../../db/schema.ts';
+import { badRequest, forbidden, notFound, type ValidationIssue } from '../../http/errors.ts';
+import { requireVersion } from '../versions/versions.service.ts';
+import { presentFinding, presentTimeline } from './findings.presenter.ts';
+import {
+  countFindings,
+  findingApplication,
+  findingById,
+  findingPage,
+  timelineRows,
+  type FindingFilters,
+  type FindingRow,
+  type FindingSortColumn,
+} from './findings.repository.ts';
+import type {
+  FindingDetailRecord,
+  FindingList,
+  FindingRecord,
+  ListFindingsInput,
+  TimelineEntryRecord,
+  VersionFindingsInput,
+} from './findings.schema.ts';
+import { FINDING_STATUSES } from './lifecycle.ts';
+
+const SEVERITIES: readonly SeverityName[] = ['critical', 'high', 'medium', 'low', 'info'];
+const DEFAULT_PER_PAGE = 50;
+const MAX_PER_PAGE = 200;
+const DEFAULT_VERSION_LIMIT = 1000;
+const MAX_VERSION_LIMIT = 10_000;
+const SORT_COLUMNS: Record<string, FindingSortColumn> = {
+  severity: 'severity_rank',
+  title: 'title',
+  risk_score: 'risk_score',
+  created_at: 'created_at',
+};
+
+/** Splits repeated and comma-separated values, checking each against `allowed`. */
+function listParam<T extends string>(
+  values: readonly string[] | undefined,
+  allowed: readonly string[],
+  path: string,
+  issues: ValidationIssue[],
+): T[] | undefined {
+  if (values === undefined) return undefined;
+  // Empty items (`severity=` or `high,`) are ignored: a form that sends an empty filter means "any".
+  const items = values
+    .flatMap((value) => value.split(','))
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+  const wrong = items.filter((item) => !allowed.includes(item));
+  if (wrong.length > 0) {
+    issues.push({ path, message: `must be one of ${allowed.join(', ')} (got ${wrong.join(', ')})` });
+    return undefined;
+  }
+  return items.length > 0 ? ([...new Set(items)] as T[]) : undefined;
+}
+
+/** Severity and status filters shared by the findings list and the version list; `closed` = fixed or false_positive. */
+function severityAndStatus(
+  query: { severity?: string[] | undefined; status?: string[] | undefined },
+  issues: ValidationIssue[],
+) {
+  const severities = listParam<SeverityName>(query.severity, SEVERITIES, 'querystring.severity', issues);
+  const statuses = listParam<FindingStatus | 'closed'>(
+    query.status,
+    [...FINDING_STATUSES, 'closed'],
+    'querystring.status',
+    issues,
+  );
+  const expanded = statuses?.flatMap((status): FindingStatus[] =>
+    status === 'closed' ? ['fixed', 'false_positive'] : [status],
+  );
+  return { severities, statuses: expanded && [...new Set(expanded)] };
+}
+
+function throwIfInvalid(issues: ValidationIssue[]): void {
+  if (issues.length > 0) throw badRequest('validation_failed', 'The request is invalid', issues);
+}
+
+function assigneeFilter(value: string | undefined, user: UserPrincipal, issues: ValidationIssue[]) {
+  if (value === undefined) return undefined;
+  if (value === 'me') return user.id;
+  if (value === 'none') return 'none' as const;
+  const id = parseId(value);
+  if (id === null) issues.push({ path: 'querystring.assignedTo', message: 'must be me, none or a user id' });
+  return id ?? undefined;
+}
+
+/**
+ * Findings of every application the caller may read (admins: all), filtered, sorted (ties by id)
+ * and paged: one page query and one count query.
+ */
+export async function listFindings(
+  db: Kysely<DB>,
+  user: UserPrincipal,
+  query: ListFindingsInput,
+): Promise<FindingList> {
+  const issues: ValidationIssue[] = [];
+  const { severities, statuses } = severityAndStatus(query, issues);
+  const assignee = assigneeFilter(query.assignedTo ?? query.assigned_to, user, issues);
+  throwIfInvalid(issues);
+
+  const filters: FindingFilters = {
+    visible: canAccessApplication(user, 'read', 'findings.application_id'),
+    applicationId: query.applicationId ?? query.application_id,
+    versionId: query.applicationVersionId ?? query.application_version_id,
+    severities,
+    statuses,
+    scannerTypeId: query.scannerTypeId ?? query.scanner_type_id,
+    scanId: query.scanId ?? query.scan_id,
+    assignee,
+    search: query.search?.trim() || undefined,
+  };
+  const page = query.page ?? 1;
+  const perPage = Math.min(query.perPage ?? query.per_page ?? DEFAULT_PER_PAGE, MAX_PER_PAGE);
+  const rows = await findingPage(db, filters, {
+    sort: SORT_COLUMNS[query.sortBy ?? query.sort_by ?? 'risk_score'] ?? 'risk_score',
+    direction: query.order ?? 'desc',
+    limit: perPage,
+    offset: (page - 1) * perPage,
+  });
+  const total = await countFindings(db, filters);
+  return {
+    findings: rows.map(presentFinding),
+    pagination: { page, perPage, total, totalPages: Math.ceil(total / perPage) },
+  };
+}
+
+/**
+ * Resolves a finding path id with the access `action` needs on its application: malformed,
+ * unknown or unreadable → 404; readable but not writable when writing → 403.
+ */
+export async function requireFindingAccess(
+  db: Kysely<DB>,
+  user: UserPrincipal,
+  ref: string,
+  action: 'read' | 'write',
+): Promise<{ id: number; application_id: number }> {
+  const id = parseId(ref);
+  const finding = id === null ? undefined : await findingApplication(db, id);
+  if (!finding) throw notFound('Finding');
+  const level =
+    (await accessLevels(db, user, [finding.application_id])).get(finding.application_id)?.level ?? 0;
+  if (level < 1) throw notFound('Finding');
+  if (action === 'write' && level < 2) throw forbidden();
+  return finding;
+}
+
+async function loadFinding(db: Kysely<DB>, id: number): Promise<FindingRow> {
+  const row = await findingById(db, id);
+  if (!row) throw notFound('Finding');
+  return row;
+}
+
+/** A finding with every field and its timeline (oldest first, from a synthesized `created` entry). */
+export async function findingDetail(db: Kysely<DB>, id: number): Promise<FindingDetailRecord> {
+  const row = await loadFinding(db, id);
+  return { ...presentFinding(row), timeline: presentTimeline(row, await timelineRows(db, id)) };
+}
+
+export async function getFinding(
+  db: Kysely<DB>,
+  user: UserPrincipal,
+  ref: string,
+): Promise<FindingDetailRecord> {
+  const { id } = await requireFindingAccess(db, user, ref, 'read');
+  return findingDetail(db, id);
+}
+
+export async function getTimeline(
+  db: Kysely<DB>,
+  user: UserPrincipal,
+  ref: string,
+): Promise<TimelineEntryRecord[]> {
+  const { id } = await requireFindingAccess(db, user, ref, 'read');
+  const row = await loadFinding(db, id);
+  return presentTimeline(row, await timelineRows(db, id));
+}
+
+/** Findings of one version (id or name), highest risk first, at most `limit` (default 1,000, max 10,000). */
+export async function listVersionFindings(
+  db: Kysely<DB>,
+  user: UserPrincipal,
+  appRef: string,
+  versionRef: string,
+  query: VersionFindingsInput,
+): Promise<FindingRecord[]> {
+  const issues: ValidationIssue[] = [];
+  const { severities, statuses } = severityAndStatus(query, issues);
+  throwIfInvalid(issues);
+  const { app, version } = await requireVersion(db, user, appRef, versionRef, 'read');
+  const rows = await findingPage(
+    db,
+    {
+      visible: canAccessApplication(user, 'read', 'findings.application_id'),
+      applicationId: app.id,
+      versionId: version.id,
+      severities,
+      statuses,
+    },
+    {
+      sort: 'risk_score',
+      direction: 'desc',
+      limit: Math.min(query.limit ?? DEFAULT_VERSION_LIMIT, MAX_VERSION_LIMIT),
+      offset: 0,
+    },
+  );
+  return rows.map(presentFinding);
+}

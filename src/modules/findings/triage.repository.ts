@@ -1,0 +1,83 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { DB, FindingStatus } from '../../db/schema.ts';
+import { SLA_DAYS } from './risk.ts';
+
+/** Locks findings for a triage change, in id order so concurrent bulk changes cannot deadlock. */
+export async function lockFindings(trx: Transaction<DB>, ids: readonly number[]) {
+  return trx
+    .selectFrom('findings')
+    .select(['id', 'application_id', 'status', 'assignee_id', 'due_date', 'severity', 'first_seen_at'])
+    .where('id', 'in', [...ids])
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+}
+
+export type LockedFinding = Awaited<ReturnType<typeof lockFindings>>[number];
+
+/** Moves findings to `status`; `fixed_at` is set on entering `fixed` and cleared on leaving it. */
+export async function setStatus(
+  trx: Transaction<DB>,
+  ids: readonly number[],
+  status: FindingStatus,
+  now: Date,
+): Promise<void> {
+  if (ids.length === 0) return;
+  await trx
+    .updateTable('findings')
+    .set({ status, fixed_at: status === 'fixed' ? now : null, updated_at: now })
+    .where('id', 'in', [...ids])
+    .execute();
+}
+
+/** First seen + the SLA days of the finding's severity (DESIGN.md §6). */
+const SLA_DUE_DATE = sql<Date>`first_seen_at + make_interval(days => case severity ${sql.join(
+  Object.entries(SLA_DAYS).map(([severity, days]) => sql`when ${severity} then ${sql.lit(days)}`),
+  sql` `,
+)} end)`;
+
+/** `set`: this value (null clears); `default`: keep, or the SLA due date when none; `keep`: unchanged. */
+export type DueDateChange = { kind: 'set'; value: Date | null } | { kind: 'default' } | { kind: 'keep' };
+
+/** Sets assignee and due date; returns each finding's due date afterwards. */
+export async function setAssignee(
+  trx: Transaction<DB>,
+  ids: readonly number[],
+  assigneeId: number | null,
+  due: DueDateChange,
+  now: Date,
+): Promise<{ id: number; due_date: Date | null }[]> {
+  if (ids.length === 0) return [];
+  return trx
+    .updateTable('findings')
+    .set({
+      assignee_id: assigneeId,
+      updated_at: now,
+      ...(due.kind === 'set' ? { due_date: due.value } : {}),
+      ...(due.kind === 'default' ? { due_date: sql<Date>`coalesce(due_date, ${SLA_DUE_DATE})` } : {}),
+    })
+    .where('id', 'in', [...ids])
+    .returning(['id', 'due_date'])
+    .execute();
+}
+
+export async function markReviewed(
+  trx: Transaction<DB>,
+  id: number,
+  userId: number,
+  now: Date,
+): Promise<void> {
+  await trx
+    .updateTable('findings')
+    .set({ reviewed_at: now, reviewed_by: userId, updated_at: now })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function userById(db: Kysely<DB>, id: number) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'email', 'name', 'role', 'disabled'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}

@@ -1,0 +1,64 @@
+import type { App, AppContext } from '../../app-context.ts';
+import { currentUser } from '../../http/auth.ts';
+import { IdParams } from '../../http/schemas.ts';
+import { FindingDetailSchema } from './findings.schema.ts';
+import { AssignBody, BulkBody, BulkResultSchema, ReviewBody, StatusBody } from './triage.schema.ts';
+import { assignFinding, bulkUpdate, changeStatus, reviewFinding } from './triage.service.ts';
+
+/** Status, review, assignment and bulk changes; all need write access to the application. */
+export function triageRoutes(app: App, { db }: AppContext): void {
+  app.patch(
+    '/api/findings/:id/status',
+    {
+      schema: {
+        tags: ['findings'],
+        summary: 'Move a finding through its lifecycle (409 invalid_transition lists the allowed statuses)',
+        params: IdParams,
+        body: StatusBody,
+        response: { 200: FindingDetailSchema },
+      },
+    },
+    async (request) => changeStatus(db, currentUser(request), request.params.id, request.body.status),
+  );
+
+  app.patch(
+    '/api/findings/:id/review',
+    {
+      schema: {
+        tags: ['findings'],
+        summary: 'Mark a finding reviewed, optionally moving its status',
+        params: IdParams,
+        body: ReviewBody,
+        response: { 200: FindingDetailSchema },
+      },
+    },
+    async (request) => reviewFinding(db, currentUser(request), request.params.id, request.body),
+  );
+
+  app.patch(
+    '/api/findings/:id/assign',
+    {
+      schema: {
+        tags: ['findings'],
+        summary: 'Assign (or unassign) a finding and set its due date',
+        params: IdParams,
+        body: AssignBody,
+        response: { 200: FindingDetailSchema },
+      },
+    },
+    async (request) => assignFinding(db, currentUser(request), request.params.id, request.body),
+  );
+
+  app.patch(
+    '/api/findings',
+    {
+      schema: {
+        tags: ['findings'],
+        summary: 'Change status and/or assignee of up to 1,000 findings, all or nothing',
+        body: BulkBody,
+        response: { 200: BulkResultSchema },
+      },
+    },
+    async (request) => bulkUpdate(db, currentUser(request), request.body),
+  );
+}

@@ -1,0 +1,52 @@
+import { Type, type Static } from 'typebox';
+import { Nullable } from '../../http/schemas.ts';
+import { FindingStatusSchema } from './findings.schema.ts';
+
+const UserId = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
+const DueDate = Nullable(
+  Type.String({ maxLength: 64, description: 'ISO 8601 date or date-time; a time without offset is UTC' }),
+);
+
+export const StatusBody = Type.Object({
+  /** Allowed moves: open → confirmed | false_positive; confirmed → fixed | false_positive; fixed → open; false_positive → open. */
+  status: FindingStatusSchema,
+});
+export type StatusInput = Static<typeof StatusBody>;
+
+export const ReviewBody = Type.Object({
+  /** Optional status to move to, by the same rules as PATCH /status. */
+  status: Type.Optional(FindingStatusSchema),
+});
+export type ReviewInput = Static<typeof ReviewBody>;
+
+/**
+ * `userId` (or `user_id`) is required: a user id, or null to unassign. `dueDate` (or `due_date`):
+ * null clears it; omitted keeps it, except that assigning a finding that has no due date sets the
+ * SLA default (first seen + SLA days of its severity).
+ */
+export const AssignBody = Type.Object({
+  userId: Type.Optional(Nullable(UserId)),
+  user_id: Type.Optional(Nullable(UserId)),
+  dueDate: Type.Optional(DueDate),
+  due_date: Type.Optional(DueDate),
+});
+export type AssignInput = Static<typeof AssignBody>;
+
+/** All or nothing: at least one of `status` and `assignee`. */
+export const BulkBody = Type.Object({
+  ids: Type.Array(UserId, { minItems: 1, maxItems: 1000, description: 'Finding ids (duplicates ignored)' }),
+  status: Type.Optional(FindingStatusSchema),
+  /** A user id, or null to unassign. */
+  assignee: Type.Optional(Nullable(UserId)),
+});
+export type BulkInput = Static<typeof BulkBody>;
+
+export const BulkResultSchema = Type.Object({
+  /** How many findings changed. */
+  updated: Type.Integer(),
+  /** The findings that changed. */
+  ids: Type.Array(Type.Integer()),
+  /** Requested findings that already had the requested status and assignee. */
+  unchanged: Type.Array(Type.Integer()),
+});
+export type BulkResult = Static<typeof BulkResultSchema>;
