@@ -109,6 +109,21 @@ describe('semgrep parser', () => {
     expect(findings.at(-1)).toMatchObject({ severity: 'critical', packageName: 'url-parse' });
   });
 
+  it('keeps only a hash of what a secrets rule matched', async () => {
+    const line = 'aws_key = "AKIAZZZZZZZZZZZZZZZZ"';
+    const result = {
+      check_id: 'generic.secrets.security.detected-aws-access-key-id-value.detected-aws-access-key-id-value',
+      path: 'config.py',
+      start: { line: 3, col: 12 },
+      end: { line: 3, col: 32 },
+      extra: { message: 'AWS Access Key ID Value detected.', severity: 'ERROR', metadata: {}, lines: line },
+    };
+    const [finding] = await parseText(JSON.stringify({ results: [result], errors: [] }));
+    expect(finding).toMatchObject({ kind: 'secret', snippet: null, line: 3 });
+    expect(finding?.secretHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(finding)).not.toContain('AKIAZZZZZZZZZZZZZZZZ');
+  });
+
   it('detects every Semgrep corpus file and no file of another format', async () => {
     const root = corpusPath('.');
     for (const dir of readdirSync(root).filter((name) => statSync(corpusPath(name)).isDirectory())) {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { SNIFF_BYTES } from '../sniff.ts';
 import { streamJsonValues } from './json-stream.ts';
 import { emptyFinding, ParseError } from './types.ts';
@@ -91,6 +92,9 @@ function cliResult(result: JsonObject, toolVersion: string | null): NormalizedFi
   const sca = child(extra, 'sca_info');
   const dependency = child(child(sca, 'dependency_match'), 'found_dependency');
   const isSca = Object.keys(sca).length > 0;
+  // Secrets rules (`generic.secrets.*`, Semgrep Secrets) print the credential in `lines`: keep its hash only.
+  const isSecret = /(^|\.)secrets\./.test(checkId) || text(metadata['secret_type']) !== null;
+  const lines = unlessPlaceholder(extra['lines']);
   const cve = text(metadata['sca-vuln-database-identifier']);
   const references = [
     ...strings(metadata['references']),
@@ -100,7 +104,7 @@ function cliResult(result: JsonObject, toolVersion: string | null): NormalizedFi
   ];
   return {
     ...emptyFinding({
-      kind: isSca ? 'dependency' : 'code',
+      kind: isSca ? 'dependency' : isSecret ? 'secret' : 'code',
       title: titleFrom(message, checkId),
       severity,
       toolName: 'Semgrep',
@@ -112,7 +116,8 @@ function cliResult(result: JsonObject, toolVersion: string | null): NormalizedFi
     line: positiveInt(start['line']),
     column: positiveInt(start['col']),
     endLine: positiveInt(end['line']),
-    snippet: unlessPlaceholder(extra['lines']),
+    snippet: isSecret ? null : lines,
+    secretHash: isSecret && lines !== null ? createHash('sha256').update(lines.trim()).digest('hex') : null,
     packageName: text(dependency['package']),
     packageVersion: text(dependency['version']),
     cveIds: cve !== null && /^CVE-/i.test(cve) ? [cve.toUpperCase()] : [],
