@@ -103,6 +103,7 @@ describe('bandit parser', () => {
     ['object without results', '{"errors": [], "metrics": {}}'],
     ['truncated', '{"errors": [], "results": [{"test_id": "B101", "filename": "a.py"'],
     ['non-object result', '{"results": [42]}'],
+    ['hostile nesting', `{"results": [{"x": ${'['.repeat(10_000)}${']'.repeat(10_000)}}]}`],
   ])('rejects %s with ParseError', async (_name, content) => {
     await expect(collect(inputOf(content))).rejects.toBeInstanceOf(ParseError);
   });

@@ -1,4 +1,6 @@
-import { SNIFF_BYTES } from '../sniff.ts';
+import { pipeline } from 'node:stream';
+import type { Readable } from 'node:stream';
+import { JsonShapeScanner, jsonShapeGuard } from './json-shape.ts';
 import { streamJsonValues } from './json-stream.ts';
 import { emptyFinding, ParseError } from './types.ts';
 import type { NormalizedFinding, ParserInput, ParserModule, Severity, Sniff } from './types.ts';
@@ -15,8 +17,11 @@ const integer = (value: unknown): number | null =>
 
 const SEVERITY: Record<string, Severity> = { HIGH: 'high', MEDIUM: 'medium', LOW: 'low' };
 
-/** True when the sniffed head holds the whole upload, so its top-level keys are definitive. */
-const headIsWholeDocument = (sniff: Sniff): boolean => Buffer.byteLength(sniff.head) < SNIFF_BYTES;
+/** Streams the upload through the nesting guard, which also records the top-level members' shapes. */
+function openGuarded(input: ParserInput, scanner: JsonShapeScanner): Readable {
+  // pipeline (not pipe) carries a source error (corrupt gzip) on to the reader.
+  return pipeline(input.open(), jsonShapeGuard(scanner), () => undefined);
+}
 
 function detect(sniff: Sniff): boolean {
   // Bandit's metrics block uses its own "SEVERITY.HIGH"/"CONFIDENCE.HIGH" counters; semgrep,
@@ -88,13 +93,14 @@ function toFinding(result: JsonObject): NormalizedFinding {
 
 async function* parse(input: ParserInput): AsyncIterable<NormalizedFinding> {
   if (input.sniff.shape !== 'json-object') throw new ParseError('Bandit report must be a JSON object');
-  if (headIsWholeDocument(input.sniff) && !input.sniff.topKeys.includes('results')) {
-    throw new ParseError('Bandit report has no "results" list');
-  }
-  for await (const { value } of streamJsonValues(input.open(), { paths: ['$.results.*'] })) {
+  const scanner = new JsonShapeScanner();
+  for await (const { value } of streamJsonValues(openGuarded(input, scanner), { paths: ['$.results.*'] })) {
     if (!isObject(value)) throw new ParseError('Bandit result must be a JSON object');
     yield toFinding(value);
   }
+  // Streamed selectors cannot tell a missing list from an empty one; the guard saw the members.
+  if (scanner.topLevel.get('results')?.start !== '[')
+    throw new ParseError('Bandit report has no "results" list');
 }
 
 export const bandit: ParserModule = { name: 'bandit', displayName: 'Bandit', detect, parse };

@@ -106,6 +106,7 @@ describe('gosec parser', () => {
     ['object without Issues', '{"Stats": {}}'],
     ['truncated', '{"Issues": [{"rule_id": "G104", "file": "a.go"'],
     ['non-object issue', '{"Issues": ["G104"], "Stats": {}}'],
+    ['hostile nesting', `{"Issues": [{"x": ${'['.repeat(10_000)}${']'.repeat(10_000)}}]}`],
   ])('rejects %s with ParseError', async (_name, content) => {
     await expect(collect(inputOf(content))).rejects.toBeInstanceOf(ParseError);
   });

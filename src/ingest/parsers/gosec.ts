@@ -1,4 +1,6 @@
-import { SNIFF_BYTES } from '../sniff.ts';
+import { pipeline } from 'node:stream';
+import type { Readable } from 'node:stream';
+import { JsonShapeScanner, jsonShapeGuard } from './json-shape.ts';
 import { streamJsonValues } from './json-stream.ts';
 import { emptyFinding, ParseError } from './types.ts';
 import type { NormalizedFinding, ParserInput, ParserModule, Severity, Sniff } from './types.ts';
@@ -13,7 +15,11 @@ const text = (value: unknown): string | null =>
 
 const SEVERITY: Record<string, Severity> = { HIGH: 'high', MEDIUM: 'medium', LOW: 'low' };
 
-const headIsWholeDocument = (sniff: Sniff): boolean => Buffer.byteLength(sniff.head) < SNIFF_BYTES;
+/** Streams the upload through the nesting guard, which also records the top-level members' shapes. */
+function openGuarded(input: ParserInput, scanner: JsonShapeScanner): Readable {
+  // pipeline (not pipe) carries a source error (corrupt gzip) on to the reader.
+  return pipeline(input.open(), jsonShapeGuard(scanner), () => undefined);
+}
 
 function detect(sniff: Sniff): boolean {
   // `Issues` (capitalised, Go struct field) is unique to gosec among the supported formats.
@@ -92,15 +98,16 @@ function toFinding(issue: JsonObject, toolVersion: string | null): NormalizedFin
 async function* parse(input: ParserInput): AsyncIterable<NormalizedFinding> {
   const { sniff } = input;
   if (sniff.shape !== 'json-object') throw new ParseError('gosec report must be a JSON object');
-  if (headIsWholeDocument(sniff) && !sniff.topKeys.includes('Issues')) {
-    throw new ParseError('gosec report has no "Issues" list');
-  }
+  const scanner = new JsonShapeScanner();
   // GosecVersion comes after the issues; it is only known up front when the head holds it.
   const version = /"GosecVersion"\s*:\s*"([^"]+)"/.exec(sniff.head)?.[1] ?? null;
-  for await (const { value } of streamJsonValues(input.open(), { paths: ['$.Issues.*'] })) {
+  for await (const { value } of streamJsonValues(openGuarded(input, scanner), { paths: ['$.Issues.*'] })) {
     if (!isObject(value)) throw new ParseError('gosec issue must be a JSON object');
     yield toFinding(value, version);
   }
+  // Streamed selectors cannot tell a missing list from an empty one; the guard saw the members.
+  const issues = scanner.topLevel.get('Issues')?.start;
+  if (issues !== '[' && issues !== 'n') throw new ParseError('gosec report has no "Issues" list');
 }
 
 export const gosec: ParserModule = { name: 'gosec', displayName: 'gosec', detect, parse };

@@ -81,6 +81,7 @@ describe('hadolint parser', () => {
     ['wrong root type', '{"code": "DL3008", "level": "warning"}'],
     ['truncated', '[{"line": 9, "code": "DL3008", "level": "warning"}, {"line": 1'],
     ['non-object item', '["DL3008"]'],
+    ['hostile nesting', `[{"x": ${'['.repeat(10_000)}${']'.repeat(10_000)}}]`],
   ])('rejects %s with ParseError', async (_name, content) => {
     await expect(collect(inputOf(content))).rejects.toBeInstanceOf(ParseError);
   });

@@ -1,3 +1,6 @@
+import { pipeline } from 'node:stream';
+import type { Readable } from 'node:stream';
+import { JsonShapeScanner, jsonShapeGuard } from './json-shape.ts';
 import { streamJsonValues } from './json-stream.ts';
 import { emptyFinding, ParseError } from './types.ts';
 import type { NormalizedFinding, ParserInput, ParserModule, Severity, Sniff } from './types.ts';
@@ -17,6 +20,12 @@ const integer = (value: unknown): number | null =>
  * which ranks an unpinned apt package above most CVEs; a linter's top level is `high` here.
  */
 const SEVERITY: Record<string, Severity> = { error: 'high', warning: 'medium', info: 'low', style: 'info' };
+
+/** Streams the upload through the nesting guard: a hostile "[[[[…" would grow the parser's stack per byte. */
+function openGuarded(input: ParserInput): Readable {
+  // pipeline (not pipe) carries a source error (corrupt gzip) on to the reader.
+  return pipeline(input.open(), jsonShapeGuard(new JsonShapeScanner()), () => undefined);
+}
 
 function detect(sniff: Sniff): boolean {
   // Rule codes are DLxxxx (hadolint) or SCxxxx (embedded ShellCheck); `level` is hadolint's field name.
@@ -59,7 +68,7 @@ async function* parse(input: ParserInput): AsyncIterable<NormalizedFinding> {
   if (input.sniff.shape !== 'json-array') throw new ParseError('Hadolint report must be a JSON array');
   // Hadolint repeats a finding when a Dockerfile is linted twice in one run; keep the first copy.
   const seen = new Set<string>();
-  for await (const { value } of streamJsonValues(input.open(), { paths: ['$.*'] })) {
+  for await (const { value } of streamJsonValues(openGuarded(input), { paths: ['$.*'] })) {
     if (!isObject(value)) throw new ParseError('Hadolint item must be a JSON object');
     const finding = toFinding(value);
     const key = JSON.stringify([finding.filePath, finding.line, finding.column, finding.ruleId]);

@@ -120,6 +120,7 @@ describe('nuclei parser', () => {
     ['truncated JSON Lines', '{"template-id": "a", "info": {"name": "x"}}\n{"template-id": "b", "info": {'],
     ['truncated array', '[{"template-id": "a", "info": {"name": "x"}}, {"template-id"'],
     ['non-object line', '{"template-id": "a", "info": {}}\n[1, 2]\n'],
+    ['hostile nesting', `{"template-id": "a", "info": ${'['.repeat(10_000)}${']'.repeat(10_000)}}\n`],
   ])('rejects %s with ParseError', async (_name, content) => {
     await expect(collect(inputOf(content))).rejects.toBeInstanceOf(ParseError);
   });

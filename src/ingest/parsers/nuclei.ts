@@ -1,3 +1,6 @@
+import { pipeline } from 'node:stream';
+import type { Readable } from 'node:stream';
+import { JsonShapeScanner, jsonShapeGuard } from './json-shape.ts';
 import { streamJsonValues } from './json-stream.ts';
 import { emptyFinding, ParseError } from './types.ts';
 import type { NormalizedFinding, ParserInput, ParserModule, Severity, Sniff } from './types.ts';
@@ -26,6 +29,12 @@ const SEVERITY: Record<string, Severity> = {
   low: 'low',
   info: 'info',
 };
+
+/** Streams the upload through the nesting guard: a hostile "[[[[…" would grow the parser's stack per byte. */
+function openGuarded(input: ParserInput): Readable {
+  // pipeline (not pipe) carries a source error (corrupt gzip) on to the reader.
+  return pipeline(input.open(), jsonShapeGuard(new JsonShapeScanner()), () => undefined);
+}
 
 function detect(sniff: Sniff): boolean {
   if (sniff.shape === 'jsonl' || sniff.shape === 'json-object') {
@@ -111,8 +120,8 @@ async function* parse(input: ParserInput): AsyncIterable<NormalizedFinding> {
   }
   const values =
     shape === 'json-array'
-      ? streamJsonValues(input.open(), { paths: ['$.*'] })
-      : streamJsonValues(input.open(), { paths: ['$'], separator: '' });
+      ? streamJsonValues(openGuarded(input), { paths: ['$.*'] })
+      : streamJsonValues(openGuarded(input), { paths: ['$'], separator: '' });
   // Like DefectDojo: one finding per template + matcher + host; the same template matching several
   // URLs of one host (or several ports) is one finding that lists every matched location.
   const merged = new Map<string, Merged>();

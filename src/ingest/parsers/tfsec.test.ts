@@ -83,6 +83,7 @@ describe('tfsec parser', () => {
     ['object without results', '{"warnings": []}'],
     ['truncated', '{"results": [{"rule_id": "GEN003", "location": {'],
     ['non-object result', '{"results": ["GEN003"]}'],
+    ['hostile nesting', `{"results": [{"x": ${'['.repeat(10_000)}${']'.repeat(10_000)}}]}`],
   ])('rejects %s with ParseError', async (_name, content) => {
     await expect(collect(inputOf(content))).rejects.toBeInstanceOf(ParseError);
   });

@@ -1,4 +1,6 @@
-import { SNIFF_BYTES } from '../sniff.ts';
+import { pipeline } from 'node:stream';
+import type { Readable } from 'node:stream';
+import { JsonShapeScanner, jsonShapeGuard } from './json-shape.ts';
 import { streamJsonValues } from './json-stream.ts';
 import { emptyFinding, ParseError } from './types.ts';
 import type { NormalizedFinding, ParserInput, ParserModule, Severity, Sniff } from './types.ts';
@@ -27,7 +29,11 @@ const SEVERITY: Record<string, Severity> = {
   INFO: 'info',
 };
 
-const headIsWholeDocument = (sniff: Sniff): boolean => Buffer.byteLength(sniff.head) < SNIFF_BYTES;
+/** Streams the upload through the nesting guard, which also records the top-level members' shapes. */
+function openGuarded(input: ParserInput, scanner: JsonShapeScanner): Readable {
+  // pipeline (not pipe) carries a source error (corrupt gzip) on to the reader.
+  return pipeline(input.open(), jsonShapeGuard(scanner), () => undefined);
+}
 
 function detect(sniff: Sniff): boolean {
   if (sniff.shape !== 'json-object' || !sniff.topKeys.includes('results')) return false;
@@ -79,13 +85,11 @@ function toFinding(result: JsonObject): NormalizedFinding {
 async function* parse(input: ParserInput): AsyncIterable<NormalizedFinding> {
   const { sniff } = input;
   if (sniff.shape !== 'json-object') throw new ParseError('tfsec report must be a JSON object');
-  if (headIsWholeDocument(sniff) && !sniff.topKeys.includes('results')) {
-    throw new ParseError('tfsec report has no "results" key');
-  }
+  const scanner = new JsonShapeScanner();
   // A module instantiated N times reports the same rule at the same lines N times (one per resource);
   // like DefectDojo, those collapse into one finding that lists every resource.
   const merged = new Map<string, Merged>();
-  for await (const { value } of streamJsonValues(input.open(), { paths: ['$.results.*'] })) {
+  for await (const { value } of streamJsonValues(openGuarded(input, scanner), { paths: ['$.results.*'] })) {
     if (!isObject(value)) throw new ParseError('tfsec result must be a JSON object');
     if (value['passed'] === true || value['status'] === 'passed') continue;
     const finding = toFinding(value);
@@ -100,6 +104,10 @@ async function* parse(input: ParserInput): AsyncIterable<NormalizedFinding> {
     if (existing) existing.resources.push(text(value['description']) ?? '');
     else merged.set(key, { finding, resources: [] });
   }
+  // Streamed selectors cannot tell a missing list from an empty one; the guard saw the members.
+  // An empty tfsec run writes `"results": null`.
+  const results = scanner.topLevel.get('results')?.start;
+  if (results !== '[' && results !== 'n') throw new ParseError('tfsec report has no "results" list');
   for (const { finding, resources } of merged.values()) {
     const others = resources.filter(Boolean);
     yield others.length === 0

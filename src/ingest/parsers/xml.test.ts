@@ -71,6 +71,7 @@ describe('parseXmlDocument', () => {
     ['truncated', '<r><a>1</a><b>'],
     ['mismatched tags', '<r><a></b></r>'],
     ['not XML', '{"json": true}'],
+    ['hostile nesting', `<r>${'<a>'.repeat(5000)}x${'</a>'.repeat(5000)}</r>`],
   ])('rejects %s documents', async (_name, xml) => {
     await expect(parse(xml)).rejects.toBeInstanceOf(ParseError);
   });

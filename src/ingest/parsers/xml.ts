@@ -9,7 +9,7 @@ import type { ParserInput } from './types.ts';
  *   (external entities) and entity-expansion bombs ("billion laughs") whatever the parser would do;
  * - fast-xml-parser runs with `processEntities: false`; the five predefined entities and numeric
  *   character references are decoded here afterwards, outside CDATA, never expanding anything else;
- * - the document size is capped, and malformed or truncated XML is a `ParseError`.
+ * - the document size and nesting depth are capped, and malformed or truncated XML is a `ParseError`.
  *
  * Result shape: each element is a string (text only), or an object whose attributes are `@_name`
  * and whose text is `#text`; repeated elements become arrays (always, for names in `arrayTags`).
@@ -142,6 +142,8 @@ export async function parseXmlDocument(
     ignoreDeclaration: true,
     ignorePiTags: true,
     cdataPropName: CDATA,
+    // Real reports nest < 20 deep; the cap also bounds the recursion in normalize().
+    maxNestedTags: 100,
     isArray: (name, _jpath, _isLeaf, isAttribute) => !isAttribute && arrayTags.has(name),
   });
   let parsed: unknown;
