@@ -5,6 +5,7 @@ import type { ApplicationsTable, DB } from '../../db/schema.ts';
 import { badRequest, conflict } from '../../http/errors.ts';
 import { iso } from '../../http/schemas.ts';
 import { randomToken, sha256Hex, type SecretBox } from '../../lib/secrets.ts';
+import { recomputeRisk } from '../findings/risk.repository.ts';
 import { requireGroup } from '../groups/groups.service.ts';
 import { presentVersion } from '../versions/versions.presenter.ts';
 import { defaultVersionOf, insertDefaultVersion } from '../versions/versions.repository.ts';
@@ -139,17 +140,29 @@ export async function updateApplication(
   if (input.slug !== undefined) await assertSlugFree(db, group_id, input.slug, id);
   const repositoryUrl = input.repository_url !== undefined ? input.repository_url : input.repositoryUrl;
   const criticality = input.asset_criticality ?? input.assetCriticality;
-  await db
-    .updateTable('applications')
-    .set({
-      ...(input.name === undefined ? {} : { name: input.name }),
-      ...(input.slug === undefined ? {} : { slug: input.slug }),
-      ...(repositoryUrl === undefined ? {} : { repository_url: repositoryUrl }),
-      ...(criticality === undefined ? {} : { asset_criticality: criticality }),
-      updated_at: new Date(),
-    })
-    .where('id', '=', id)
-    .execute();
+  await db.transaction().execute(async (trx) => {
+    const before = await trx
+      .selectFrom('applications')
+      .select('asset_criticality')
+      .where('id', '=', id)
+      .forUpdate()
+      .executeTakeFirstOrThrow();
+    await trx
+      .updateTable('applications')
+      .set({
+        ...(input.name === undefined ? {} : { name: input.name }),
+        ...(input.slug === undefined ? {} : { slug: input.slug }),
+        ...(repositoryUrl === undefined ? {} : { repository_url: repositoryUrl }),
+        ...(criticality === undefined ? {} : { asset_criticality: criticality }),
+        updated_at: new Date(),
+      })
+      .where('id', '=', id)
+      .execute();
+    // Asset criticality is M in every finding's risk score.
+    if (criticality !== undefined && criticality !== before.asset_criticality) {
+      await recomputeRisk(trx, { applicationId: id });
+    }
+  });
   return presentApplication(await applicationsQuery(db).where('app.id', '=', id).executeTakeFirstOrThrow());
 }
 

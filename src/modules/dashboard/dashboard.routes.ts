@@ -1,0 +1,19 @@
+import type { App, AppContext } from '../../app-context.ts';
+import { currentUser } from '../../http/auth.ts';
+import { DashboardQuery, DashboardStatsSchema } from './dashboard.schema.ts';
+import { dashboardStats } from './dashboard.service.ts';
+
+export function dashboardRoutes(app: App, { db }: AppContext): void {
+  app.get(
+    '/api/dashboard/stats',
+    {
+      schema: {
+        tags: ['dashboard'],
+        summary: 'Finding, fix-rate and scan statistics over the applications the caller may read',
+        querystring: DashboardQuery,
+        response: { 200: DashboardStatsSchema },
+      },
+    },
+    async (request) => dashboardStats(db, currentUser(request), request.query),
+  );
+}

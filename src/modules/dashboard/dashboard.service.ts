@@ -1,0 +1,134 @@
+import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
+import { canAccessApplication, requireApplication } from '../../access/access.ts';
+import type { UserPrincipal } from '../../access/principal.ts';
+import type { DB, FindingStatus, SeverityName } from '../../db/schema.ts';
+import type { DashboardQueryInput, DashboardStats } from './dashboard.schema.ts';
+
+const SEVERITIES: readonly SeverityName[] = ['critical', 'high', 'medium', 'low', 'info'];
+const STATUSES: readonly FindingStatus[] = ['open', 'confirmed', 'false_positive', 'fixed'];
+const OPEN_STATUSES: readonly FindingStatus[] = ['open', 'confirmed'];
+const DAY_MS = 86_400_000;
+const TOP_APPLICATIONS = 10;
+
+/** Which applications the numbers cover: one named application, or all the user may read. */
+type Scope = { applicationId: number } | { user: UserPrincipal };
+
+function inScope(scope: Scope, applicationIdColumn: string): Expression<SqlBool> {
+  return 'applicationId' in scope
+    ? sql<SqlBool>`${sql.ref(applicationIdColumn)} = ${scope.applicationId}`
+    : canAccessApplication(scope.user, 'read', applicationIdColumn);
+}
+
+const zeros = <K extends string>(keys: readonly K[]): Record<K, number> =>
+  Object.fromEntries(keys.map((key) => [key, 0])) as Record<K, number>;
+
+/**
+ * Dashboard statistics over the applications the caller may read (admins: all), or over one
+ * application when `applicationId` is given. Four aggregate queries whatever the number of
+ * applications. "Open" means `open` or `confirmed`.
+ */
+export async function dashboardStats(
+  db: Kysely<DB>,
+  user: UserPrincipal,
+  query: DashboardQueryInput,
+  now: Date = new Date(),
+): Promise<DashboardStats> {
+  const scope: Scope =
+    query.applicationId === undefined
+      ? { user }
+      : { applicationId: (await requireApplication(db, user, query.applicationId, 'read')).id };
+  const since7 = new Date(now.getTime() - 7 * DAY_MS);
+  const since30 = new Date(now.getTime() - 30 * DAY_MS);
+
+  const [bySeverityStatus, windows, top, counts] = await Promise.all([
+    db
+      .selectFrom('findings')
+      .select(['severity', 'status', sql<number>`count(*)::integer`.as('count')])
+      .where(inScope(scope, 'findings.application_id'))
+      .groupBy(['severity', 'status'])
+      .execute(),
+    db
+      .selectFrom('findings')
+      .select([
+        sql<number>`(count(*) filter (where first_seen_at >= ${since7}))::integer`.as('new_7'),
+        sql<number>`(count(*) filter (where first_seen_at >= ${since30}))::integer`.as('new_30'),
+        sql<number>`(count(*) filter (where status = 'fixed' and fixed_at >= ${since7}))::integer`.as(
+          'fixed_7',
+        ),
+        sql<number>`(count(*) filter (where status = 'fixed' and fixed_at >= ${since30}))::integer`.as(
+          'fixed_30',
+        ),
+        sql<number | null>`round((avg(extract(epoch from fixed_at - first_seen_at))
+          filter (where status = 'fixed' and fixed_at is not null) / 86400)::numeric, 2)::float8`.as('mttf'),
+        sql<number>`(count(*) filter (where status in ('open', 'confirmed') and due_date < ${now}))::integer`.as(
+          'overdue',
+        ),
+      ])
+      .where(inScope(scope, 'findings.application_id'))
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('findings as f')
+      .innerJoin('applications as a', 'a.id', 'f.application_id')
+      .select([
+        'a.id',
+        'a.name',
+        'a.slug',
+        sql<number>`count(*)::integer`.as('open_findings'),
+        sql<number>`sum(f.risk_score)::float8`.as('open_risk'),
+      ])
+      .where('f.status', 'in', OPEN_STATUSES)
+      .where(inScope(scope, 'f.application_id'))
+      .groupBy(['a.id', 'a.name', 'a.slug'])
+      .orderBy('open_risk', 'desc')
+      .orderBy('open_findings', 'desc')
+      .orderBy('a.id')
+      .limit(TOP_APPLICATIONS)
+      .execute(),
+    db
+      .selectNoFrom((eb) => [
+        eb
+          .selectFrom('scans')
+          .select(sql<number>`count(*)::integer`.as('count'))
+          .where(inScope(scope, 'scans.application_id'))
+          .where('scans.created_at', '>=', since30)
+          .as('scans_30'),
+        eb
+          .selectFrom('applications as counted')
+          .select(sql<number>`count(*)::integer`.as('count'))
+          .where(inScope(scope, 'counted.id'))
+          .as('applications'),
+      ])
+      .executeTakeFirstOrThrow(),
+  ]);
+
+  const matrix = Object.fromEntries(SEVERITIES.map((severity) => [severity, zeros(STATUSES)])) as Record<
+    SeverityName,
+    Record<FindingStatus, number>
+  >;
+  for (const row of bySeverityStatus) matrix[row.severity][row.status] = row.count;
+  const openBySeverity = zeros(SEVERITIES);
+  const totals = { findings: 0, open: 0, fixed: 0, false_positive: 0 };
+  for (const severity of SEVERITIES) {
+    const { open, confirmed, fixed, false_positive } = matrix[severity];
+    openBySeverity[severity] = open + confirmed;
+    totals.findings += open + confirmed + fixed + false_positive;
+    totals.open += open + confirmed;
+    totals.fixed += fixed;
+    totals.false_positive += false_positive;
+  }
+
+  return {
+    by_severity_status: matrix,
+    open_by_severity: openBySeverity,
+    totals,
+    new_last_7_days: windows.new_7,
+    new_last_30_days: windows.new_30,
+    fixed_last_7_days: windows.fixed_7,
+    fixed_last_30_days: windows.fixed_30,
+    mean_time_to_fix_days: windows.mttf,
+    overdue: windows.overdue,
+    top_applications: top,
+    scans_last_30_days: counts.scans_30 ?? 0,
+    applications: counts.applications ?? 0,
+  };
+}

@@ -1,0 +1,56 @@
+import { Type } from 'typebox';
+import type { App, AppContext } from '../../app-context.ts';
+import { currentUser } from '../../http/auth.ts';
+import { IdParams, Nullable } from '../../http/schemas.ts';
+import { compareVersions } from './compare.service.ts';
+import { VersionSchema } from './versions.schema.ts';
+
+const VersionRef = Type.String({ minLength: 1, maxLength: 200, description: 'Version id or name' });
+
+export const CompareQuery = Type.Object({ from: VersionRef, to: VersionRef });
+
+/** A finding as listed by the comparison. */
+export const ComparedFindingSchema = Type.Object({
+  id: Type.Integer(),
+  fingerprint: Type.String(),
+  title: Type.String(),
+  severity: Type.Enum(['critical', 'high', 'medium', 'low', 'info']),
+  status: Type.Enum(['open', 'confirmed', 'false_positive', 'fixed']),
+  rule_id: Nullable(Type.String()),
+  file_path: Nullable(Type.String()),
+  line: Nullable(Type.Integer()),
+  risk_score: Type.Integer(),
+});
+
+export const VersionComparisonSchema = Type.Object({
+  from: VersionSchema,
+  to: VersionSchema,
+  /** Present in `to`, not in `from`. */
+  new: Type.Array(ComparedFindingSchema),
+  /** Present in `from`, absent or `fixed` in `to`; listed as they were in `from`. */
+  fixed: Type.Array(ComparedFindingSchema),
+  /** Present in both; listed as they are in `to`. */
+  still_present: Type.Array(ComparedFindingSchema),
+  summary: Type.Object({ new: Type.Integer(), fixed: Type.Integer(), still_present: Type.Integer() }),
+});
+
+/**
+ * `GET /api/applications/{id}/versions/compare`. Its own module, registered before the version
+ * routes; find-my-way prefers the static `compare` segment over `:versionId` whatever the order.
+ */
+export function compareRoutes(app: App, { db }: AppContext): void {
+  app.get(
+    '/api/applications/:id/versions/compare',
+    {
+      schema: {
+        tags: ['versions'],
+        summary: 'Findings new, fixed and still present between two versions (by fingerprint)',
+        params: IdParams,
+        querystring: CompareQuery,
+        response: { 200: VersionComparisonSchema },
+      },
+    },
+    async (request) =>
+      compareVersions(db, currentUser(request), request.params.id, request.query.from, request.query.to),
+  );
+}
