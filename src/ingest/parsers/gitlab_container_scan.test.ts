@@ -35,6 +35,19 @@ describe('gitlab_container_scan parser', () => {
     expect(await parseCorpusFile(gitlabContainerScan, file)).toHaveLength(expected);
   });
 
+  it("fails on every other format's corpus file with ParseError or not at all", async () => {
+    const root = corpusPath('.');
+    for (const dir of readdirSync(root).filter((name) => statSync(corpusPath(name)).isDirectory())) {
+      if (dir === FORMAT) continue;
+      for (const file of readdirSync(corpusPath(dir))) {
+        const outcome = await parseCorpusFile(gitlabContainerScan, `${dir}/${file}`).catch(
+          (error: unknown) => error,
+        );
+        if (!Array.isArray(outcome)) expect(outcome, `${dir}/${file}`).toBeInstanceOf(ParseError);
+      }
+    }
+  });
+
   it('detects every GitLab container scanning corpus file and no file of another format', async () => {
     const root = corpusPath('.');
     for (const dir of readdirSync(root).filter((name) => statSync(corpusPath(name)).isDirectory())) {

@@ -45,6 +45,19 @@ describe('gitlab_dep_scan parser', () => {
     expect(await parseCorpusFile(gitlabDepScan, file)).toHaveLength(expectedCount(file, expected));
   });
 
+  it("fails on every other format's corpus file with ParseError or not at all", async () => {
+    const root = corpusPath('.');
+    for (const dir of readdirSync(root).filter((name) => statSync(corpusPath(name)).isDirectory())) {
+      if (dir === FORMAT) continue;
+      for (const file of readdirSync(corpusPath(dir))) {
+        const outcome = await parseCorpusFile(gitlabDepScan, `${dir}/${file}`).catch(
+          (error: unknown) => error,
+        );
+        if (!Array.isArray(outcome)) expect(outcome, `${dir}/${file}`).toBeInstanceOf(ParseError);
+      }
+    }
+  });
+
   it('detects every GitLab dependency scanning corpus file and no file of another format', async () => {
     const root = corpusPath('.');
     for (const dir of readdirSync(root).filter((name) => statSync(corpusPath(name)).isDirectory())) {

@@ -48,6 +48,17 @@ describe('gitleaks parser', () => {
     expect(await parseCorpusFile(gitleaks, file)).toHaveLength(expected);
   });
 
+  it("fails on every other format's corpus file with ParseError or not at all", async () => {
+    const root = corpusPath('.');
+    for (const dir of readdirSync(root).filter((name) => statSync(corpusPath(name)).isDirectory())) {
+      if (dir === FORMAT) continue;
+      for (const file of readdirSync(corpusPath(dir))) {
+        const outcome = await parseCorpusFile(gitleaks, `${dir}/${file}`).catch((error: unknown) => error);
+        if (!Array.isArray(outcome)) expect(outcome, `${dir}/${file}`).toBeInstanceOf(ParseError);
+      }
+    }
+  });
+
   it('detects every Gitleaks corpus file and no file of another format', async () => {
     const root = corpusPath('.');
     for (const dir of readdirSync(root).filter((name) => statSync(corpusPath(name)).isDirectory())) {

@@ -124,6 +124,17 @@ describe('semgrep parser', () => {
     expect(JSON.stringify(finding)).not.toContain('AKIAZZZZZZZZZZZZZZZZ');
   });
 
+  it("fails on every other format's corpus file with ParseError or not at all", async () => {
+    const root = corpusPath('.');
+    for (const dir of readdirSync(root).filter((name) => statSync(corpusPath(name)).isDirectory())) {
+      if (dir === FORMAT) continue;
+      for (const file of readdirSync(corpusPath(dir))) {
+        const outcome = await parseCorpusFile(semgrep, `${dir}/${file}`).catch((error: unknown) => error);
+        if (!Array.isArray(outcome)) expect(outcome, `${dir}/${file}`).toBeInstanceOf(ParseError);
+      }
+    }
+  });
+
   it('detects every Semgrep corpus file and no file of another format', async () => {
     const root = corpusPath('.');
     for (const dir of readdirSync(root).filter((name) => statSync(corpusPath(name)).isDirectory())) {

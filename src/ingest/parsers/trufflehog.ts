@@ -105,8 +105,9 @@ function v3Record(record: JsonObject): NormalizedFinding {
 }
 
 /**
- * The diff-era reports (TruffleHog 2, trufflehog3 before 3.0) carry no severity. Entropy hits are
- * mostly hashes and ids, so they rank low; DefectDojo's intent (Info, Medium, Critical) otherwise.
+ * The diff-era reports (TruffleHog 2, trufflehog3 before 3.0) carry no severity, only the reason. As in
+ * DefectDojo: generic secrets medium, cloud and OAuth keys critical, other named keys high. Entropy
+ * hits are mostly hashes and ids: DefectDojo means Info; low keeps them visible without alarm.
  */
 function legacySeverity(reason: string): Severity {
   if (/high entropy/i.test(reason)) return 'low';

@@ -66,6 +66,17 @@ describe('trufflehog3 parser', () => {
     expect(await parseCorpusFile(trufflehog3, file)).toHaveLength(DELIBERATE[file] ?? expected);
   });
 
+  it("fails on every other format's corpus file with ParseError or not at all", async () => {
+    const root = corpusPath('.');
+    for (const dir of readdirSync(root).filter((name) => statSync(corpusPath(name)).isDirectory())) {
+      if (dir === FORMAT) continue;
+      for (const file of readdirSync(corpusPath(dir))) {
+        const outcome = await parseCorpusFile(trufflehog3, `${dir}/${file}`).catch((error: unknown) => error);
+        if (!Array.isArray(outcome)) expect(outcome, `${dir}/${file}`).toBeInstanceOf(ParseError);
+      }
+    }
+  });
+
   it('detects every non-empty trufflehog3 corpus file and no file of another format', async () => {
     const root = corpusPath('.');
     for (const dir of readdirSync(root).filter((name) => statSync(corpusPath(name)).isDirectory())) {
