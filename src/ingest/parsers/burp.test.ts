@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
+import { createGunzip, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { corpusPath, parseCorpusFile } from '../../../test/support/parse-corpus.ts';
 import { buildSniff } from '../sniff.ts';
@@ -99,6 +100,16 @@ describe('burp parser', () => {
         expect(burp.detect(sniff), `${dir.name}/${file}`).toBe(dir.name === burp.name);
       }
     }
+  });
+
+  it('rejects a truncated gzip upload with ParseError', async () => {
+    const content = readFileSync(corpusPath('burp/one_finding.xml'));
+    const gzipped = gzipSync(content);
+    const input: ParserInput = {
+      open: () => Readable.from([gzipped.subarray(0, gzipped.length - 20)]).pipe(createGunzip()),
+      sniff: buildSniff(content),
+    };
+    await expect(collect(input)).rejects.toBeInstanceOf(ParseError);
   });
 
   it.each([

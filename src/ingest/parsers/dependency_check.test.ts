@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
+import { createGunzip, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { corpusPath, parseCorpusFile } from '../../../test/support/parse-corpus.ts';
 import { buildSniff } from '../sniff.ts';
@@ -114,6 +115,16 @@ describe('dependencyCheck parser', () => {
   });
 
   const NS = 'xmlns="https://jeremylong.github.io/DependencyCheck/dependency-check.2.5.xsd"';
+  it('rejects a truncated gzip upload with ParseError', async () => {
+    const content = readFileSync(corpusPath('dependency_check/version-6.5.3.xml'));
+    const gzipped = gzipSync(content);
+    const input: ParserInput = {
+      open: () => Readable.from([gzipped.subarray(0, gzipped.length - 20)]).pipe(createGunzip()),
+      sniff: buildSniff(content),
+    };
+    await expect(collect(input)).rejects.toBeInstanceOf(ParseError);
+  });
+
   it.each([
     ['empty file', ''],
     [

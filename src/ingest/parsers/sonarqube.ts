@@ -42,6 +42,16 @@ const severityOf = (value: unknown): Severity => SEVERITY[text(value)?.toUpperCa
 /** The issue or hotspot was dismissed in SonarQube itself. */
 const DISMISSED = new Set(['FALSE-POSITIVE', 'FALSE_POSITIVE', 'WONTFIX', 'SAFE', 'ACCEPTED']);
 
+/** Whole-document read; a corrupt gzip upload surfaces as a zlib error, which is bad input too. */
+async function readJson(input: ParserInput): Promise<unknown> {
+  try {
+    return await readJsonDocument(input.open());
+  } catch (error) {
+    if (error instanceof ParseError) throw error;
+    throw new ParseError(`Could not read the upload: ${(error as Error).message}`);
+  }
+}
+
 function detect(sniff: Sniff): boolean {
   if (sniff.shape !== 'json-object') return false;
   const keys = new Set(sniff.topKeys);
@@ -217,7 +227,7 @@ function* apiFindings(doc: JsonObject): Generator<NormalizedFinding> {
 }
 
 async function* parse(input: ParserInput): AsyncIterable<NormalizedFinding> {
-  const doc = await readJsonDocument(input.open());
+  const doc = await readJson(input);
   if (!isObject(doc)) throw new ParseError('SonarQube report must be a JSON object');
   const isReport = 'sonarComponent' in doc || 'rules' in doc;
   const list = isReport ? doc['issues'] : (doc['issues'] ?? doc['hotspots']);

@@ -52,6 +52,10 @@ async function readText(stream: Readable, maxBytes: number): Promise<string> {
       if (total > maxBytes) throw new ParseError(`XML document larger than ${maxBytes} bytes`);
       chunks.push(buffer);
     }
+  } catch (error) {
+    // A corrupt or truncated gzip upload fails while reading; that is bad input, not a server fault.
+    if (error instanceof ParseError) throw error;
+    throw new ParseError(`Could not read the upload: ${(error as Error).message}`);
   } finally {
     stream.destroy();
   }

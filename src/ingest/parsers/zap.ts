@@ -32,6 +32,16 @@ const FALSE_POSITIVE_CONFIDENCE = '0';
 /** Descriptions list at most this many instances; big sites report thousands for header checks. */
 const MAX_LISTED_INSTANCES = 100;
 
+/** Whole-document read; a corrupt gzip upload surfaces as a zlib error, which is bad input too. */
+async function readJson(input: ParserInput): Promise<unknown> {
+  try {
+    return await readJsonDocument(input.open());
+  } catch (error) {
+    if (error instanceof ParseError) throw error;
+    throw new ParseError(`Could not read the upload: ${(error as Error).message}`);
+  }
+}
+
 function detect(sniff: Sniff): boolean {
   if (sniff.shape === 'xml') return sniff.rootElement === 'OWASPZAPReport';
   // The JSON report keeps the XML attributes as "@version"/"@generated"/"@programName".
@@ -150,7 +160,7 @@ async function* parse(input: ParserInput): AsyncIterable<NormalizedFinding> {
     root = report;
     tool = { name: text(report['@_programName']) ?? 'ZAP', version: text(report['@_version']) };
   } else {
-    const doc = await readJsonDocument(input.open());
+    const doc = await readJson(input);
     if (!isObject(doc) || !('site' in doc)) throw new ParseError('Not a ZAP JSON report: no "site" list');
     root = doc;
     tool = { name: text(doc['@programName']) ?? 'ZAP', version: text(doc['@version']) };
