@@ -258,3 +258,39 @@ describe('async and idempotent uploads', () => {
     expect(await countRows('scans', app.id)).toBe(1);
   });
 });
+
+describe('empty reports', () => {
+  it('an empty trivy report (named) fixes what trivy found before; an empty [] without a type is a 400', async () => {
+    const app = await makeApplication(t, admin);
+    const headers = { 'x-api-token': app.api_token };
+    const first = await upload(t, '/api/ingest', headers, { file: 'corpus:trivy/scheme_2_many_vulns.json' });
+    expect(first.json().new_findings_count).toBe(5);
+    const clean = await upload(t, '/api/ingest', headers, { file: 'corpus:trivy/scheme_2_no_vuln.json' });
+    expect(clean.json()).toMatchObject({ findings_count: 0, fixed_findings_count: 5 });
+    const ambiguous = await upload(t, '/api/ingest', headers, { file: '[]' });
+    expect(ambiguous.json().code).toBe('ambiguous_empty_report');
+    const named = await upload(t, '/api/ingest', headers, {
+      file: Buffer.alloc(0),
+      fields: { scannerType: 'nuclei' },
+    });
+    expect(named.statusCode).toBe(201);
+  });
+
+  it('a corrupt gzip upload is a 400, not a 500', async () => {
+    const { gzipSync } = await import('node:zlib');
+    const app = await makeApplication(t, admin);
+    const gz = gzipSync(Buffer.from(buildSarifText()));
+    const response = await upload(
+      t,
+      '/api/ingest',
+      { 'x-api-token': app.api_token },
+      { file: gz.subarray(0, gz.length - 12) },
+    );
+    expect(response.statusCode).toBe(400);
+    expect(await countRows('scans', app.id)).toBe(0);
+  });
+});
+
+function buildSarifText(): string {
+  return JSON.stringify({ version: '2.1.0', runs: [{ tool: { driver: { name: 'x' } }, results: [] }] });
+}

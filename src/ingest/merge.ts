@@ -12,6 +12,8 @@ export interface MergeTarget {
   scanId: number;
   /** M of the risk formula for this application's asset criticality. */
   assetWeight: number;
+  /** With no staged rows, fix every open finding of the scanner type (uncategorised) in the version. */
+  emptyUploadFixesScannerType: boolean;
 }
 
 export interface MergeCounts {
@@ -97,7 +99,7 @@ export async function mergeStaged(trx: Transaction<DB>, target: MergeTarget): Pr
       s.package_name, s.package_version, s.fixed_version, s.cve_ids, s.cwe_ids, s.cwe_ids[1], s.cvss_score,
       s.cvss_vector, s."references", s.tool_name, s.tool_version, s.tool_fingerprint,
       s.risk_severity, s.risk_exploitation, 0, ${target.assetWeight},
-      round(100 * ${target.assetWeight}::float8 * (0.6 * s.risk_severity / 10 + 0.3 * s.risk_exploitation)),
+      round((100 * ${target.assetWeight}::float8 * (0.6 * s.risk_severity / 10 + 0.3 * s.risk_exploitation))::numeric),
       ${sql.lit(RISK_FORMULA_VERSION)}, now() + make_interval(days => ${slaDaysSql})
     from ${staged(uploadKey)} s
     where not exists (select 1 from findings f where f.version_id = ${versionId} and f.fingerprint = s.fingerprint)
@@ -130,8 +132,9 @@ export async function mergeStaged(trx: Transaction<DB>, target: MergeTarget): Pr
     with scope as (select distinct tool_name, category from ingest_staging where upload_key = ${uploadKey}),
     gone as (
       select f.id, f.status from findings f
-      join scope on scope.tool_name = f.tool_name and scope.category = f.category
-      where f.version_id = ${versionId} and f.scanner_type_id = ${target.scannerTypeId}
+      where (exists (select 1 from scope where scope.tool_name = f.tool_name and scope.category = f.category)
+             or (${target.emptyUploadFixesScannerType} and f.category = '' and not exists (select 1 from scope)))
+        and f.version_id = ${versionId} and f.scanner_type_id = ${target.scannerTypeId}
         and f.status in ('open', 'confirmed') and f.last_scan_id is distinct from ${scanId}
       for update of f
     )

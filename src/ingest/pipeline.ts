@@ -37,6 +37,15 @@ export interface PreparedUpload {
 
 const supportedList = (): string => PARSERS.map((parser) => parser.name).join(', ');
 
+/** Errors that mean "this content is broken" (bad JSON/XML, corrupt gzip), never a server fault. */
+function isContentError(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return error instanceof ParseError || (typeof code === 'string' && code.startsWith('Z_'));
+}
+
+const malformed = (what: string, error: unknown): AppError =>
+  badRequest('malformed_file', `The file could not be read as ${what}: ${(error as Error).message}`);
+
 /**
  * Step 3: the scanner type, named by the caller or detected from content. Unknown, undetectable or
  * disabled types are a 400 before anything is written.
@@ -46,8 +55,21 @@ export async function prepareUpload(
   file: UploadedFile,
   scannerType: string | undefined,
 ): Promise<PreparedUpload> {
-  if (file.size === 0) throw badRequest('empty_file', 'The uploaded file is empty');
-  const input = await inputFromFile(file.path);
+  if (file.size === 0 && !scannerType) {
+    throw badRequest(
+      'empty_file',
+      'The uploaded file is empty; name its scannerType if the tool found nothing',
+    );
+  }
+  const input = await inputFromFile(file.path).catch((error: unknown) => {
+    throw isContentError(error) ? malformed('the upload', error) : error;
+  });
+  if (!scannerType && input.sniff.head.trim() === '[]') {
+    throw badRequest(
+      'ambiguous_empty_report',
+      'An empty list ([]) could come from several tools; name its scannerType',
+    );
+  }
   const parser = scannerType ? findParser(scannerType) : detectParser(input.sniff);
   if (!parser) {
     const detail = scannerType
@@ -90,17 +112,13 @@ export async function ingestPrepared(
   const uploadKey = randomUUID();
   const startedAt = new Date();
   try {
-    const staged = await stageFindings(db, prepared.parser, prepared.input, uploadKey).catch(
-      (error: unknown) => {
-        if (error instanceof ParseError) {
-          throw badRequest(
-            'malformed_file',
-            `The file could not be read as ${prepared.parser.displayName}: ${error.message}`,
-          );
-        }
-        throw error;
-      },
-    );
+    // A zero-byte report named by its scanner type is a tool that found nothing.
+    const staged =
+      file.size === 0
+        ? { findingsCount: 0, toolName: null, toolVersion: null }
+        : await stageFindings(db, prepared.parser, prepared.input, uploadKey).catch((error: unknown) => {
+            throw isContentError(error) ? malformed(prepared.parser.displayName, error) : error;
+          });
     const outcome = await db.transaction().execute(async (trx) => {
       const application = await trx
         .selectFrom('applications')
@@ -144,6 +162,9 @@ export async function ingestPrepared(
         scannerTypeId: prepared.scannerTypeId,
         scanId: scan.id,
         assetWeight: ASSET_WEIGHT[application.asset_criticality],
+        // One tool per native format: its empty report means everything it found before is gone.
+        // A SARIF file may come from any tool, so an empty one fixes nothing.
+        emptyUploadFixesScannerType: staged.findingsCount === 0 && prepared.parser.name !== 'sarif',
       });
       await trx
         .updateTable('scans')

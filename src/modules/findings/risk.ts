@@ -80,6 +80,9 @@ export function riskScore(parts: RiskParts): number {
   return Math.round(clamp(raw, 0, 100));
 }
 
-/** The same formula in SQL, over the stored parts, for bulk recomputation (criticality change, ageing). */
+/**
+ * The same formula in SQL, over the stored parts, for bulk recomputation (criticality change, ageing).
+ * `numeric` rounds halves away from zero like Math.round; float8 would round them to even.
+ */
 export const RISK_SCORE_SQL =
-  'round(100 * risk_asset * (0.6 * risk_severity / 10 + 0.3 * risk_exploitation + 0.1 * risk_age))::integer';
+  'round((100 * risk_asset * (0.6 * risk_severity / 10 + 0.3 * risk_exploitation + 0.1 * risk_age))::numeric)::integer';
