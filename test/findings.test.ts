@@ -1,4 +1,6 @@
+import type { KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listFindings } from '../src/modules/findings/findings.service.ts';
 import { grant, makeApplication, makeFinding, makeUser, type TestUser } from './support/factories.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
 
@@ -250,6 +252,29 @@ describe('GET /api/findings', () => {
     expect((await list(admin, base)).pagination).toEqual({ page: 1, perPage: 50, total: 5, totalPages: 1 });
     const none = await list(admin, `${base}&severity=info`);
     expect(none.pagination).toEqual({ page: 1, perPage: 50, total: 0, totalPages: 0 });
+  });
+  it('runs one page query and one count query however many rows and assignees there are', async () => {
+    const app = await makeApplication(t, admin);
+    await grant(t, member, app.id, 'read');
+    for (let index = 0; index < 30; index += 1) {
+      await makeFinding(t, app.id, { assignee_id: index % 2 ? member.id : admin.id });
+    }
+    const statements: string[] = [];
+    const counter: KyselyPlugin = {
+      transformQuery: (args) => {
+        statements.push(args.node.kind);
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    };
+    const result = await listFindings(t.db.withPlugin(counter), member.principal, {
+      applicationId: app.id,
+      perPage: 25,
+    });
+    expect(result.findings).toHaveLength(25);
+    expect(result.findings.every((finding) => finding.assignee !== null)).toBe(true);
+    expect(result.pagination.total).toBe(30);
+    expect(statements).toEqual(['SelectQueryNode', 'SelectQueryNode']);
   });
 });
 

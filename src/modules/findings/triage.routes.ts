@@ -3,7 +3,8 @@ import { currentUser } from '../../http/auth.ts';
 import { IdParams } from '../../http/schemas.ts';
 import { FindingDetailSchema } from './findings.schema.ts';
 import { AssignBody, BulkBody, BulkResultSchema, ReviewBody, StatusBody } from './triage.schema.ts';
-import { assignFinding, bulkUpdate, changeStatus, reviewFinding } from './triage.service.ts';
+import { assignFinding } from './assign.service.ts';
+import { bulkUpdate, changeStatus, reviewFinding } from './triage.service.ts';
 
 /** Status, review, assignment and bulk changes; all need write access to the application. */
 export function triageRoutes(app: App, { db }: AppContext): void {

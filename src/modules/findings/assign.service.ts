@@ -1,0 +1,148 @@
+import type { Kysely, Transaction } from 'kysely';
+import { accessLevels } from '../../access/access.ts';
+import type { UserPrincipal } from '../../access/principal.ts';
+import type { DB } from '../../db/schema.ts';
+import { badRequest, notFound } from '../../http/errors.ts';
+import { iso } from '../../http/schemas.ts';
+import { publishEvents, type DomainEvent } from '../../events/events.ts';
+import type { FindingDetailRecord } from './findings.schema.ts';
+import { findingDetail } from './findings.service.ts';
+import { recordTimeline, type TimelineEntry } from './timeline.ts';
+import { lockOne } from './triage.guard.ts';
+import { setAssignee, userById, type DueDateChange, type LockedFinding } from './triage.repository.ts';
+import type { AssignInput } from './triage.schema.ts';
+
+const ISO_8601 =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
+
+/** An ISO 8601 date or date-time naming a real calendar day and time (no offset = UTC); else null. */
+export function parseDueDate(text: string): Date | null {
+  const match = ISO_8601.exec(text.trim());
+  if (!match) return null;
+  const [, year, month, day, hour = '00', minute = '00', second = '00', fraction = '', zone = 'Z'] = match;
+  const calendar = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
+  if (calendar.getUTCMonth() !== Number(month) - 1 || calendar.getUTCDate() !== Number(day)) return null;
+  if (Number(hour) > 23 || Number(minute) > 59 || Number(second) > 59) return null;
+  const offset = zone.toUpperCase() === 'Z' ? 'Z' : `${zone.slice(0, 3)}:${zone.slice(-2)}`;
+  const date = new Date(
+    `${year}-${month}-${day}T${hour}:${minute}:${second}${fraction.slice(0, 4)}${offset}`,
+  );
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/**
+ * The user findings are to be assigned to: unknown → 404; disabled, or unable to read one of
+ * `applicationIds` → 400.
+ */
+export async function requireAssignee(
+  trx: Transaction<DB>,
+  userId: number,
+  applicationIds: readonly number[],
+  path: string,
+): Promise<void> {
+  const assignee = await userById(trx, userId);
+  if (!assignee) throw notFound('User');
+  if (assignee.disabled) throw badRequest('assignee_disabled', `User ${userId} is disabled`);
+  const principal: UserPrincipal = { kind: 'user', ...assignee, via: 'api_key' };
+  const levels = await accessLevels(trx, principal, applicationIds);
+  const unreadable = applicationIds.filter((id) => (levels.get(id)?.level ?? 0) < 1);
+  if (unreadable.length > 0) {
+    throw badRequest('assignee_cannot_read', `User ${userId} cannot read the finding's application`, [
+      { path, message: `user cannot read application(s) ${unreadable.join(', ')}` },
+    ]);
+  }
+}
+
+/** Assigns findings that would change; writes a `reassigned` entry per change and an event per new assignee. */
+export async function applyAssignee(
+  trx: Transaction<DB>,
+  user: UserPrincipal,
+  findings: readonly LockedFinding[],
+  assigneeId: number | null,
+  due: DueDateChange,
+  now: Date,
+): Promise<number[]> {
+  const time = (date: Date | null) => date?.getTime() ?? null;
+  const mayChange = findings.filter(
+    (finding) =>
+      finding.assignee_id !== assigneeId ||
+      (due.kind === 'set' && time(due.value) !== time(finding.due_date)) ||
+      (due.kind === 'default' && finding.due_date === null),
+  );
+  const after = new Map(
+    (
+      await setAssignee(
+        trx,
+        mayChange.map((finding) => finding.id),
+        assigneeId,
+        due,
+        now,
+      )
+    ).map((row) => [row.id, row.due_date]),
+  );
+  const timeline: TimelineEntry[] = [];
+  const events: DomainEvent[] = [];
+  for (const finding of mayChange) {
+    const dueAfter = after.get(finding.id) ?? null;
+    const dueChanged = time(dueAfter) !== time(finding.due_date);
+    const dueDetail = { due_date: { from: iso(finding.due_date), to: iso(dueAfter) } };
+    timeline.push({
+      findingId: finding.id,
+      type: 'reassigned',
+      actor: { userId: user.id },
+      fromAssigneeId: finding.assignee_id,
+      toAssigneeId: assigneeId,
+      ...(dueChanged ? { detail: dueDetail } : {}),
+    });
+    if (finding.assignee_id !== assigneeId) {
+      events.push({
+        type: 'finding.reassigned',
+        applicationId: finding.application_id,
+        findingId: finding.id,
+        data: { from: finding.assignee_id, to: assigneeId, due_date: iso(dueAfter) },
+      });
+    }
+  }
+  await recordTimeline(trx, timeline);
+  await publishEvents(trx, events);
+  return mayChange.map((finding) => finding.id);
+}
+
+/** PATCH /assign: assignee (or null) and optional due date; the assignee must be able to read the application. */
+export async function assignFinding(
+  db: Kysely<DB>,
+  user: UserPrincipal,
+  ref: string,
+  input: AssignInput,
+): Promise<FindingDetailRecord> {
+  const assigneeId = input.userId !== undefined ? input.userId : input.user_id;
+  if (assigneeId === undefined) {
+    throw badRequest('validation_failed', 'userId is required (null unassigns)', [
+      { path: 'body.userId', message: 'is required' },
+    ]);
+  }
+  const dueText = input.dueDate !== undefined ? input.dueDate : input.due_date;
+  const dueValue = typeof dueText === 'string' ? parseDueDate(dueText) : null;
+  if (typeof dueText === 'string' && dueValue === null) {
+    throw badRequest('validation_failed', 'dueDate is not an ISO 8601 date', [
+      {
+        path: input.dueDate !== undefined ? 'body.dueDate' : 'body.due_date',
+        message: 'must be an ISO 8601 date or date-time',
+      },
+    ]);
+  }
+  const due: DueDateChange =
+    dueText !== undefined
+      ? { kind: 'set', value: dueValue }
+      : assigneeId !== null
+        ? { kind: 'default' }
+        : { kind: 'keep' };
+
+  const id = await db.transaction().execute(async (trx) => {
+    const finding = await lockOne(trx, user, ref);
+    if (assigneeId !== null) await requireAssignee(trx, assigneeId, [finding.application_id], 'body.userId');
+    await applyAssignee(trx, user, [finding], assigneeId, due, new Date());
+    return finding.id;
+  });
+  return findingDetail(db, id);
+}
