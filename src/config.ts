@@ -44,12 +44,16 @@ export class ConfigError extends Error {
 
 /** Reads and validates configuration once; a bad value stops the start with every problem listed. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const known = Object.fromEntries(
-    Object.keys(EnvSchema.properties)
-      .filter((key) => env[key] !== undefined && env[key] !== '')
-      .map((key) => [key, env[key]]),
-  );
-  const converted = Value.Convert(EnvSchema, Value.Default(EnvSchema, known));
+  const given = Object.keys(EnvSchema.properties).filter((key) => env[key] !== undefined && env[key] !== '');
+  const known = Object.fromEntries(given.map((key) => [key, env[key]]));
+  const converted = Value.Convert(EnvSchema, Value.Default(EnvSchema, known)) as Record<string, unknown>;
+  // Convert reads "80.5", "0x50", "1e3" and even "true" as integers; a number must be written as one.
+  for (const key of given) {
+    const raw = env[key] ?? '';
+    if (Type.IsInteger(EnvSchema.properties[key as keyof Env]) && !/^-?[0-9]+$/.test(raw.trim())) {
+      converted[key] = raw;
+    }
+  }
   const errors = [...Value.Errors(EnvSchema, converted)];
   if (errors.length > 0) {
     const lines = new Set(

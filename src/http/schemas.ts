@@ -4,7 +4,11 @@ import { Type, type TSchema } from 'typebox';
 
 export const Timestamp = Type.String({ format: 'date-time' });
 export const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
-export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+/**
+ * `null` first: Ajv runs with `coerceTypes`, and a string branch tried first turns `null` into `""`
+ * (so `{"tag": null}` stored an empty string). Tried first, `null` matches as itself.
+ */
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([Type.Null(), schema]);
 
 /** Path parameter `{id}`; validated by the service so a malformed id is a 404, not a 400. */
 export const IdParams = Type.Object({ id: Type.String() });

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+/** The message loadConfig throws for `env`, or fails when it does not throw. */
+function failure(env: NodeJS.ProcessEnv): string {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
+}
+
+describe('loadConfig', () => {
+  it('applies the defaults to an empty environment', () => {
+    expect(loadConfig({})).toEqual({
+      port: 3000,
+      host: '127.0.0.1',
+      dataDir: './data',
+      databaseUrl: undefined,
+      secretKey: undefined,
+      admin: { email: 'admin@scanhub.local', password: undefined },
+      uploadLimitBytes: 100 * 1024 * 1024,
+      logLevel: 'info',
+      sessionTtlHours: 24 * 7,
+      rateLimit: { perMinute: 1200, loginPerMinute: 10 },
+      trustProxy: false,
+    });
+  });
+
+  it('treats empty strings as unset', () => {
+    expect(loadConfig({ PORT: '', LOG_LEVEL: '', DATABASE_URL: '' })).toMatchObject({
+      port: 3000,
+      logLevel: 'info',
+      databaseUrl: undefined,
+    });
+  });
+
+  it('converts and keeps valid values', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      HOST: '0.0.0.0',
+      DATABASE_URL: 'postgresql://scanhub@db:5432/scanhub',
+      SCANHUB_ADMIN_PASSWORD: 'twelve chars',
+      SCANHUB_SECRET_KEY: 'k'.repeat(32),
+      LOG_LEVEL: 'debug',
+      SESSION_TTL_HOURS: '12',
+      RATE_LIMIT_PER_MINUTE: '60',
+      LOGIN_RATE_LIMIT_PER_MINUTE: '5',
+      TRUST_PROXY: 'true',
+      UNRELATED: 'ignored',
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '0.0.0.0',
+      databaseUrl: 'postgresql://scanhub@db:5432/scanhub',
+      admin: { email: 'admin@scanhub.local', password: 'twelve chars' },
+      secretKey: 'k'.repeat(32),
+      logLevel: 'debug',
+      sessionTtlHours: 12,
+      rateLimit: { perMinute: 60, loginPerMinute: 5 },
+      trustProxy: true,
+    });
+    expect(loadConfig({ DATABASE_URL: 'postgres://localhost/x' }).databaseUrl).toBe('postgres://localhost/x');
+  });
+
+  it.each([
+    ['PORT', 'http'],
+    ['PORT', '65536'],
+    ['PORT', '-1'],
+    ['PORT', '80.5'],
+    ['PORT', '0x50'],
+    ['PORT', 'true'],
+    ['UPLOAD_LIMIT_BYTES', '1e9'],
+    ['SESSION_TTL_HOURS', '1.5'],
+    ['LOG_LEVEL', 'loud'],
+    ['LOG_LEVEL', 'INFO '],
+    ['DATABASE_URL', 'mysql://localhost/scanhub'],
+    ['DATABASE_URL', 'localhost:5432'],
+    ['SCANHUB_ADMIN_PASSWORD', 'elevenchars'],
+  ])('rejects %s=%j, naming the variable', (name, value) => {
+    const message = failure({ [name]: value });
+    expect(message).toMatch(new RegExp(`^\\s*${name}: `, 'm'));
+    expect(message.split('\n').filter((line) => /^\s+\w+: /.test(line))).toHaveLength(1);
+  });
+
+  it('lists every bad variable at once, and never echoes the password', () => {
+    const message = failure({
+      PORT: 'eighty',
+      LOG_LEVEL: 'verbose',
+      DATABASE_URL: 'sqlite://file.db',
+      SCANHUB_ADMIN_PASSWORD: 'hunter2',
+      HOST: 'localhost',
+    });
+    for (const name of ['PORT', 'LOG_LEVEL', 'DATABASE_URL', 'SCANHUB_ADMIN_PASSWORD']) {
+      expect(message).toMatch(new RegExp(`^\\s*${name}: `, 'm'));
+    }
+    expect(message).not.toMatch(/^\s*HOST: /m);
+    expect(message).not.toContain('hunter2');
+  });
+});

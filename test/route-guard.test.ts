@@ -1,0 +1,389 @@
+import type { LightMyRequestResponse, RouteOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SESSION_COOKIE } from '../src/http/auth.ts';
+import { grant, makeApplication, makeUser, type TestUser } from './support/factories.ts';
+import { createTestApp, type TestApp } from './support/test-app.ts';
+
+/**
+ * Walks every route the app registers (collected by an onRoute hook attached before the first
+ * route exists, so a route added later is walked too) and proves who is turned away. The only
+ * tables are the public routes, sample inputs and path values; a route that needs an entry and
+ * has none fails the walk instead of being skipped.
+ */
+
+interface Endpoint {
+  method: string;
+  url: string;
+  route: RouteOptions;
+}
+
+const collected: RouteOptions[] = [];
+let t: TestApp;
+let admin: TestUser;
+let member: TestUser;
+let outsider: TestUser;
+let reader: TestUser;
+let application: { id: number; slug: string; group_id: number };
+let versionId: number;
+let findingId: number | undefined;
+let scanId: number | undefined;
+let tokenHash: string;
+let sessionCookie: string;
+
+/** Routes anyone may call: the spec's and DESIGN §4's, nothing else. */
+const PUBLIC_URLS = new Set([
+  '/api/csrf-token',
+  '/api/auth/login',
+  '/healthz',
+  '/readyz',
+  '/api/openapi.json',
+]);
+const isPublic = (url: string): boolean => PUBLIC_URLS.has(url) || url.startsWith('/api/docs');
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Routes that act on one application or on something inside one: the application by id (or by
+ * group and slug), its findings and its scans. An outsider gets 404 on each; a reader 403 on writes.
+ */
+const SCOPES = [
+  { name: 'application', pattern: /^\/api\/applications\/:id(\/|$)/ },
+  { name: 'application', pattern: /^\/api\/groups\/:group_id\/applications\/:slug(\/|$)/ },
+  { name: 'finding', pattern: /^\/api\/findings\/:id(\/|$)/ },
+  { name: 'scan', pattern: /^\/api\/scans\/:id(\/|$)/ },
+] as const;
+const scopeOf = (url: string) => SCOPES.find((scope) => scope.pattern.test(url))?.name;
+
+/** Path values: real rows of the walked application; other routes get a fixed id. */
+function pathValue(url: string, name: string): string | undefined {
+  const scope = scopeOf(url);
+  if (name === 'id' && scope === 'application') return String(application.id);
+  if (name === 'id' && scope === 'finding') return findingId === undefined ? undefined : String(findingId);
+  if (name === 'id' && scope === 'scan') return scanId === undefined ? undefined : String(scanId);
+  const values: Record<string, string> = {
+    versionId: String(versionId),
+    group_id: String(application.group_id),
+    slug: application.slug,
+    userId: String(reader.id),
+  };
+  return values[name];
+}
+
+function fillPath(url: string): string {
+  const scoped = scopeOf(url) !== undefined;
+  return url
+    .replace(/:([A-Za-z_]+)/g, (_match, name: string) => {
+      const value = pathValue(url, name);
+      if (value !== undefined) return value;
+      if (scoped) throw new Error(`route-guard: no value for :${name} in ${url}; add one to pathValue`);
+      return '1';
+    })
+    .replace(/\*$/, 'index.html');
+}
+
+/**
+ * A valid body or query for each scoped route whose schema needs one, so that validation (400)
+ * cannot answer before access control does.
+ */
+function sampleInput(endpoint: Endpoint): { payload?: object; query?: Record<string, string> } | undefined {
+  const samples: Record<string, { payload?: object; query?: Record<string, string> }> = {
+    'PUT /api/applications/:id': { payload: { name: 'guard rename' } },
+    'POST /api/applications/:id/versions': { payload: { name: 'guard-version' } },
+    'PATCH /api/applications/:id/versions/:versionId': { payload: { name: 'guard-renamed' } },
+    'GET /api/applications/:id/versions/compare': { query: { from: 'default', to: 'guarded' } },
+    'POST /api/applications/:id/permissions': { payload: { subject: `user:${outsider.id}`, action: 'read' } },
+    'DELETE /api/applications/:id/permissions': { payload: { subject: `user:${reader.id}`, action: 'read' } },
+    'PATCH /api/findings/:id/status': { payload: { status: 'confirmed' } },
+    'PATCH /api/findings/:id/review': { payload: { status: 'confirmed' } },
+    'PATCH /api/findings/:id/assign': { payload: { userId: reader.id } },
+    'POST /api/findings/:id/comments': { payload: { content: 'guard comment' } },
+  };
+  const method = endpoint.method === 'HEAD' ? 'GET' : endpoint.method; // HEAD shares GET's schema
+  return samples[`${method} ${endpoint.url}`];
+}
+
+function needsInput(route: RouteOptions): boolean {
+  const schema = route.schema as { body?: unknown; querystring?: { required?: string[] } } | undefined;
+  return Boolean(schema?.body) || (schema?.querystring?.required?.length ?? 0) > 0;
+}
+
+function endpoints(): Endpoint[] {
+  return collected.flatMap((route) =>
+    (Array.isArray(route.method) ? route.method : [route.method]).map((method) => ({
+      method,
+      url: route.url,
+      route,
+    })),
+  );
+}
+
+const scopedEndpoints = (name?: string): Endpoint[] =>
+  endpoints().filter(({ url }) => (name ? scopeOf(url) === name : scopeOf(url) !== undefined));
+
+function inject(endpoint: Endpoint, headers: Record<string, string>) {
+  const input = sampleInput(endpoint);
+  return t.app.inject({
+    method: endpoint.method as 'GET',
+    url: fillPath(endpoint.url),
+    headers,
+    ...(input?.payload ? { payload: input.payload } : {}),
+    ...(input?.query ? { query: input.query } : {}),
+  });
+}
+
+const label = (endpoint: Endpoint): string => `${endpoint.method} ${endpoint.url}`;
+
+/** problem+json with a `code`; HEAD responses carry only the header. */
+function expectProblem(
+  endpoint: Endpoint,
+  response: LightMyRequestResponse,
+  status: number,
+  code: string,
+): void {
+  expect(response.statusCode, label(endpoint)).toBe(status);
+  expect(response.headers['content-type'], label(endpoint)).toContain('application/problem+json');
+  if (endpoint.method === 'HEAD') return;
+  expect(response.json(), label(endpoint)).toMatchObject({ status, code });
+}
+
+const SARIF = JSON.stringify({
+  version: '2.1.0',
+  runs: [
+    {
+      tool: { driver: { name: 'guard', rules: [{ id: 'G1' }] } },
+      results: [
+        {
+          ruleId: 'G1',
+          level: 'error',
+          message: { text: 'guarded finding' },
+          locations: [
+            { physicalLocation: { artifactLocation: { uri: 'src/a.js' }, region: { startLine: 3 } } },
+          ],
+        },
+      ],
+    },
+  ],
+});
+
+/** One scan with one finding in the walked application, through the public ingest route. */
+async function ingestOneFinding(): Promise<void> {
+  const boundary = 'route-guard-boundary';
+  const payload = [
+    `--${boundary}`,
+    'Content-Disposition: form-data; name="file"; filename="guard.sarif"',
+    'Content-Type: application/json',
+    '',
+    SARIF,
+    `--${boundary}--`,
+    '',
+  ].join('\r\n');
+  const response = await t.app.inject({
+    method: 'POST',
+    url: `/api/applications/${application.id}/ingest`,
+    headers: { ...admin.headers, 'content-type': `multipart/form-data; boundary=${boundary}` },
+    payload,
+  });
+  if (response.statusCode !== 201) return;
+  scanId = response.json().scan?.id;
+  const findings = await t.app.inject({
+    url: `/api/findings?applicationId=${application.id}`,
+    headers: admin.headers,
+  });
+  findingId = findings.json().findings?.[0]?.id;
+}
+
+beforeAll(async () => {
+  t = await createTestApp({}, { onRoute: (route) => collected.push(route) });
+  admin = await makeUser(t, { role: 'admin' });
+  member = await makeUser(t);
+  outsider = await makeUser(t);
+  reader = await makeUser(t);
+  application = await makeApplication(t, admin);
+  const row = await t.db
+    .selectFrom('applications')
+    .select('api_token_hash')
+    .where('id', '=', application.id)
+    .executeTakeFirstOrThrow();
+  tokenHash = row.api_token_hash;
+  const version = await t.db
+    .insertInto('application_versions')
+    .values({ application_id: application.id, name: 'guarded' })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  versionId = version.id;
+  await ingestOneFinding();
+  await grant(t, reader, application.id, 'read');
+  const login = await t.app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { email: admin.email, password: 'correct horse battery staple' },
+  });
+  sessionCookie = login.cookies.find((cookie) => cookie.name === SESSION_COOKIE)?.value ?? '';
+});
+afterAll(() => t.close());
+
+/** The walked application, its versions, grants, finding and comments are as the setup left them. */
+async function expectUntouched(): Promise<void> {
+  const app = await t.db
+    .selectFrom('applications')
+    .select(['name', 'api_token_hash'])
+    .where('id', '=', application.id)
+    .executeTakeFirstOrThrow();
+  expect(app.name).not.toBe('guard rename');
+  expect(app.api_token_hash).toBe(tokenHash);
+  const versions = await t.db
+    .selectFrom('application_versions')
+    .select('name')
+    .where('application_id', '=', application.id)
+    .orderBy('id')
+    .execute();
+  expect(versions.map((version) => version.name)).toEqual(['default', 'guarded']);
+  const grants = await t.db
+    .selectFrom('permission_policies')
+    .select(['user_id', 'action'])
+    .where('application_id', '=', application.id)
+    .execute();
+  expect(grants).toEqual([{ user_id: reader.id, action: 'read' }]);
+  if (findingId !== undefined) {
+    const finding = await t.app.inject({ url: `/api/findings/${findingId}`, headers: admin.headers });
+    expect(finding.json()).toMatchObject({ status: 'open', assignee_id: null });
+    const comments = await t.app.inject({
+      url: `/api/findings/${findingId}/comments`,
+      headers: admin.headers,
+    });
+    expect(comments.json()).toEqual([]);
+  }
+}
+
+describe('the collected route list', () => {
+  it('is complete: it holds every documented path, and the router knows every route in it', () => {
+    const list = endpoints();
+    expect(list.length).toBeGreaterThan(40);
+    const urls = new Set(list.map((endpoint) => endpoint.url));
+    const documented = Object.keys((t.app.swagger() as { paths: object }).paths).map((path) =>
+      path.replace(/\{([^}]+)\}/g, ':$1'),
+    );
+    for (const path of documented) expect(urls, path).toContain(path);
+    for (const endpoint of list) {
+      expect(t.app.hasRoute({ method: endpoint.method as 'GET', url: endpoint.url }), label(endpoint)).toBe(
+        true,
+      );
+    }
+  });
+
+  it('declares public exactly the public routes, and only known requirements', () => {
+    for (const endpoint of endpoints()) {
+      const auth = endpoint.route.config?.auth;
+      expect([undefined, 'public', 'user', 'admin', 'application_token'], label(endpoint)).toContain(auth);
+      expect(auth === 'public', `${label(endpoint)} public?`).toBe(isPublic(endpoint.url));
+    }
+  });
+
+  it('has the rows the scoped walks need', () => {
+    expect(scanId, 'ingest of the guard SARIF failed').toBeDefined();
+    expect(findingId, 'the guard SARIF made no finding').toBeDefined();
+  });
+});
+
+describe('an anonymous caller', () => {
+  it('gets 401 problem+json on every route except the public ones', async () => {
+    let refused = 0;
+    for (const endpoint of endpoints()) {
+      const response = await inject(endpoint, {});
+      if (isPublic(endpoint.url)) {
+        expect(response.statusCode, label(endpoint)).not.toBe(401);
+        continue;
+      }
+      expectProblem(endpoint, response, 401, 'unauthorized');
+      refused += 1;
+    }
+    expect(refused).toBeGreaterThan(30);
+  });
+
+  it('gets 401 with an unknown API key, even on public routes', async () => {
+    for (const endpoint of endpoints()) {
+      expectProblem(endpoint, await inject(endpoint, { 'x-api-key': 'shk_not-a-key' }), 401, 'unauthorized');
+    }
+  });
+
+  it('gets a 404 problem for an unknown route', async () => {
+    const response = await t.app.inject({ url: '/api/nothing-here' });
+    expect(response.statusCode).toBe(404);
+    expect(response.headers['content-type']).toContain('application/problem+json');
+    expect(response.json().code).toBe('not_found');
+  });
+});
+
+describe('a member', () => {
+  it('gets 403 admin_required on every admin route', async () => {
+    const adminRoutes = endpoints().filter(
+      ({ url, route }) => route.config?.auth === 'admin' || url.startsWith('/api/admin/'),
+    );
+    expect(adminRoutes.length).toBeGreaterThan(5);
+    for (const endpoint of adminRoutes) {
+      expectProblem(endpoint, await inject(endpoint, member.headers), 403, 'admin_required');
+    }
+  });
+});
+
+describe('application-scoped routes (the application, its findings and its scans)', () => {
+  it('have a sample input wherever their schema needs one', () => {
+    const missing = scopedEndpoints()
+      .filter(({ route }) => needsInput(route))
+      .filter((endpoint) => !sampleInput(endpoint))
+      .map(label);
+    expect(missing).toEqual([]);
+  });
+
+  for (const scope of ['application', 'finding', 'scan']) {
+    it(`${scope}: 404 to a member who cannot read the application; nothing changes`, async () => {
+      const list = scopedEndpoints(scope);
+      expect(list.length).toBeGreaterThan(0);
+      for (const endpoint of list) {
+        expectProblem(endpoint, await inject(endpoint, outsider.headers), 404, 'not_found');
+      }
+      await expectUntouched();
+    });
+
+    it(`${scope}: 403 to a reader on every write; nothing changes`, async () => {
+      for (const endpoint of scopedEndpoints(scope).filter(({ method }) => WRITE_METHODS.has(method))) {
+        expectProblem(endpoint, await inject(endpoint, reader.headers), 403, 'forbidden');
+      }
+      await expectUntouched();
+    });
+
+    it(`${scope}: 200 to a reader on every read`, async () => {
+      for (const endpoint of scopedEndpoints(scope).filter(({ method }) => method === 'GET')) {
+        const response = await inject(endpoint, reader.headers);
+        expect(response.statusCode, label(endpoint)).toBe(200);
+      }
+    });
+  }
+
+  it('an application-scoped write count that proves the walk reached them', () => {
+    const writes = scopedEndpoints().filter(({ method }) => WRITE_METHODS.has(method));
+    expect(writes.length).toBeGreaterThan(10);
+  });
+});
+
+describe('cookie sessions', () => {
+  it('get 403 csrf_failed on every state-changing route without X-CSRF-Token', async () => {
+    expect(sessionCookie).not.toBe('');
+    const writes = endpoints().filter(
+      ({ method, url, route }) =>
+        WRITE_METHODS.has(method) && !isPublic(url) && route.config?.auth !== 'application_token',
+    );
+    for (const endpoint of writes) {
+      const response = await inject(endpoint, { cookie: `${SESSION_COOKIE}=${sessionCookie}` });
+      expectProblem(endpoint, response, 403, 'csrf_failed');
+    }
+    await expectUntouched();
+  });
+
+  it('never authenticate application-token routes', async () => {
+    const tokenRoutes = endpoints().filter(({ route }) => route.config?.auth === 'application_token');
+    for (const endpoint of tokenRoutes) {
+      const response = await inject(endpoint, { cookie: `${SESSION_COOKIE}=${sessionCookie}` });
+      expectProblem(endpoint, response, 401, 'unauthorized');
+    }
+  });
+});
