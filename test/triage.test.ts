@@ -286,19 +286,19 @@ describe('PATCH /api/findings/{id}/assign', () => {
     ]);
   });
 
-  it('sets the SLA due date when assigning a finding without one, keeps an existing one', async () => {
-    const firstSeen = new Date('2026-01-01T00:00:00Z');
-    const finding = await makeFinding(t, applicationId, { severity: 'critical', first_seen_at: firstSeen });
+  it('keeps the due date when dueDate is omitted, clears it with null', async () => {
+    const finding = await makeFinding(t, applicationId, { due_date: new Date('2026-01-16T00:00:00Z') });
     await patch(writer, `/api/findings/${finding.id}/assign`, { user_id: writer.id });
     expect((await findingRow(finding.id)).due_date?.toISOString()).toBe('2026-01-16T00:00:00.000Z');
-    // Reassigning keeps the due date; unassigning keeps it too; null clears it.
     await patch(writer, `/api/findings/${finding.id}/assign`, { userId: admin.id });
-    expect((await findingRow(finding.id)).due_date?.toISOString()).toBe('2026-01-16T00:00:00.000Z');
     await patch(writer, `/api/findings/${finding.id}/assign`, { userId: null });
     const unassigned = await findingRow(finding.id);
     expect(unassigned.assignee_id).toBeNull();
     expect(unassigned.due_date?.toISOString()).toBe('2026-01-16T00:00:00.000Z');
     await patch(writer, `/api/findings/${finding.id}/assign`, { userId: null, due_date: null });
+    expect((await findingRow(finding.id)).due_date).toBeNull();
+    // Assigning again does not bring a cleared due date back.
+    await patch(writer, `/api/findings/${finding.id}/assign`, { userId: writer.id });
     expect((await findingRow(finding.id)).due_date).toBeNull();
     const timeline = await timelineOf(finding.id);
     expect(timeline.map((entry) => [entry.from_assignee_id, entry.to_assignee_id])).toEqual([
@@ -306,14 +306,12 @@ describe('PATCH /api/findings/{id}/assign', () => {
       [writer.id, admin.id],
       [admin.id, null],
       [null, null],
+      [null, writer.id],
     ]);
+    expect(timeline[0]?.detail).toBeNull();
     expect(timeline[3]?.detail).toEqual({ due_date: { from: '2026-01-16T00:00:00.000Z', to: null } });
     const events = await eventsOf(finding.id);
-    expect(events.map((event) => event.type)).toEqual([
-      'finding.reassigned',
-      'finding.reassigned',
-      'finding.reassigned',
-    ]);
+    expect(events.map((event) => event.type)).toEqual(Array(4).fill('finding.reassigned'));
   });
 
   it('accepts a date-only due date as midnight UTC and records nothing when nothing changes', async () => {

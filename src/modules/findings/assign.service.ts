@@ -66,8 +66,7 @@ export async function applyAssignee(
   const mayChange = findings.filter(
     (finding) =>
       finding.assignee_id !== assigneeId ||
-      (due.kind === 'set' && time(due.value) !== time(finding.due_date)) ||
-      (due.kind === 'default' && finding.due_date === null),
+      (due.kind === 'set' && time(due.value) !== time(finding.due_date)),
   );
   const after = new Map(
     (
@@ -131,12 +130,7 @@ export async function assignFinding(
       },
     ]);
   }
-  const due: DueDateChange =
-    dueText !== undefined
-      ? { kind: 'set', value: dueValue }
-      : assigneeId !== null
-        ? { kind: 'default' }
-        : { kind: 'keep' };
+  const due: DueDateChange = dueText !== undefined ? { kind: 'set', value: dueValue } : { kind: 'keep' };
 
   const id = await db.transaction().execute(async (trx) => {
     const finding = await lockOne(trx, user, ref);

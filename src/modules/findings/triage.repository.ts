@@ -1,6 +1,5 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { DB, FindingStatus } from '../../db/schema.ts';
-import { SLA_DAYS } from './risk.ts';
 
 /** Locks findings for a triage change, in id order so concurrent bulk changes cannot deadlock. */
 export async function lockFindings(trx: Transaction<DB>, ids: readonly number[]) {
@@ -30,14 +29,8 @@ export async function setStatus(
     .execute();
 }
 
-/** First seen + the SLA days of the finding's severity (DESIGN.md §6). */
-const SLA_DUE_DATE = sql<Date>`first_seen_at + make_interval(days => case severity ${sql.join(
-  Object.entries(SLA_DAYS).map(([severity, days]) => sql`when ${severity} then ${sql.lit(days)}`),
-  sql` `,
-)} end)`;
-
-/** `set`: this value (null clears); `default`: keep, or the SLA due date when none; `keep`: unchanged. */
-export type DueDateChange = { kind: 'set'; value: Date | null } | { kind: 'default' } | { kind: 'keep' };
+/** `set`: this value (null clears); `keep`: unchanged. */
+export type DueDateChange = { kind: 'set'; value: Date | null } | { kind: 'keep' };
 
 /** Sets assignee and due date; returns each finding's due date afterwards. */
 export async function setAssignee(
@@ -54,7 +47,6 @@ export async function setAssignee(
       assignee_id: assigneeId,
       updated_at: now,
       ...(due.kind === 'set' ? { due_date: due.value } : {}),
-      ...(due.kind === 'default' ? { due_date: sql<Date>`coalesce(due_date, ${SLA_DUE_DATE})` } : {}),
     })
     .where('id', 'in', [...ids])
     .returning(['id', 'due_date'])

@@ -21,8 +21,7 @@ export type ReviewInput = Static<typeof ReviewBody>;
 
 /**
  * `userId` (or `user_id`) is required: a user id, or null to unassign. `dueDate` (or `due_date`):
- * null clears it; omitted keeps it, except that assigning a finding that has no due date sets the
- * SLA default (first seen + SLA days of its severity).
+ * a new due date, null to clear it, omitted to keep it (ingest sets the SLA due date at creation).
  */
 export const AssignBody = Type.Object({
   userId: Type.Optional(Nullable(UserId)),
@@ -36,7 +35,7 @@ export type AssignInput = Static<typeof AssignBody>;
 export const BulkBody = Type.Object({
   ids: Type.Array(UserId, { minItems: 1, maxItems: 1000, description: 'Finding ids (duplicates ignored)' }),
   status: Type.Optional(FindingStatusSchema),
-  /** A user id, or null to unassign. */
+  /** A user id, or null to unassign; due dates are kept. */
   assignee: Type.Optional(Nullable(UserId)),
 });
 export type BulkInput = Static<typeof BulkBody>;

@@ -9,7 +9,7 @@ import { findingDetail } from './findings.service.ts';
 import { allowedNextStatuses, checkTransition } from './lifecycle.ts';
 import { recordTimeline, type TimelineEntry } from './timeline.ts';
 import { lockOne, lockWritable } from './triage.guard.ts';
-import { markReviewed, setStatus, type DueDateChange, type LockedFinding } from './triage.repository.ts';
+import { markReviewed, setStatus, type LockedFinding } from './triage.repository.ts';
 import type { BulkInput, BulkResult, ReviewInput } from './triage.schema.ts';
 
 const invalidTransition = (finding: LockedFinding, to: FindingStatus) =>
@@ -138,8 +138,9 @@ export async function bulkUpdate(db: Kysely<DB>, user: UserPrincipal, input: Bul
           'body.assignee',
         );
       }
-      const due: DueDateChange = assigneeId === null ? { kind: 'keep' } : { kind: 'default' };
-      for (const id of await applyAssignee(trx, user, findings, assigneeId, due, now)) changed.add(id);
+      for (const id of await applyAssignee(trx, user, findings, assigneeId, { kind: 'keep' }, now)) {
+        changed.add(id);
+      }
     }
     const updated = ids.filter((id) => changed.has(id));
     return { updated: updated.length, ids: updated, unchanged: ids.filter((id) => !changed.has(id)) };
