@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listFindings } from '../src/modules/findings/findings.service.ts';
 import { grant, makeApplication, makeFinding, makeUser, type TestUser } from './support/factories.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
+import { upload } from './support/upload.ts';
 
 let t: TestApp;
 let admin: TestUser;
@@ -473,5 +474,72 @@ describe('GET /api/applications/{id}/versions/{versionId}/findings', () => {
     expect(await get('default/findings?limit=2')).toEqual([high.id, fixed.id]);
     expect(await get('default/findings?limit=50000')).toHaveLength(3);
     expect((await get('release-2/findings')).length).toBe(1);
+  });
+});
+
+describe('findings made by ingest', () => {
+  const sarif = (messages: string[]) =>
+    JSON.stringify({
+      version: '2.1.0',
+      runs: [
+        {
+          tool: { driver: { name: 'DemoScanner', rules: [{ id: 'demo/rule' }] } },
+          results: messages.map((text, index) => ({
+            ruleId: 'demo/rule',
+            level: 'error',
+            message: { text },
+            locations: [
+              {
+                physicalLocation: { artifactLocation: { uri: `src/${index}.py` }, region: { startLine: 3 } },
+              },
+            ],
+          })),
+        },
+      ],
+    });
+
+  it('list by scan, detail timeline with ingest entries, then triage', async () => {
+    const app = await makeApplication(t, admin);
+    const url = `/api/applications/${app.id}/ingest`;
+    const first = await upload(t, url, admin.headers, { file: sarif(['Alpha issue', 'Bravo issue']) });
+    expect(first.statusCode, first.body).toBe(201);
+    const second = await upload(t, url, admin.headers, { file: sarif(['Alpha issue']) });
+    expect(second.statusCode, second.body).toBe(201);
+    const firstScan = first.json().scan.id as number;
+    const secondScan = second.json().scan.id as number;
+
+    const listed = await list(admin, `scanId=${firstScan}&sortBy=title&order=asc`);
+    expect(listed.findings.map((finding) => [finding.title, finding.status, finding.scan_id])).toEqual([
+      ['Alpha issue', 'open', secondScan],
+      ['Bravo issue', 'fixed', firstScan],
+    ]);
+    expect(listed.findings[0]).toMatchObject({
+      scanner_type: 'sarif',
+      scanner: 'DemoScanner',
+      severity: 'high',
+    });
+
+    const gone = listed.findings[1]!;
+    const detail = (await t.app.inject({ url: `/api/findings/${gone.id}`, headers: admin.headers })).json();
+    expect(
+      detail.timeline.map((entry: { type: string; actor: object; scan_id: number }) => entry),
+    ).toMatchObject([
+      { type: 'created', actor: { type: 'system', name: 'ingest' }, to_status: 'open', scan_id: firstScan },
+      {
+        type: 'fixed',
+        actor: { type: 'system', name: 'ingest' },
+        from_status: 'open',
+        to_status: 'fixed',
+        scan_id: secondScan,
+      },
+    ]);
+    const reopened = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/findings/${gone.id}/status`,
+      headers: admin.headers,
+      payload: { status: 'open' },
+    });
+    expect(reopened.statusCode).toBe(200);
+    expect(reopened.json()).toMatchObject({ status: 'open', fixed_at: null });
   });
 });
