@@ -200,8 +200,21 @@ export interface FindingsTable {
   first_seen_at: CreatedAt;
   last_seen_at: UpdatedAt;
   fixed_at: Timestamp | null;
+  /** Reported by its scope's latest scan; while true, last seen = the scope's (see finding_scopes). */
+  present: Generated<boolean>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
+}
+
+/** What one upload speaks for: version × scanner type × tool × category, and when it last spoke. */
+export interface FindingScopesTable {
+  id: Generated<number>;
+  version_id: number;
+  scanner_type_id: number;
+  tool_name: string;
+  category: string;
+  last_scan_id: number | null;
+  last_seen_at: Timestamp;
 }
 
 export interface FindingEventsTable {
@@ -286,6 +299,7 @@ export interface DB {
   scanner_types: ScannerTypesTable;
   scans: ScansTable;
   findings: FindingsTable;
+  finding_scopes: FindingScopesTable;
   finding_events: FindingEventsTable;
   finding_comments: FindingCommentsTable;
   events: EventsTable;

@@ -61,30 +61,55 @@ function statusChanges(
 }
 
 /**
- * Merges one staged upload into the version's findings, set-wise in SQL (no per-finding queries):
- * reopen returning findings, touch present ones, insert new ones (the unique (version, fingerprint)
- * index makes concurrent uploads unable to create twins), carry triage over from other versions,
- * and mark absent ones of the same tool and category fixed. Timeline entries and outbox events
- * are written in the same transaction.
+ * Merges one staged upload into the version's findings, set-wise in SQL (no per-finding queries),
+ * writing only the findings whose presence or status changes:
+ * 1. present findings of this upload's scopes that it no longer reports stop being present
+ *    (open/confirmed ones become `fixed`, as GitHub closes alerts), keeping the scope's last sighting;
+ * 2. findings reported again after being absent, or reported while `fixed`, are present and open;
+ * 3. new fingerprints are inserted (the unique (version, fingerprint) index makes concurrent
+ *    uploads unable to create twins), inheriting triage from other versions;
+ * 4. the scopes record this scan as their latest sighting — the "last seen" of every present finding.
+ * Timeline entries and outbox events are written in the same transaction.
  */
 export async function mergeStaged(trx: Transaction<DB>, target: MergeTarget): Promise<MergeCounts> {
   const { uploadKey, versionId, scanId } = target;
 
-  const reopened = await sql<{ id: number; from_status: FindingStatus; to_status: FindingStatus }>`
+  const gone = await sql<{ id: number; from_status: FindingStatus; to_status: FindingStatus }>`
+    with scope as (select distinct tool_name, category from ingest_staging where upload_key = ${uploadKey}),
+    gone as (
+      select f.id, f.status, fs.last_seen_at, fs.last_scan_id from findings f
+      left join finding_scopes fs on fs.version_id = f.version_id and fs.scanner_type_id = f.scanner_type_id
+        and fs.tool_name = f.tool_name and fs.category = f.category
+      where f.version_id = ${versionId} and f.scanner_type_id = ${target.scannerTypeId} and f.present
+        and (exists (select 1 from scope where scope.tool_name = f.tool_name and scope.category = f.category)
+             or (${target.emptyUploadFixesScannerType} and f.category = '' and not exists (select 1 from scope)))
+        and not exists (select 1 from ingest_staging s where s.upload_key = ${uploadKey} and s.fingerprint = f.fingerprint)
+      for update of f
+    )
     update findings f
-    set status = 'open', fixed_at = null, last_seen_at = now(), last_scan_id = ${scanId}, updated_at = now()
-    from ingest_staging s
-    where s.upload_key = ${uploadKey} and f.version_id = ${versionId} and f.fingerprint = s.fingerprint
-      and f.status = 'fixed'
-    returning f.id, 'fixed' as from_status, 'open' as to_status`.execute(trx);
+    set present = false,
+      last_seen_at = coalesce(gone.last_seen_at, f.last_seen_at),
+      last_scan_id = coalesce(gone.last_scan_id, f.last_scan_id),
+      status = case when f.status in ('open', 'confirmed') then 'fixed' else f.status end,
+      fixed_at = case when f.status in ('open', 'confirmed') then now() else f.fixed_at end,
+      updated_at = now()
+    from gone where f.id = gone.id
+    returning f.id, gone.status as from_status, f.status as to_status`.execute(trx);
+  const fixed = gone.rows.filter((row) => row.from_status !== row.to_status);
 
-  const touched = await sql`
+  const returned = await sql<{ id: number; from_status: FindingStatus; to_status: FindingStatus }>`
+    with back as (
+      select f.id, f.status from findings f
+      join ingest_staging s on s.upload_key = ${uploadKey} and s.fingerprint = f.fingerprint
+      where f.version_id = ${versionId} and (not f.present or f.status = 'fixed')
+      for update of f
+    )
     update findings f
-    set last_seen_at = now(), last_scan_id = ${scanId}
-    from ingest_staging s
-    where s.upload_key = ${uploadKey} and f.version_id = ${versionId} and f.fingerprint = s.fingerprint`.execute(
-    trx,
-  );
+    set present = true, status = case when f.status = 'fixed' then 'open' else f.status end,
+      fixed_at = null, last_seen_at = now(), last_scan_id = ${scanId}, updated_at = now()
+    from back where f.id = back.id
+    returning f.id, back.status as from_status, f.status as to_status`.execute(trx);
+  const reopened = returned.rows.filter((row) => row.from_status !== row.to_status);
 
   const inserted = await sql`
     insert into findings (
@@ -127,50 +152,52 @@ export async function mergeStaged(trx: Transaction<DB>, target: MergeTarget): Pr
     returning n.id, 'open' as from_status, o.status as to_status, o.id as source_finding_id,
       o.version_id as source_version_id`.execute(trx);
 
-  // Absent from this upload, same scanner, tool and category: fixed (as GitHub closes alerts).
-  const fixed = await sql<{ id: number; from_status: FindingStatus; to_status: FindingStatus }>`
-    with scope as (select distinct tool_name, category from ingest_staging where upload_key = ${uploadKey}),
-    gone as (
-      select f.id, f.status from findings f
-      where (exists (select 1 from scope where scope.tool_name = f.tool_name and scope.category = f.category)
-             or (${target.emptyUploadFixesScannerType} and f.category = '' and not exists (select 1 from scope)))
-        and f.version_id = ${versionId} and f.scanner_type_id = ${target.scannerTypeId}
-        and f.status in ('open', 'confirmed') and f.last_scan_id is distinct from ${scanId}
-      for update of f
-    )
-    update findings f set status = 'fixed', fixed_at = now(), updated_at = now()
-    from gone where f.id = gone.id
-    returning f.id, gone.status as from_status, 'fixed' as to_status`.execute(trx);
-
   await sql`
-    insert into events (type, application_id, finding_id, scan_id)
-    select 'finding.created', application_id, id, first_scan_id from findings
-    where first_scan_id = ${scanId} and version_id = ${versionId}`.execute(trx);
+    insert into finding_scopes (version_id, scanner_type_id, tool_name, category, last_scan_id, last_seen_at)
+    select distinct ${versionId}::integer, ${target.scannerTypeId}::integer, tool_name, category, ${scanId}::integer, now()
+    from ingest_staging where upload_key = ${uploadKey}
+    on conflict (version_id, scanner_type_id, tool_name, category)
+    do update set last_scan_id = excluded.last_scan_id, last_seen_at = excluded.last_seen_at`.execute(trx);
+
+  const matched = await sql<{ staged: number }>`
+    select count(distinct fingerprint)::integer as staged from ingest_staging where upload_key = ${uploadKey}`.execute(
+    trx,
+  );
+  const newCount = Number(inserted.numAffectedRows ?? 0n);
 
   const changes = [
-    statusChanges(reopened.rows, target, 'reopened'),
+    statusChanges(reopened, target, 'reopened'),
     statusChanges(inherited.rows, target, 'inherited', (row) => {
       const source = inherited.rows.find((candidate) => candidate.id === row.id);
       return { source_finding_id: source?.source_finding_id, source_version_id: source?.source_version_id };
     }),
-    statusChanges(fixed.rows, target, 'fixed'),
+    statusChanges(fixed, target, 'fixed'),
   ];
   await recordTimeline(
     trx,
     changes.flatMap((change) => change.timeline),
   );
-  await publishEvents(
-    trx,
-    changes.flatMap((change) => change.events),
-  );
+  // New findings are announced by one outbox row per upload (data.first_scan_id names them):
+  // a 100k-finding upload must not write 100k event rows in its transaction.
+  await publishEvents(trx, [
+    ...(newCount > 0
+      ? [
+          {
+            type: 'finding.created' as const,
+            applicationId: target.applicationId,
+            scanId,
+            data: { count: newCount, first_scan_id: scanId, version_id: versionId },
+          },
+        ]
+      : []),
+    ...changes.flatMap((change) => change.events),
+  ]);
 
-  const newCount = Number(inserted.numAffectedRows ?? 0n);
-  const matched = Number(touched.numAffectedRows ?? 0n);
   return {
     new: newCount,
-    existing: matched,
-    fixed: fixed.rows.length,
-    reopened: reopened.rows.length,
+    existing: (matched.rows[0]?.staged ?? 0) - newCount,
+    fixed: fixed.length,
+    reopened: reopened.length,
     inherited: inherited.rows.length,
   };
 }

@@ -40,7 +40,9 @@ function topLevelKeys(text: string): string[] {
 
 function xmlRootElement(text: string): string | null {
   // Skip the prolog: declaration, comments, processing instructions and DOCTYPE.
-  const match = /<([A-Za-z_][\w.:-]*)[\s>/]/.exec(text.replace(/<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<![^>]*>/g, ''));
+  const match = /<([A-Za-z_][\w.:-]*)[\s>/]/.exec(
+    text.replace(/<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<![^>]*>/g, ''),
+  );
   return match?.[1] ?? null;
 }
 

@@ -1,11 +1,11 @@
-import type { Insertable, Kysely } from 'kysely';
+import { sql, type Insertable, type Kysely } from 'kysely';
 import type { DB, IngestStagingTable } from '../db/schema.ts';
 import { Fingerprinter } from './fingerprint.ts';
 import { toStagingRow } from './normalize-row.ts';
 import type { ParserInput, ParserModule } from './parsers/types.ts';
 
-/** Rows per INSERT: 31 columns × 500 stays well under PostgreSQL's 65,535 parameters. */
-const BATCH_SIZE = 500;
+/** Rows per statement. Each batch travels as one JSON parameter, so there is no parameter limit. */
+const BATCH_SIZE = 2000;
 
 export interface StageResult {
   findingsCount: number;
@@ -33,7 +33,11 @@ export async function stageFindings(
     if (batch.length === 0) return;
     const rows = batch;
     batch = [];
-    await db.insertInto('ingest_staging').values(rows).execute();
+    // One JSON parameter expanded by the server: one round trip and one parse per batch, the same
+    // statement on PGlite and PostgreSQL (COPY would need a different client path for each).
+    await sql`insert into ingest_staging select * from json_populate_recordset(null::ingest_staging, ${JSON.stringify(rows)}::json)`.execute(
+      db,
+    );
   };
   for await (const finding of parser.parse(input)) {
     toolName ??= finding.toolName;

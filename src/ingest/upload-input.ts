@@ -40,6 +40,8 @@ export async function inputFromFile(path: string): Promise<ParserInput> {
   const gzipped = start[0] === GZIP_MAGIC[0] && start[1] === GZIP_MAGIC[1];
   const openStream = (): Readable =>
     gzipped ? createReadStream(path).pipe(createGunzip()) : createReadStream(path);
-  const head = gzipped ? await readStreamStart(openStream(), SNIFF_BYTES) : await readStart(path, SNIFF_BYTES);
+  const head = gzipped
+    ? await readStreamStart(openStream(), SNIFF_BYTES)
+    : await readStart(path, SNIFF_BYTES);
   return { open: openStream, sniff: buildSniff(head) };
 }

@@ -43,9 +43,28 @@ export class JsonShapeScanner {
   constructor(private readonly maxDepth = MAX_JSON_DEPTH) {}
 
   write(chunk: Uint8Array): void {
-    for (const byte of chunk) {
+    const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
+    let i = 0;
+    while (i < bytes.length) {
+      if (this.inString && this.capture === null && !this.escaped) {
+        // Strings that are not captured are skipped natively: this scanner sees every byte of the upload.
+        const segmentStart = i;
+        const quote = bytes.indexOf(QUOTE, i);
+        if (quote === -1) {
+          this.escaped = backslashRun(bytes, bytes.length, segmentStart) % 2 === 1;
+          return;
+        }
+        i = quote + 1;
+        if (backslashRun(bytes, quote, segmentStart) % 2 === 0) {
+          this.inString = false;
+          this.endString();
+        }
+        continue;
+      }
+      const byte = bytes[i] as number;
       if (this.inString) this.stringByte(byte);
       else this.structuralByte(byte);
+      i++;
     }
   }
 
@@ -64,8 +83,8 @@ export class JsonShapeScanner {
   }
 
   private structuralByte(byte: number): void {
+    if (byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09) return;
     const ch = String.fromCharCode(byte);
-    if (ch === ' ' || ch === '\n' || ch === '\r' || ch === '\t') return;
     const atTop = this.depth === 1 && this.rootIsObject;
     if (ch === '"') {
       this.inString = true;
@@ -116,6 +135,13 @@ export class JsonShapeScanner {
     if (this.key !== null && !this.topLevel.has(this.key)) this.topLevel.set(this.key, { start, text });
     this.state = 'skip';
   }
+}
+
+/** Consecutive backslashes ending just before `end`, counted no further back than `floor`. */
+function backslashRun(bytes: Buffer, end: number, floor: number): number {
+  let run = 0;
+  for (let k = end - 1; k >= floor && bytes[k] === BACKSLASH; k--) run++;
+  return run;
 }
 
 function decodeJsonString(raw: number[]): string | null {

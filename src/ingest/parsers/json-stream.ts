@@ -1,5 +1,6 @@
-import { JSONParser } from '@streamparser/json';
 import type { Readable } from 'node:stream';
+import { MAX_JSON_DEPTH } from './json-shape.ts';
+import { JsonSplitter } from './json-splitter.ts';
 import { ParseError } from './types.ts';
 
 /** A value found at one of the requested JSON paths, with the keys that lead to it. */
@@ -17,53 +18,31 @@ export interface StreamJsonOptions {
 }
 
 /**
- * Streams the values at `paths` out of a JSON document without holding the document in memory.
- * Emitted values are dropped from the parser's stack, so memory stays flat in the number of elements.
- * Malformed or truncated JSON throws `ParseError`.
+ * Streams the values at `paths` out of a JSON document without holding the document in memory:
+ * memory holds one selected value at a time, so it stays flat in the number of elements.
+ * Malformed, truncated or too deeply nested JSON throws `ParseError`.
  */
 export async function* streamJsonValues(
   stream: Readable,
   options: StreamJsonOptions,
 ): AsyncGenerator<JsonPathValue> {
-  const parser = new JSONParser({
-    paths: options.paths,
-    keepStack: false,
-    ...(options.separator === undefined ? {} : { separator: options.separator }),
-  });
-  let pending: JsonPathValue[] = [];
-  let ended = false;
-  parser.onValue = ({ value, key, stack }) => {
-    const path: (string | number)[] = [];
-    for (const frame of stack.slice(1)) if (frame.key !== undefined) path.push(frame.key);
-    if (key !== undefined) path.push(key);
-    pending.push({ value, path });
-  };
-  parser.onEnd = () => {
-    ended = true;
-  };
-  parser.onError = (error: Error) => {
-    throw new ParseError(`Malformed JSON: ${error.message}`);
-  };
+  const splitter = new JsonSplitter(options.paths, MAX_JSON_DEPTH, options.separator !== undefined);
   try {
     for await (const chunk of stream) {
-      parser.write(chunk as Uint8Array);
-      if (pending.length > 0) {
-        const ready = pending;
-        pending = [];
-        yield* ready;
-      }
+      const values = splitter.write(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array));
+      if (values.length > 0) yield* values;
     }
-    if (!ended && options.separator === undefined) {
-      throw new ParseError('Malformed JSON: the document ends before it is complete (truncated upload?)');
-    }
-    if (options.separator !== undefined && !ended) parser.end();
+    yield* splitter.end();
   } catch (error) {
     if (error instanceof ParseError) throw error;
-    throw new ParseError(`Malformed JSON: ${(error as Error).message}`);
+    const code = (error as { code?: unknown }).code;
+    // A corrupt gzip stream is broken content, like broken JSON.
+    if (typeof code === 'string' && code.startsWith('Z_'))
+      throw new ParseError(`Corrupt compressed upload: ${(error as Error).message}`);
+    throw error;
   } finally {
     stream.destroy();
   }
-  yield* pending;
 }
 
 /** Reads a whole (small) JSON document. Use only for formats whose findings are not a streamable list. */

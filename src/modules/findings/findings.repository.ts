@@ -1,4 +1,4 @@
-import { expressionBuilder, type Expression, type Kysely, type SqlBool } from 'kysely';
+import { expressionBuilder, sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { DB, FindingStatus, SeverityName } from '../../db/schema.ts';
 
 /** What the findings list and the version list may filter on; every part is optional. */
@@ -43,9 +43,15 @@ function filterCondition(filters: FindingFilters): Expression<SqlBool> {
   if (filters.scannerTypeId !== undefined)
     conditions.push(eb('findings.scanner_type_id', '=', filters.scannerTypeId));
   if (filters.scanId !== undefined) {
+    // Found or last seen by that scan: new in it, recorded on the row, or present in a scope whose
+    // latest scan it is. The version bound keeps the scan to its own version's rows.
     const scanId = filters.scanId;
     conditions.push(
-      eb.or([eb('findings.first_scan_id', '=', scanId), eb('findings.last_scan_id', '=', scanId)]),
+      sql<SqlBool>`findings.version_id = (select version_id from scans where id = ${scanId}) and (
+        findings.first_scan_id = ${scanId} or findings.last_scan_id = ${scanId}
+        or (findings.present and exists (select 1 from finding_scopes fs where fs.last_scan_id = ${scanId}
+          and fs.version_id = findings.version_id and fs.scanner_type_id = findings.scanner_type_id
+          and fs.tool_name = findings.tool_name and fs.category = findings.category)))`,
     );
   }
   if (filters.assignee === 'none') conditions.push(eb('findings.assignee_id', 'is', null));
@@ -63,17 +69,32 @@ function filterCondition(filters: FindingFilters): Expression<SqlBool> {
   return eb.and(conditions);
 }
 
-/** Findings with their scanner type name and assignee, in one statement. */
+/**
+ * Findings with their scanner type name, assignee and last sighting, in one statement. A present
+ * finding was last seen by its scope's latest scan (see the finding_scopes migration); an absent
+ * one keeps the sighting stored on its row.
+ */
 function findingsQuery(db: Kysely<DB>) {
   return db
     .selectFrom('findings')
     .innerJoin('scanner_types', 'scanner_types.id', 'findings.scanner_type_id')
     .leftJoin('users as assignee', 'assignee.id', 'findings.assignee_id')
+    .leftJoin('finding_scopes as scope', (join) =>
+      join
+        .onRef('scope.version_id', '=', 'findings.version_id')
+        .onRef('scope.scanner_type_id', '=', 'findings.scanner_type_id')
+        .onRef('scope.tool_name', '=', 'findings.tool_name')
+        .onRef('scope.category', '=', 'findings.category'),
+    )
     .selectAll('findings')
     .select([
       'scanner_types.name as scanner_type_name',
       'assignee.email as assignee_email',
       'assignee.name as assignee_name',
+      sql<Date>`case when findings.present and scope.last_seen_at > findings.last_seen_at
+        then scope.last_seen_at else findings.last_seen_at end`.as('seen_at'),
+      sql<number | null>`case when findings.present and scope.last_seen_at > findings.last_seen_at
+        then scope.last_scan_id else findings.last_scan_id end`.as('seen_scan_id'),
     ]);
 }
 
