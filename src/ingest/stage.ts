@@ -29,24 +29,37 @@ export async function stageFindings(
   let findingsCount = 0;
   let toolName: string | null = null;
   let toolVersion: string | null = null;
+  // One batch is written while the next is parsed: with PostgreSQL the server works on one core
+  // while parsing runs on the other. At most two batches are in memory.
+  let inFlight: Promise<unknown> = Promise.resolve();
   const flush = async () => {
     if (batch.length === 0) return;
-    const rows = batch;
+    const payload = JSON.stringify(batch);
     batch = [];
+    await inFlight;
     // One JSON parameter expanded by the server: one round trip and one parse per batch, the same
     // statement on PGlite and PostgreSQL (COPY would need a different client path for each).
-    await sql`insert into ingest_staging select * from json_populate_recordset(null::ingest_staging, ${JSON.stringify(rows)}::json)`.execute(
-      db,
-    );
+    inFlight =
+      sql`insert into ingest_staging select * from json_populate_recordset(null::ingest_staging, ${payload}::json)`.execute(
+        db,
+      );
+    // Keep a failed write from going unobserved until the next await.
+    inFlight.catch(() => undefined);
   };
-  for await (const finding of parser.parse(input)) {
-    toolName ??= finding.toolName;
-    toolVersion ??= finding.toolVersion;
-    batch.push(toStagingRow(uploadKey, fingerprinter.fingerprint(parser.name, finding), finding));
-    findingsCount++;
-    if (batch.length >= BATCH_SIZE) await flush();
+  try {
+    for await (const finding of parser.parse(input)) {
+      toolName ??= finding.toolName;
+      toolVersion ??= finding.toolVersion;
+      batch.push(toStagingRow(uploadKey, fingerprinter.fingerprint(parser.name, finding), finding));
+      findingsCount++;
+      if (batch.length >= BATCH_SIZE) await flush();
+    }
+    await flush();
+    await inFlight;
+  } finally {
+    // Never leave a write running behind a parse error: the caller deletes the staged rows next.
+    await inFlight.catch(() => undefined);
   }
-  await flush();
   return { findingsCount, toolName, toolVersion };
 }
 
