@@ -378,6 +378,15 @@ describe('login rate limit', () => {
     }
     expect(await limited.db.selectFrom('sessions').select('id').execute()).toEqual([]);
   });
+
+  it('counts per address and email: guessing at one account does not lock out another', async () => {
+    const target = await makeUser(limited);
+    const bystander = await makeUser(limited);
+    for (let attempt = 0; attempt < 4; attempt += 1)
+      await login(limited, target.email, 'wrong password entirely');
+    expect((await login(limited, target.email, PASSWORD)).statusCode).toBe(429);
+    expect((await login(limited, bystander.email, PASSWORD)).statusCode).toBe(200);
+  });
 });
 
 describe('secrets', () => {

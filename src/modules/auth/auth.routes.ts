@@ -20,6 +20,9 @@ export function authRoutes(app: App, { db, config, secretKey }: AppContext): voi
         rateLimit: {
           max: config.rateLimit.loginPerMinute,
           timeWindow: 60_000,
+          // After the body is parsed, so the email can be part of the key; before validation, so
+          // malformed attempts count too.
+          hook: 'preValidation',
           keyGenerator: (request) => {
             const body = request.body as { email?: unknown } | undefined;
             const email = typeof body?.email === 'string' ? body.email.toLowerCase() : '';
