@@ -1,19 +1,21 @@
 import {
-  asArray,
-  asNumber,
-  asRecord,
-  asString,
-  asStringArray,
   cveIdsFrom,
   dependencyTitle,
-  isRecord,
-  type JsonRecord,
   requireJsonShape,
   severityFromWord,
-  unique,
   upgradeRemediation,
   openJson,
 } from './dependency-helpers.ts';
+import {
+  asArray,
+  asNumber,
+  asRecordOrEmpty,
+  asString,
+  asStringArray,
+  isRecord,
+  type JsonRecord,
+  unique,
+} from './json-value.ts';
 import { streamJsonValues } from './json-stream.ts';
 import {
   emptyFinding,
@@ -42,8 +44,8 @@ interface Cvss {
 function cvssEntries(vulnerability: JsonRecord, related: JsonRecord[]): Cvss[] {
   const entries: Cvss[] = [];
   for (const record of [vulnerability, ...related]) {
-    for (const entry of asArray(record['cvss']).map(asRecord)) {
-      const score = asNumber(asRecord(entry['metrics'])['baseScore']);
+    for (const entry of asArray(record['cvss']).map(asRecordOrEmpty)) {
+      const score = asNumber(asRecordOrEmpty(entry['metrics'])['baseScore']);
       if (score !== null) {
         entries.push({ score, vector: asString(entry['vector']), version: asNumber(entry['version']) ?? 0 });
       }
@@ -52,7 +54,7 @@ function cvssEntries(vulnerability: JsonRecord, related: JsonRecord[]): Cvss[] {
       ['cvssV3', 3],
       ['cvssV2', 2],
     ] as const) {
-      const legacy = asRecord(record[key]);
+      const legacy = asRecordOrEmpty(record[key]);
       const score = asNumber(legacy['baseScore']);
       if (score !== null) entries.push({ score, vector: asString(legacy['vector']), version });
     }
@@ -68,7 +70,7 @@ function bestCvss(entries: Cvss[]): Cvss | null {
 }
 
 function fixedVersionOf(vulnerability: JsonRecord): string | null {
-  const fix = asRecord(vulnerability['fix']);
+  const fix = asRecordOrEmpty(vulnerability['fix']);
   const versions = asStringArray(fix['versions']);
   if (versions.length > 0 && asString(fix['state']) !== 'not-fixed') return versions.join(', ');
   return asString(vulnerability['fixedInVersion']);
@@ -80,11 +82,11 @@ function firstLocation(artifact: JsonRecord): string | null {
 }
 
 function matchFinding(match: JsonRecord, toolVersion: string | null): NormalizedFinding | null {
-  const vulnerability = asRecord(match['vulnerability']);
-  const artifact = asRecord(match['artifact']);
+  const vulnerability = asRecordOrEmpty(match['vulnerability']);
+  const artifact = asRecordOrEmpty(match['artifact']);
   const id = asString(vulnerability['id']);
   if (id === null) return null;
-  const related = asArray(match['relatedVulnerabilities']).map(asRecord);
+  const related = asArray(match['relatedVulnerabilities']).map(asRecordOrEmpty);
   const packageName = asString(artifact['name']);
   const packageVersion = asString(artifact['version']);
   const fixedVersion = fixedVersionOf(vulnerability);

@@ -1,19 +1,12 @@
 import { pipeline } from 'node:stream';
 import type { Readable } from 'node:stream';
+import { isRecord, type JsonRecord, nonBlank, nonNegativeInt } from './json-value.ts';
 import { JsonShapeScanner, jsonShapeGuard } from './json-shape.ts';
 import { streamJsonValues } from './json-stream.ts';
 import { emptyFinding, ParseError } from './types.ts';
 import type { NormalizedFinding, ParserInput, ParserModule, Severity, Sniff } from './types.ts';
 
 /** Bandit (Python SAST) `bandit -f json` output: `{ errors, generated_at, metrics, results: [...] }`. */
-
-type JsonObject = Record<string, unknown>;
-const isObject = (value: unknown): value is JsonObject =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-const text = (value: unknown): string | null =>
-  typeof value === 'string' && value.trim() !== '' ? value : null;
-const integer = (value: unknown): number | null =>
-  typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : null;
 
 const SEVERITY: Record<string, Severity> = { HIGH: 'high', MEDIUM: 'medium', LOW: 'low' };
 
@@ -48,27 +41,27 @@ function flaggedCode(code: string | null, lines: number[]): string | null {
   return snippet === '' ? null : snippet;
 }
 
-function toFinding(result: JsonObject): NormalizedFinding {
-  const testId = text(result['test_id']);
-  const testName = text(result['test_name']);
-  const issueText = text(result['issue_text']);
-  const line = integer(result['line_number']);
+function toFinding(result: JsonRecord): NormalizedFinding {
+  const testId = nonBlank(result['test_id']);
+  const testName = nonBlank(result['test_name']);
+  const issueText = nonBlank(result['issue_text']);
+  const line = nonNegativeInt(result['line_number']);
   const range = Array.isArray(result['line_range'])
-    ? result['line_range'].filter((n): n is number => integer(n) !== null)
+    ? result['line_range'].filter((n): n is number => nonNegativeInt(n) !== null)
     : [];
   const lines = range.length > 0 ? range : line === null ? [] : [line];
-  const confidence = text(result['issue_confidence']);
-  const moreInfo = text(result['more_info']);
+  const confidence = nonBlank(result['issue_confidence']);
+  const moreInfo = nonBlank(result['more_info']);
   // Bandit ≥ 1.7.5 adds `issue_cwe: { id, link }`.
-  const cwe = isObject(result['issue_cwe']) ? result['issue_cwe'] : {};
-  const cweId = integer(cwe['id']);
-  const cweLink = text(cwe['link']);
-  const column = integer(result['col_offset']);
+  const cwe = isRecord(result['issue_cwe']) ? result['issue_cwe'] : {};
+  const cweId = nonNegativeInt(cwe['id']);
+  const cweLink = nonBlank(cwe['link']);
+  const column = nonNegativeInt(result['col_offset']);
   return {
     ...emptyFinding({
       kind: 'code',
       title: issueText ?? testName ?? testId ?? 'Bandit finding',
-      severity: SEVERITY[text(result['issue_severity'])?.toUpperCase() ?? ''] ?? 'info',
+      severity: SEVERITY[nonBlank(result['issue_severity'])?.toUpperCase() ?? ''] ?? 'info',
       toolName: 'Bandit',
     }),
     description:
@@ -81,11 +74,11 @@ function toFinding(result: JsonObject): NormalizedFinding {
         .join('\n') || null,
     ruleId: testId,
     // Reports made on Windows use backslashes; one separator keeps fingerprints OS-independent.
-    filePath: text(result['filename'])?.replaceAll('\\', '/') ?? null,
+    filePath: nonBlank(result['filename'])?.replaceAll('\\', '/') ?? null,
     line,
     column: column === null ? null : column + 1,
     endLine: lines.length > 1 ? Math.max(...lines) : line,
-    snippet: flaggedCode(text(result['code']), lines),
+    snippet: flaggedCode(nonBlank(result['code']), lines),
     cweIds: cweId !== null && cweId > 0 ? [cweId] : [],
     references: [moreInfo, cweLink].filter((ref): ref is string => ref !== null),
   };
@@ -95,7 +88,7 @@ async function* parse(input: ParserInput): AsyncIterable<NormalizedFinding> {
   if (input.sniff.shape !== 'json-object') throw new ParseError('Bandit report must be a JSON object');
   const scanner = new JsonShapeScanner();
   for await (const { value } of streamJsonValues(openGuarded(input, scanner), { paths: ['$.results.*'] })) {
-    if (!isObject(value)) throw new ParseError('Bandit result must be a JSON object');
+    if (!isRecord(value)) throw new ParseError('Bandit result must be a JSON object');
     yield toFinding(value);
   }
   // Streamed selectors cannot tell a missing list from an empty one; the guard saw the members.

@@ -1,3 +1,4 @@
+import { elementText, isRecord, type JsonRecord, recordList } from './json-value.ts';
 import { emptyFinding, ParseError } from './types.ts';
 import type { NormalizedFinding, ParserInput, ParserModule, Severity, Sniff } from './types.ts';
 import { parseXmlDocument } from './xml.ts';
@@ -10,16 +11,6 @@ import { parseXmlDocument } from './xml.ts';
  * Burp reports one issue per URL/parameter. Like DefectDojo, issues of the same type, name and
  * severity on one host are one finding; each occurrence is listed in the description.
  */
-
-type JsonObject = Record<string, unknown>;
-const isObject = (value: unknown): value is JsonObject =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-/** Element text: XML elements with attributes carry it in `#text`. */
-const text = (value: unknown): string | null => {
-  const raw = isObject(value) ? value['#text'] : value;
-  return typeof raw === 'string' && raw.trim() !== '' ? raw.trim() : null;
-};
-const objects = (value: unknown): JsonObject[] => (Array.isArray(value) ? value : [value]).filter(isObject);
 
 const SEVERITY: Record<string, Severity> = {
   high: 'high',
@@ -56,29 +47,29 @@ function htmlToText(html: string | null): string | null {
  * line is kept: the rest carries cookies and Authorization headers that do not belong in findings.
  */
 function firstLine(message: unknown): string | null {
-  const raw = text(message);
+  const raw = elementText(message);
   if (raw === null) return null;
   const decoded =
-    isObject(message) && message['@_base64'] === 'true' ? Buffer.from(raw, 'base64').toString('latin1') : raw;
+    isRecord(message) && message['@_base64'] === 'true' ? Buffer.from(raw, 'base64').toString('latin1') : raw;
   const line = decoded.split(/\r?\n/, 1)[0]?.trim() ?? '';
   return line === '' ? null : line.slice(0, 300);
 }
 
 interface Group {
-  issues: JsonObject[];
+  issues: JsonRecord[];
   host: string;
 }
 
-function occurrence(issue: JsonObject, host: string): string {
-  const url = `${host}${text(issue['path']) ?? ''}`;
-  const location = text(issue['location']);
-  const exchanges = objects(issue['requestresponse'])
+function occurrence(issue: JsonRecord, host: string): string {
+  const url = `${host}${elementText(issue['path']) ?? ''}`;
+  const location = elementText(issue['location']);
+  const exchanges = recordList(issue['requestresponse'])
     .map((pair) => [firstLine(pair['request']), firstLine(pair['response'])].filter(Boolean).join(' → '))
     .filter((line) => line !== '');
   return [
-    `- ${url}${location && location !== text(issue['path']) ? ` (${location})` : ''}`,
-    text(issue['confidence']) ? `  Confidence: ${text(issue['confidence'])}` : null,
-    htmlToText(text(issue['issueDetail']))?.replace(/^/gm, '  ') ?? null,
+    `- ${url}${location && location !== elementText(issue['path']) ? ` (${location})` : ''}`,
+    elementText(issue['confidence']) ? `  Confidence: ${elementText(issue['confidence'])}` : null,
+    htmlToText(elementText(issue['issueDetail']))?.replace(/^/gm, '  ') ?? null,
     ...exchanges.map((line) => `  ${line}`),
   ]
     .filter(Boolean)
@@ -87,18 +78,18 @@ function occurrence(issue: JsonObject, host: string): string {
 
 function toFinding({ issues, host }: Group, toolVersion: string | null): NormalizedFinding {
   const first = issues[0] ?? {};
-  const classifications = text(first['vulnerabilityClassifications']) ?? '';
-  const html = `${text(first['references']) ?? ''}${classifications}`;
-  const location = text(first['location']) ?? '';
-  const severityWord = text(first['severity'])?.toLowerCase() ?? '';
+  const classifications = elementText(first['vulnerabilityClassifications']) ?? '';
+  const html = `${elementText(first['references']) ?? ''}${classifications}`;
+  const location = elementText(first['location']) ?? '';
+  const severityWord = elementText(first['severity'])?.toLowerCase() ?? '';
   const remediation = [
-    htmlToText(text(first['remediationDetail'])),
-    htmlToText(text(first['remediationBackground'])),
+    htmlToText(elementText(first['remediationDetail'])),
+    htmlToText(elementText(first['remediationBackground'])),
   ]
     .filter(Boolean)
     .join('\n\n');
-  const type = text(first['type']);
-  const title = text(first['name']) ?? type ?? 'Burp issue';
+  const type = elementText(first['type']);
+  const title = elementText(first['name']) ?? type ?? 'Burp issue';
   return {
     ...emptyFinding({
       kind: 'dast',
@@ -108,7 +99,7 @@ function toFinding({ issues, host }: Group, toolVersion: string | null): Normali
     }),
     description:
       [
-        htmlToText(text(first['issueBackground'])),
+        htmlToText(elementText(first['issueBackground'])),
         `Occurrences (${issues.length}):`,
         ...issues.map((i) => occurrence(i, host)),
       ]
@@ -116,7 +107,7 @@ function toFinding({ issues, host }: Group, toolVersion: string | null): Normali
         .join('\n\n') || null,
     remediation: remediation === '' ? null : remediation,
     ruleId: type,
-    filePath: `${host}${text(first['path']) ?? ''}` || null,
+    filePath: `${host}${elementText(first['path']) ?? ''}` || null,
     // "/login.jsp [username parameter]": the bracket names the insertion point.
     snippet: /\[([^\]]+)\]\s*$/.exec(location)?.[1] ?? null,
     cweIds: [...new Set([...classifications.matchAll(/CWE-(\d+)/g)].map((m) => Number(m[1])))],
@@ -137,16 +128,21 @@ async function* parse(input: ParserInput): AsyncIterable<NormalizedFinding> {
   const root = doc['issues'];
   // <issues/> with no issue at all parses to '' (an empty export).
   if (root === '') return;
-  if (!isObject(root)) throw new ParseError('Not a Burp XML export: root element is not <issues>');
+  if (!isRecord(root)) throw new ParseError('Not a Burp XML export: root element is not <issues>');
   const groups = new Map<string, Group>();
-  for (const issue of objects(root['issue'])) {
-    const host = text(issue['host']) ?? '';
-    const key = JSON.stringify([host, text(issue['type']), text(issue['name']), text(issue['severity'])]);
+  for (const issue of recordList(root['issue'])) {
+    const host = elementText(issue['host']) ?? '';
+    const key = JSON.stringify([
+      host,
+      elementText(issue['type']),
+      elementText(issue['name']),
+      elementText(issue['severity']),
+    ]);
     const group = groups.get(key);
     if (group) group.issues.push(issue);
     else groups.set(key, { issues: [issue], host });
   }
-  const toolVersion = text(root['@_burpVersion']);
+  const toolVersion = elementText(root['@_burpVersion']);
   for (const group of groups.values()) yield toFinding(group, toolVersion);
 }
 

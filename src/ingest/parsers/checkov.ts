@@ -1,4 +1,5 @@
 import { SNIFF_BYTES } from '../sniff.ts';
+import { isRecord, type JsonRecord, nonBlank, positiveInt } from './json-value.ts';
 import { streamJsonValues } from './json-stream.ts';
 import { emptyFinding, ParseError } from './types.ts';
 import type { NormalizedFinding, ParserInput, ParserModule, Severity, Sniff } from './types.ts';
@@ -10,14 +11,6 @@ import type { NormalizedFinding, ParserInput, ParserModule, Severity, Sniff } fr
  * - nothing scanned: the bare summary `{ passed, failed, ..., checkov_version }`.
  * Only failed checks are findings; passed ones are not problems and skipped ones were never evaluated.
  */
-
-type JsonObject = Record<string, unknown>;
-const isObject = (value: unknown): value is JsonObject =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-const text = (value: unknown): string | null =>
-  typeof value === 'string' && value.trim() !== '' ? value : null;
-const positiveInt = (value: unknown): number | null =>
-  typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : null;
 
 const SEVERITY: Record<string, Severity> = {
   CRITICAL: 'critical',
@@ -32,7 +25,7 @@ const SEVERITY: Record<string, Severity> = {
  * it medium. A severity word we do not know is still `info`.
  */
 function severityOf(value: unknown): Severity {
-  const word = text(value);
+  const word = nonBlank(value);
   return word === null ? 'medium' : (SEVERITY[word.toUpperCase()] ?? 'info');
 }
 
@@ -53,28 +46,28 @@ function snippetOf(value: unknown): string | null {
   if (!Array.isArray(value)) return null;
   const lines = value
     .slice(0, 50)
-    .map((entry) => (Array.isArray(entry) ? text(entry[1]) : null))
+    .map((entry) => (Array.isArray(entry) ? nonBlank(entry[1]) : null))
     .filter((line): line is string => line !== null);
   const snippet = lines.join('').replace(/\n$/, '');
   return snippet.trim() === '' ? null : snippet;
 }
 
 function toFinding(
-  check: JsonObject,
+  check: JsonRecord,
   checkType: string | null,
   toolVersion: string | null,
 ): NormalizedFinding {
-  const checkId = text(check['check_id']);
-  const checkName = text(check['check_name']);
-  const resource = text(check['resource']);
+  const checkId = nonBlank(check['check_id']);
+  const checkName = nonBlank(check['check_name']);
+  const resource = nonBlank(check['resource']);
   // `repo_file_path` is relative to the repository root, `file_path` only to the scanned directory.
-  const filePath = relative(text(check['repo_file_path']) ?? text(check['file_path']));
+  const filePath = relative(nonBlank(check['repo_file_path']) ?? nonBlank(check['file_path']));
   const range = Array.isArray(check['file_line_range']) ? check['file_line_range'] : [];
-  const guideline = text(check['guideline']);
-  const description = text(check['description']) ?? text(check['short_description']);
-  const result = isObject(check['check_result']) ? check['check_result'] : {};
+  const guideline = nonBlank(check['guideline']);
+  const description = nonBlank(check['description']) ?? nonBlank(check['short_description']);
+  const result = isRecord(check['check_result']) ? check['check_result'] : {};
   const evaluatedKeys = (Array.isArray(result['evaluated_keys']) ? result['evaluated_keys'] : [])
-    .map(text)
+    .map(nonBlank)
     .filter((key): key is string => key !== null);
   const details = [
     checkName,
@@ -107,7 +100,7 @@ function toFinding(
 async function readVersion(input: ParserInput, prefix: string): Promise<string | null> {
   const paths = [`${prefix}.summary.checkov_version`, `${prefix}.checkov_version`];
   for await (const { value } of streamJsonValues(input.open(), { paths })) {
-    if (text(value) !== null) return text(value);
+    if (nonBlank(value) !== null) return nonBlank(value);
   }
   return null;
 }
@@ -140,11 +133,11 @@ async function* parse(input: ParserInput): AsyncIterable<NormalizedFinding> {
     const frame = sniff.shape === 'json-array' ? (path[0] ?? 0) : 0;
     const last = path.at(-1);
     if (last === 'check_type') {
-      checkTypes.set(frame, text(value));
+      checkTypes.set(frame, nonBlank(value));
       continue;
     }
     if (typeof last !== 'number') throw new ParseError('Checkov "failed_checks" must be an array');
-    if (!isObject(value)) throw new ParseError('Checkov failed check must be a JSON object');
+    if (!isRecord(value)) throw new ParseError('Checkov failed check must be a JSON object');
     yield toFinding(value, checkTypes.get(frame) ?? null, toolVersion);
   }
 }

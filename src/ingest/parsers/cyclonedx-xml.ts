@@ -1,4 +1,4 @@
-import type { JsonRecord } from './dependency-helpers.ts';
+import type { JsonRecord } from './json-value.ts';
 import { ParseError, type ParserInput } from './types.ts';
 import { parseXmlDocument, type XmlElement, type XmlNode } from './xml.ts';
 

@@ -1,21 +1,23 @@
 import { readXmlBom } from './cyclonedx-xml.ts';
 import {
-  asArray,
-  asNumber,
-  asRecord,
-  asString,
   cveIdsFrom,
   dependencyTitle,
-  isRecord,
   isSeverityWord,
-  type JsonRecord,
   parseCweIds,
   requireJsonShape,
   severityFromScore,
   severityFromWord,
-  unique,
   openJson,
 } from './dependency-helpers.ts';
+import {
+  asArray,
+  asNumber,
+  asRecordOrEmpty,
+  asString,
+  isRecord,
+  type JsonRecord,
+  unique,
+} from './json-value.ts';
 import { streamJsonValues } from './json-stream.ts';
 import {
   emptyFinding,
@@ -115,19 +117,19 @@ function rate(ratings: JsonRecord[]): Rating {
 function vulnerabilityFindings(vuln: JsonRecord, context: BomContext): NormalizedFinding[] {
   const id = asString(vuln['id']) ?? asString(vuln['bom-ref']);
   if (id === null) return [];
-  const { severity, score, vector } = rate(asArray(vuln['ratings']).map(asRecord));
-  const references = asArray(vuln['references']).map(asRecord);
-  const state = asString(asRecord(vuln['analysis'])['state']);
+  const { severity, score, vector } = rate(asArray(vuln['ratings']).map(asRecordOrEmpty));
+  const references = asArray(vuln['references']).map(asRecordOrEmpty);
+  const state = asString(asRecordOrEmpty(vuln['analysis'])['state']);
   const links = [
-    asString(asRecord(vuln['source'])['url']),
-    ...asArray(vuln['advisories']).map((advisory) => asString(asRecord(advisory)['url'])),
-    ...references.map((reference) => asString(asRecord(reference['source'])['url'])),
+    asString(asRecordOrEmpty(vuln['source'])['url']),
+    ...asArray(vuln['advisories']).map((advisory) => asString(asRecordOrEmpty(advisory)['url'])),
+    ...references.map((reference) => asString(asRecordOrEmpty(reference['source'])['url'])),
   ];
   const description = [asString(vuln['description']), asString(vuln['detail'])].filter(
     (text) => text !== null,
   );
   return asArray(vuln['affects']).flatMap((affect) => {
-    const ref = asString(asRecord(affect)['ref']);
+    const ref = asString(asRecordOrEmpty(affect)['ref']);
     if (ref === null) return [];
     const { name, version } = resolve(ref, context);
     return [
@@ -158,13 +160,15 @@ function vulnerabilityFindings(vuln: JsonRecord, context: BomContext): Normalize
 }
 
 function contextFrom(metadata: JsonRecord): BomContext {
-  const tools = asRecord(metadata)['tools'];
+  const tools = asRecordOrEmpty(metadata)['tools'];
   // 1.4 lists tools; 1.5 groups them as { components: [...], services: [...] }.
-  const [tool] = (Array.isArray(tools) ? tools : asArray(asRecord(tools)['components'])).map(asRecord);
+  const [tool] = (Array.isArray(tools) ? tools : asArray(asRecordOrEmpty(tools)['components'])).map(
+    asRecordOrEmpty,
+  );
   return {
     toolName: asString(tool?.['name']) ?? 'CycloneDX',
     toolVersion: asString(tool?.['version']),
-    subject: asString(asRecord(metadata['component'])['name']),
+    subject: asString(asRecordOrEmpty(metadata['component'])['name']),
     components: new Map(),
   };
 }
@@ -178,7 +182,8 @@ async function* parseJsonBom(input: ParserInput): AsyncGenerator<NormalizedFindi
   let context = contextFrom({});
   const paths = ['$.metadata', '$.components.*', '$.vulnerabilities.*'];
   for await (const { value, path } of streamJsonValues(openJson(input), { paths })) {
-    if (path[0] === 'metadata') context = { ...contextFrom(asRecord(value)), components: context.components };
+    if (path[0] === 'metadata')
+      context = { ...contextFrom(asRecordOrEmpty(value)), components: context.components };
     else if (path[0] === 'components') addComponents(value, context.components);
     else if (isRecord(value)) yield* vulnerabilityFindings(value, context);
   }

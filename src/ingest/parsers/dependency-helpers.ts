@@ -1,58 +1,13 @@
 import { createHash } from 'node:crypto';
 import { pipeline, type Readable } from 'node:stream';
 import { JsonShapeScanner, jsonShapeGuard } from './json-shape.ts';
+import { asString, isRecord, unique } from './json-value.ts';
 import { ParseError, type ParserInput, type Severity, type Sniff } from './types.ts';
 
 /**
  * Small pieces shared by the dependency-scanner parsers (Trivy, Grype, Snyk, npm audit, OSV,
  * CycloneDX). Scanner output is untrusted, so every read goes through these guards instead of casts.
  */
-
-export type JsonRecord = Record<string, unknown>;
-
-export function isRecord(value: unknown): value is JsonRecord {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-export function asRecord(value: unknown): JsonRecord {
-  return isRecord(value) ? value : {};
-}
-
-export function asArray(value: unknown): unknown[] {
-  return Array.isArray(value) ? value : [];
-}
-
-/** A non-empty trimmed string, or null. */
-export function asString(value: unknown): string | null {
-  if (typeof value === 'string') {
-    const trimmed = value.trim();
-    return trimmed === '' ? null : trimmed;
-  }
-  return typeof value === 'number' && Number.isFinite(value) ? String(value) : null;
-}
-
-/** A finite number, also from a numeric string (XML and some tools quote their scores). */
-export function asNumber(value: unknown): number | null {
-  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
-  if (typeof value === 'string' && value.trim() !== '') {
-    const parsed = Number(value);
-    return Number.isFinite(parsed) ? parsed : null;
-  }
-  return null;
-}
-
-export function asStringArray(value: unknown): string[] {
-  const out: string[] = [];
-  for (const item of asArray(value)) {
-    const text = asString(item);
-    if (text !== null) out.push(text);
-  }
-  return out;
-}
-
-export function unique<T>(values: Iterable<T>): T[] {
-  return [...new Set(values)];
-}
 
 const SEVERITY_WORDS: Record<string, Severity> = {
   critical: 'critical',

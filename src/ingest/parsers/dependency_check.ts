@@ -1,16 +1,13 @@
 import {
-  asNumber,
-  asString,
   cveIdsFrom,
   dependencyTitle,
-  isRecord,
   isSeverityWord,
   parseCweIds,
   severityFromScore,
   severityFromWord,
   upgradeRemediation,
 } from './dependency-helpers.ts';
-import type { JsonRecord } from './dependency-helpers.ts';
+import { asNumber, asString, elementText, isRecord, type JsonRecord, recordList } from './json-value.ts';
 import { emptyFinding, ParseError } from './types.ts';
 import type { NormalizedFinding, ParserInput, ParserModule, Sniff } from './types.ts';
 import { parseXmlDocument } from './xml.ts';
@@ -36,10 +33,8 @@ const ARRAY_TAGS = [
   'evidence',
 ];
 
-/** Element text: XML elements with attributes carry it in `#text`. */
-const text = (value: unknown): string | null => asString(isRecord(value) ? value['#text'] : value);
-const records = (value: unknown): JsonRecord[] => (Array.isArray(value) ? value : [value]).filter(isRecord);
-const child = (parent: JsonRecord, name: string): JsonRecord => records(parent[name])[0] ?? {};
+/** The first element of a child list (`{}` when there is none). */
+const child = (parent: JsonRecord, name: string): JsonRecord => recordList(parent[name])[0] ?? {};
 
 function detect(sniff: Sniff): boolean {
   // `analysis` alone is too generic a root; the report's namespace names the tool.
@@ -77,32 +72,37 @@ function fromMaven(gav: string): [string, string | null] | null {
 function component(dependency: JsonRecord): [string | null, string | null] {
   const identifiers = child(dependency, 'identifiers');
   // Some reports nest <identifiers> inside <identifiers>; DefectDojo searches descendants too.
-  const packages = [identifiers, ...records(identifiers['identifiers'])].flatMap((node) =>
-    records(node['package']),
+  const packages = [identifiers, ...recordList(identifiers['identifiers'])].flatMap((node) =>
+    recordList(node['package']),
   );
   for (const pkg of packages) {
-    const found = fromPurl(text(pkg['id']) ?? '');
+    const found = fromPurl(elementText(pkg['id']) ?? '');
     if (found) return found;
   }
-  const legacy = records(identifiers['identifier']);
+  const legacy = recordList(identifiers['identifier']);
   for (const type of ['cpe', 'maven']) {
     for (const identifier of legacy.filter((i) => i['@_type'] === type)) {
-      const name = text(identifier['name']) ?? '';
+      const name = elementText(identifier['name']) ?? '';
       const found = type === 'cpe' ? fromCpe(name) : fromMaven(name);
       if (found) return found;
     }
   }
-  const evidence = records(child(dependency, 'evidenceCollected')['evidence']);
+  const evidence = recordList(child(dependency, 'evidenceCollected')['evidence']);
   const product = evidence.find((e) => e['@_type'] === 'product');
   const version = evidence.find((e) => e['@_type'] === 'version');
-  return [text(product?.['value']) ?? text(dependency['fileName']), text(version?.['value'])];
+  return [
+    elementText(product?.['value']) ?? elementText(dependency['fileName']),
+    elementText(version?.['value']),
+  ];
 }
 
 /** "CVSS:3.1/AV:N/…" from the report's cvssV3 fields, which hold words (NETWORK) or letters (N). */
 function cvss3Vector(cvss: JsonRecord): string | null {
-  const explicit = text(cvss['vectorString']);
+  const explicit = elementText(cvss['vectorString']);
   if (explicit)
-    return explicit.startsWith('CVSS:') ? explicit : `CVSS:${text(cvss['version']) ?? '3.1'}/${explicit}`;
+    return explicit.startsWith('CVSS:')
+      ? explicit
+      : `CVSS:${elementText(cvss['version']) ?? '3.1'}/${explicit}`;
   const fields: [string, string][] = [
     ['AV', 'attackVector'],
     ['AC', 'attackComplexity'],
@@ -113,15 +113,15 @@ function cvss3Vector(cvss: JsonRecord): string | null {
     ['I', 'integrityImpact'],
     ['A', 'availabilityImpact'],
   ];
-  const metrics = fields.map(([key, field]) => [key, text(cvss[field])?.[0]?.toUpperCase()] as const);
+  const metrics = fields.map(([key, field]) => [key, elementText(cvss[field])?.[0]?.toUpperCase()] as const);
   if (metrics.some(([, value]) => value === undefined)) return null;
-  const version = text(cvss['version']) ?? '3.1';
+  const version = elementText(cvss['version']) ?? '3.1';
   return `CVSS:${version}/${metrics.map(([key, value]) => `${key}:${value}`).join('/')}`;
 }
 
 /** First upper bound among the matched vulnerable-software ranges: the first fixed version. */
 function fixedVersion(vulnerability: JsonRecord): string | null {
-  const software = records(child(vulnerability, 'vulnerableSoftware')['software']);
+  const software = recordList(child(vulnerability, 'vulnerableSoftware')['software']);
   const matched = software.filter(
     (s) => s['@_matched'] === 'true' || s['@_vulnerabilityIdMatched'] === 'true',
   );
@@ -138,29 +138,34 @@ function toFinding(
   suppressed: boolean,
   toolVersion: string | null,
 ): NormalizedFinding {
-  const id = text(vulnerability['name']) ?? 'unnamed vulnerability';
+  const id = elementText(vulnerability['name']) ?? 'unnamed vulnerability';
   const [packageName, packageVersion] = component(dependency);
   const cvss3 = child(vulnerability, 'cvssV3');
   const cvss4 = child(vulnerability, 'cvssV4');
   const cvss2 = child(vulnerability, 'cvssV2');
   const score =
-    asNumber(text(cvss3['baseScore'])) ??
-    asNumber(text(cvss4['baseScore'])) ??
-    asNumber(text(cvss2['score']));
+    asNumber(elementText(cvss3['baseScore'])) ??
+    asNumber(elementText(cvss4['baseScore'])) ??
+    asNumber(elementText(cvss2['score']));
   const cvssScore = score !== null && score >= 0 && score <= 10 ? score : null;
   // The vulnerability's own rating first (NVD, OSS Index, npm, RetireJS words), then CVSS.
-  const word = [text(vulnerability['severity']), text(cvss3['baseSeverity']), text(cvss2['severity'])].find(
-    isSeverityWord,
-  );
+  const word = [
+    elementText(vulnerability['severity']),
+    elementText(cvss3['baseSeverity']),
+    elementText(cvss2['severity']),
+  ].find(isSeverityWord);
   const severity = word ? severityFromWord(word) : cvssScore !== null ? severityFromScore(cvssScore) : 'info';
   const fixed = fixedVersion(vulnerability);
-  const related = records(child(dependency, 'relatedDependencies')['relatedDependency'])
-    .map((r) => text(r['filePath']) ?? text(r['fileName']))
+  const related = recordList(child(dependency, 'relatedDependencies')['relatedDependency'])
+    .map((r) => elementText(r['filePath']) ?? elementText(r['fileName']))
     .filter((path): path is string => path !== null);
-  const notes = text(vulnerability['notes']);
+  const notes = elementText(vulnerability['notes']);
   const source = asString(vulnerability['@_source']);
-  const references = records(child(vulnerability, 'references')['reference'])
-    .map((r) => text(r['url']) ?? /\((https?:\/\/[^)\s]+)\)/.exec(text(r['name']) ?? '')?.[1] ?? null)
+  const references = recordList(child(vulnerability, 'references')['reference'])
+    .map(
+      (r) =>
+        elementText(r['url']) ?? /\((https?:\/\/[^)\s]+)\)/.exec(elementText(r['name']) ?? '')?.[1] ?? null,
+    )
     .filter((url): url is string => url !== null);
   return {
     ...emptyFinding({
@@ -173,9 +178,9 @@ function toFinding(
     description:
       [
         // Report text is wrapped and indented by the XML writer; the line breaks carry no meaning.
-        text(vulnerability['description'])?.replace(/\s+/g, ' '),
+        elementText(vulnerability['description'])?.replace(/\s+/g, ' '),
         source ? `Source: ${source}` : null,
-        `File: ${text(dependency['filePath']) ?? text(dependency['fileName']) ?? 'unknown'}`,
+        `File: ${elementText(dependency['filePath']) ?? elementText(dependency['fileName']) ?? 'unknown'}`,
         related.length > 0 ? `Also found at:\n${related.map((path) => `- ${path}`).join('\n')}` : null,
         suppressed ? `Suppressed in Dependency-Check${notes ? `: ${notes.replace(/\s+/g, ' ')}` : ''}` : null,
       ]
@@ -187,19 +192,21 @@ function toFinding(
     ruleId: id,
     // The file name ("log4j-api-2.12.4.jar", "app.ear: dom4j.jar") rather than the absolute path on
     // the scanning machine, which changes with every CI workspace and would break identity.
-    filePath: text(dependency['fileName']) ?? text(dependency['filePath']),
+    filePath: elementText(dependency['fileName']) ?? elementText(dependency['filePath']),
     packageName,
     packageVersion,
     fixedVersion: fixed,
     cveIds: cveIdsFrom([id]),
     cweIds: parseCweIds(
       [
-        ...records(vulnerability['cwes']).flatMap((cwes) => (Array.isArray(cwes['cwe']) ? cwes['cwe'] : [])),
+        ...recordList(vulnerability['cwes']).flatMap((cwes) =>
+          Array.isArray(cwes['cwe']) ? cwes['cwe'] : [],
+        ),
         ...(Array.isArray(vulnerability['cwe']) ? vulnerability['cwe'] : []),
-      ].map(text),
+      ].map(elementText),
     ).filter((cwe) => cwe > 0),
     cvssScore,
-    cvssVector: Object.keys(cvss3).length > 0 ? cvss3Vector(cvss3) : text(cvss4['vectorString']),
+    cvssVector: Object.keys(cvss3).length > 0 ? cvss3Vector(cvss3) : elementText(cvss4['vectorString']),
     references: [...new Set(references)],
     initialStatus: suppressed ? 'false_positive' : null,
     toolVersion,
@@ -211,13 +218,13 @@ async function* parse(input: ParserInput): AsyncIterable<NormalizedFinding> {
   const analysis = doc['analysis'];
   if (!isRecord(analysis))
     throw new ParseError('Not a Dependency-Check report: root element is not <analysis>');
-  const toolVersion = text(child(analysis, 'scanInfo')['engineVersion']);
-  for (const dependency of records(child(analysis, 'dependencies')['dependency'])) {
+  const toolVersion = elementText(child(analysis, 'scanInfo')['engineVersion']);
+  for (const dependency of recordList(child(analysis, 'dependencies')['dependency'])) {
     const vulnerabilities = child(dependency, 'vulnerabilities');
-    for (const vulnerability of records(vulnerabilities['vulnerability'])) {
+    for (const vulnerability of recordList(vulnerabilities['vulnerability'])) {
       yield toFinding(dependency, vulnerability, false, toolVersion);
     }
-    for (const vulnerability of records(vulnerabilities['suppressedVulnerability'])) {
+    for (const vulnerability of recordList(vulnerabilities['suppressedVulnerability'])) {
       yield toFinding(dependency, vulnerability, true, toolVersion);
     }
   }

@@ -1,15 +1,14 @@
+import { childRecord, type JsonRecord, nonBlank } from './json-value.ts';
 import { findingIdOf, fixedVersionFrom, packageOf } from './gitlab_dep_scan.ts';
 import {
-  child,
   cvssVectorOf,
   gitlabReportType,
   identifiersOf,
   initialStatusOf,
   severityOf,
   streamGitlabVulnerabilities,
-  text,
 } from './gitlab_sast.ts';
-import type { GitlabScanner, JsonObject } from './gitlab_sast.ts';
+import type { GitlabScanner } from './gitlab_sast.ts';
 import { emptyFinding } from './types.ts';
 import type { NormalizedFinding, ParserInput, ParserModule, Sniff } from './types.ts';
 
@@ -30,25 +29,25 @@ export function imageRepository(image: string | null): string | null {
   return tagColon > lastSlash ? withoutDigest.slice(0, tagColon) : withoutDigest;
 }
 
-function toFinding(vuln: JsonObject, scanner: GitlabScanner): NormalizedFinding {
-  const location = child(vuln, 'location');
+function toFinding(vuln: JsonRecord, scanner: GitlabScanner): NormalizedFinding {
+  const location = childRecord(vuln, 'location');
   const ids = identifiersOf(vuln);
   const pkg = packageOf(location);
-  const solution = text(vuln['solution']);
+  const solution = nonBlank(vuln['solution']);
   const ruleId = ids.cveIds[0] ?? ids.ruleId;
-  const name = ruleId ?? text(vuln['name']) ?? text(vuln['message']) ?? 'Vulnerable package';
+  const name = ruleId ?? nonBlank(vuln['name']) ?? nonBlank(vuln['message']) ?? 'Vulnerable package';
   const installed = [pkg.name, pkg.version].filter((part) => part !== null).join('-');
-  const image = text(location['image']);
-  const os = text(location['operating_system']);
+  const image = nonBlank(location['image']);
+  const os = nonBlank(location['operating_system']);
   const context = [image ? `Image: ${image}` : null, os ? `Operating system: ${os}` : null].filter(Boolean);
-  const description = text(vuln['description']) ?? text(vuln['message']);
+  const description = nonBlank(vuln['description']) ?? nonBlank(vuln['message']);
   return {
     ...emptyFinding({
       kind: 'dependency',
       // "CVE-2019-3462 in apt-1.4.8", as GitLab and DefectDojo show it.
       title: installed !== '' ? `${name} in ${installed}` : name,
       severity: severityOf(vuln['severity']),
-      toolName: scanner.name ?? text(child(vuln, 'scanner')['name']) ?? 'GitLab Container Scanning',
+      toolName: scanner.name ?? nonBlank(childRecord(vuln, 'scanner')['name']) ?? 'GitLab Container Scanning',
     }),
     description: [description, ...context].filter(Boolean).join('\n\n') || null,
     remediation: solution,

@@ -1,14 +1,13 @@
 import {
-  child,
   cvssVectorOf,
   gitlabReportType,
   identifiersOf,
   initialStatusOf,
   severityOf,
   streamGitlabVulnerabilities,
-  text,
 } from './gitlab_sast.ts';
-import type { GitlabIdentifiers, GitlabScanner, JsonObject } from './gitlab_sast.ts';
+import { childRecord, type JsonRecord, nonBlank } from './json-value.ts';
+import type { GitlabIdentifiers, GitlabScanner } from './gitlab_sast.ts';
 import { emptyFinding } from './types.ts';
 import type { NormalizedFinding, ParserInput, ParserModule, Sniff } from './types.ts';
 
@@ -23,9 +22,12 @@ export interface GitlabPackage {
   version: string | null;
 }
 
-export function packageOf(location: JsonObject): GitlabPackage {
-  const dependency = child(location, 'dependency');
-  return { name: text(child(dependency, 'package')['name']), version: text(dependency['version']) };
+export function packageOf(location: JsonRecord): GitlabPackage {
+  const dependency = childRecord(location, 'dependency');
+  return {
+    name: nonBlank(childRecord(dependency, 'package')['name']),
+    version: nonBlank(dependency['version']),
+  };
 }
 
 /**
@@ -43,32 +45,33 @@ export function fixedVersionFrom(solution: string | null): string | null {
  * the CVE itself, which names the advisory, not the finding: one CVE in five packages would share it,
  * so such an id is not offered as the finding's identity.
  */
-export function findingIdOf(vuln: JsonObject, ids: GitlabIdentifiers): string | null {
-  const id = text(vuln['id']) ?? text(vuln['cve']);
+export function findingIdOf(vuln: JsonRecord, ids: GitlabIdentifiers): string | null {
+  const id = nonBlank(vuln['id']) ?? nonBlank(vuln['cve']);
   return id !== null && (ids.cveIds.includes(id) || ids.ruleId === id) ? null : id;
 }
 
-function toFinding(vuln: JsonObject, scanner: GitlabScanner): NormalizedFinding {
-  const location = child(vuln, 'location');
+function toFinding(vuln: JsonRecord, scanner: GitlabScanner): NormalizedFinding {
+  const location = childRecord(vuln, 'location');
   const ids = identifiersOf(vuln);
   const pkg = packageOf(location);
-  const solution = text(vuln['solution']);
+  const solution = nonBlank(vuln['solution']);
   const fixedVersion = fixedVersionFrom(solution);
   const ruleId = ids.cveIds[0] ?? ids.ruleId;
-  const name = text(vuln['name']) ?? text(vuln['message']) ?? ruleId ?? 'Vulnerable dependency';
+  const name = nonBlank(vuln['name']) ?? nonBlank(vuln['message']) ?? ruleId ?? 'Vulnerable dependency';
   return {
     ...emptyFinding({
       kind: 'dependency',
       title: pkg.name !== null ? `${name} in ${pkg.name}` : name,
       severity: severityOf(vuln['severity']),
-      toolName: scanner.name ?? text(child(vuln, 'scanner')['name']) ?? 'GitLab Dependency Scanning',
+      toolName:
+        scanner.name ?? nonBlank(childRecord(vuln, 'scanner')['name']) ?? 'GitLab Dependency Scanning',
     }),
-    description: text(vuln['description']) ?? text(vuln['message']),
+    description: nonBlank(vuln['description']) ?? nonBlank(vuln['message']),
     remediation:
       solution ??
       (pkg.name !== null && fixedVersion !== null ? `Upgrade ${pkg.name} to ${fixedVersion}` : null),
     ruleId,
-    filePath: text(location['file']),
+    filePath: nonBlank(location['file']),
     packageName: pkg.name,
     packageVersion: pkg.version,
     fixedVersion,

@@ -1,3 +1,4 @@
+import { childRecord, isRecord, type JsonRecord, nonBlank, positiveInt } from './json-value.ts';
 import { streamJsonValues } from './json-stream.ts';
 import { emptyFinding, ParseError } from './types.ts';
 import type { NormalizedFinding, ParserInput, ParserModule, Severity, Sniff } from './types.ts';
@@ -8,16 +9,6 @@ import type { NormalizedFinding, ParserInput, ParserModule, Severity, Sniff } fr
  * remediations?, dependency_files?, scan?: { scanner, type } }`. This file holds the SAST parser and the
  * schema helpers the dependency and container parsers reuse.
  */
-
-export type JsonObject = Record<string, unknown>;
-export const isObject = (value: unknown): value is JsonObject =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-export const text = (value: unknown): string | null =>
-  typeof value === 'string' && value.trim() !== '' ? value : null;
-export const child = (value: unknown, key: string): JsonObject =>
-  isObject(value) && isObject(value[key]) ? value[key] : {};
-const positiveInt = (value: unknown): number | null =>
-  typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : null;
 
 /** Every top-level key the GitLab schemas (v2–v15) allow; anything else is another tool's report. */
 const GITLAB_KEYS = new Set([
@@ -61,7 +52,8 @@ const SEVERITY: Record<string, Severity> = {
   info: 'info',
 };
 /** GitLab also says `Unknown` and `Undefined`: no assessment, so `info`. */
-export const severityOf = (value: unknown): Severity => SEVERITY[text(value)?.toLowerCase() ?? ''] ?? 'info';
+export const severityOf = (value: unknown): Severity =>
+  SEVERITY[nonBlank(value)?.toLowerCase() ?? ''] ?? 'info';
 
 export interface GitlabIdentifiers {
   /** The analyzer's own rule or advisory id (first identifier that is not a CWE/CVE/OWASP reference). */
@@ -71,14 +63,14 @@ export interface GitlabIdentifiers {
   references: string[];
 }
 
-export function identifiersOf(vuln: JsonObject): GitlabIdentifiers {
+export function identifiersOf(vuln: JsonRecord): GitlabIdentifiers {
   const result: GitlabIdentifiers = { ruleId: null, cveIds: [], cweIds: [], references: [] };
-  const entries = Array.isArray(vuln['identifiers']) ? vuln['identifiers'].filter(isObject) : [];
+  const entries = Array.isArray(vuln['identifiers']) ? vuln['identifiers'].filter(isRecord) : [];
   for (const identifier of entries) {
-    const type = text(identifier['type'])?.toLowerCase() ?? '';
-    const value = text(identifier['value']);
-    const name = text(identifier['name']);
-    const url = text(identifier['url']);
+    const type = nonBlank(identifier['type'])?.toLowerCase() ?? '';
+    const value = nonBlank(identifier['value']);
+    const name = nonBlank(identifier['name']);
+    const url = nonBlank(identifier['url']);
     if (url !== null) result.references.push(url);
     if (type === 'cwe') {
       // Usually value "79"; njsscan puts the rule in value and "CWE-798" in name.
@@ -93,9 +85,9 @@ export function identifiersOf(vuln: JsonObject): GitlabIdentifiers {
       result.ruleId = proseValue ? name : (value ?? name);
     }
   }
-  const links = Array.isArray(vuln['links']) ? vuln['links'].filter(isObject) : [];
+  const links = Array.isArray(vuln['links']) ? vuln['links'].filter(isRecord) : [];
   for (const link of links) {
-    const url = text(link['url']);
+    const url = nonBlank(link['url']);
     if (url !== null) result.references.push(url);
   }
   result.references = [...new Set(result.references)];
@@ -114,10 +106,10 @@ async function readScanner(input: ParserInput): Promise<GitlabScanner> {
   for await (const { value, path } of streamJsonValues(input.open(), {
     paths: ['$.scan.scanner', '$.scan.type'],
   })) {
-    if (path[1] === 'type') scanner.type = text(value);
-    else if (isObject(value)) {
-      scanner.name = text(value['name']);
-      scanner.version = text(value['version']);
+    if (path[1] === 'type') scanner.type = nonBlank(value);
+    else if (isRecord(value)) {
+      scanner.name = nonBlank(value['name']);
+      scanner.version = nonBlank(value['version']);
     }
   }
   return scanner;
@@ -130,7 +122,7 @@ async function readScanner(input: ParserInput): Promise<GitlabScanner> {
 export async function* streamGitlabVulnerabilities(
   input: ParserInput,
   type: string,
-): AsyncGenerator<{ vuln: JsonObject; scanner: GitlabScanner }> {
+): AsyncGenerator<{ vuln: JsonRecord; scanner: GitlabScanner }> {
   const { sniff } = input;
   if (sniff.shape === 'empty') throw new ParseError('GitLab report is empty');
   if (sniff.shape !== 'json-object') throw new ParseError('GitLab report must be a JSON object');
@@ -142,38 +134,42 @@ export async function* streamGitlabVulnerabilities(
   }
   for await (const { value, path } of streamJsonValues(input.open(), { paths: ['$.vulnerabilities.*'] })) {
     if (typeof path[1] !== 'number') throw new ParseError('GitLab "vulnerabilities" must be an array');
-    if (!isObject(value)) throw new ParseError('GitLab vulnerability must be a JSON object');
+    if (!isRecord(value)) throw new ParseError('GitLab vulnerability must be a JSON object');
     yield { vuln: value, scanner };
   }
 }
 
 /** GitLab marks some findings itself as likely false positives (`flags`). */
-export function initialStatusOf(vuln: JsonObject): 'false_positive' | null {
-  const flags = Array.isArray(vuln['flags']) ? vuln['flags'].filter(isObject) : [];
-  return flags.some((flag) => /false-positive/i.test(text(flag['type']) ?? '')) ? 'false_positive' : null;
+export function initialStatusOf(vuln: JsonRecord): 'false_positive' | null {
+  const flags = Array.isArray(vuln['flags']) ? vuln['flags'].filter(isRecord) : [];
+  return flags.some((flag) => /false-positive/i.test(nonBlank(flag['type']) ?? '')) ? 'false_positive' : null;
 }
 
-export function cvssVectorOf(vuln: JsonObject): string | null {
-  const vectors = Array.isArray(vuln['cvss_vectors']) ? vuln['cvss_vectors'].filter(isObject) : [];
-  return vectors.map((entry) => text(entry['vector'])).find((vector) => vector !== null) ?? null;
+export function cvssVectorOf(vuln: JsonRecord): string | null {
+  const vectors = Array.isArray(vuln['cvss_vectors']) ? vuln['cvss_vectors'].filter(isRecord) : [];
+  return vectors.map((entry) => nonBlank(entry['vector'])).find((vector) => vector !== null) ?? null;
 }
 
-function toFinding(vuln: JsonObject, scanner: GitlabScanner): NormalizedFinding {
-  const location = child(vuln, 'location');
+function toFinding(vuln: JsonRecord, scanner: GitlabScanner): NormalizedFinding {
+  const location = childRecord(vuln, 'location');
   const ids = identifiersOf(vuln);
-  const fingerprint = text(vuln['cve']) ?? text(vuln['id']);
+  const fingerprint = nonBlank(vuln['cve']) ?? nonBlank(vuln['id']);
   return {
     ...emptyFinding({
       kind: 'code',
       title:
-        text(vuln['name']) ?? text(vuln['message']) ?? ids.ruleId ?? fingerprint ?? 'GitLab SAST finding',
+        nonBlank(vuln['name']) ??
+        nonBlank(vuln['message']) ??
+        ids.ruleId ??
+        fingerprint ??
+        'GitLab SAST finding',
       severity: severityOf(vuln['severity']),
-      toolName: scanner.name ?? text(child(vuln, 'scanner')['name']) ?? 'GitLab SAST',
+      toolName: scanner.name ?? nonBlank(childRecord(vuln, 'scanner')['name']) ?? 'GitLab SAST',
     }),
-    description: text(vuln['description']) ?? text(vuln['message']),
-    remediation: text(vuln['solution']),
+    description: nonBlank(vuln['description']) ?? nonBlank(vuln['message']),
+    remediation: nonBlank(vuln['solution']),
     ruleId: ids.ruleId,
-    filePath: text(location['file']),
+    filePath: nonBlank(location['file']),
     line: positiveInt(location['start_line']),
     endLine: positiveInt(location['end_line']),
     cveIds: ids.cveIds,

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isRecord, type JsonRecord, nonBlank, positiveInt } from './json-value.ts';
 import { streamJsonValues } from './json-stream.ts';
 import { emptyFinding, ParseError } from './types.ts';
 import type { NormalizedFinding, ParserInput, ParserModule, Sniff } from './types.ts';
@@ -10,14 +11,6 @@ import type { NormalizedFinding, ParserInput, ParserModule, Sniff } from './type
  * Gitleaks 7 writes `null` when it finds nothing (a nil Go slice); v8 writes `[]`.
  * Also exports the secret-handling helpers the TruffleHog parsers share.
  */
-
-type JsonObject = Record<string, unknown>;
-const isObject = (value: unknown): value is JsonObject =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-const text = (value: unknown): string | null =>
-  typeof value === 'string' && value.trim() !== '' ? value : null;
-const positiveInt = (value: unknown): number | null =>
-  typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : null;
 
 export const REDACTION = '[REDACTED]';
 export const sha256Hex = (value: string): string => createHash('sha256').update(value).digest('hex');
@@ -76,13 +69,13 @@ const details = (entries: [string, string | null][]): string | null =>
     .map(([label, value]) => `${label}: ${value}`)
     .join('\n') || null;
 
-function currentLeak(leak: JsonObject): NormalizedFinding {
-  const description = text(leak['Description']) ?? text(leak['RuleID']) ?? 'secret';
-  const file = text(leak['File']);
-  const secret = text(leak['Secret']) ?? text(leak['Match']);
-  const match = text(leak['Match']);
-  const tags = Array.isArray(leak['Tags']) ? leak['Tags'].map(text).filter(Boolean).join(', ') : null;
-  const link = text(leak['Link']);
+function currentLeak(leak: JsonRecord): NormalizedFinding {
+  const description = nonBlank(leak['Description']) ?? nonBlank(leak['RuleID']) ?? 'secret';
+  const file = nonBlank(leak['File']);
+  const secret = nonBlank(leak['Secret']) ?? nonBlank(leak['Match']);
+  const match = nonBlank(leak['Match']);
+  const tags = Array.isArray(leak['Tags']) ? leak['Tags'].map(nonBlank).filter(Boolean).join(', ') : null;
+  const link = nonBlank(leak['Link']);
   const finding: NormalizedFinding = {
     ...emptyFinding({
       kind: 'secret',
@@ -93,15 +86,15 @@ function currentLeak(leak: JsonObject): NormalizedFinding {
       toolName: 'Gitleaks',
     }),
     description: details([
-      ['Rule', text(leak['RuleID'])],
-      ['Commit', text(leak['Commit'])],
-      ['Date', text(leak['Date'])],
-      ['Commit message', text(leak['Message'])],
+      ['Rule', nonBlank(leak['RuleID'])],
+      ['Commit', nonBlank(leak['Commit'])],
+      ['Date', nonBlank(leak['Date'])],
+      ['Commit message', nonBlank(leak['Message'])],
       ['Entropy', typeof leak['Entropy'] === 'number' ? String(leak['Entropy']) : null],
       ['Tags', tags || null],
     ]),
     remediation: 'Revoke and rotate the secret, then remove it from the code and its git history.',
-    ruleId: text(leak['RuleID']),
+    ruleId: nonBlank(leak['RuleID']),
     filePath: file,
     line: positiveInt(leak['StartLine']),
     column: positiveInt(leak['StartColumn']),
@@ -110,31 +103,31 @@ function currentLeak(leak: JsonObject): NormalizedFinding {
     cweIds: [798],
     references: link !== null ? [link] : [],
     // "commit:file:rule:line": the line is dropped because line numbers are not identity.
-    toolFingerprint: text(leak['Fingerprint'])?.replace(/:\d+$/, '') ?? null,
+    toolFingerprint: nonBlank(leak['Fingerprint'])?.replace(/:\d+$/, '') ?? null,
     secretHash: isRedacted(secret) ? null : sha256Hex(secret ?? ''),
   };
   return isRedacted(secret) ? finding : redactSecrets(finding, [secret]);
 }
 
-function legacyLeak(leak: JsonObject): NormalizedFinding {
-  const rule = text(leak['rule']) ?? 'secret';
-  const offender = text(leak['offender']);
-  const leakUrl = text(leak['leakURL']);
+function legacyLeak(leak: JsonRecord): NormalizedFinding {
+  const rule = nonBlank(leak['rule']) ?? 'secret';
+  const offender = nonBlank(leak['offender']);
+  const leakUrl = nonBlank(leak['leakURL']);
   const finding: NormalizedFinding = {
     ...emptyFinding({ kind: 'secret', title: `Hard Coded ${rule}`, severity: 'high', toolName: 'Gitleaks' }),
     description: details([
       ['Rule', rule],
-      ['Commit', text(leak['commit'])],
-      ['Date', text(leak['date'])],
-      ['Commit message', text(leak['commitMessage'])],
-      ['Repository', text(leak['repo'])],
-      ['Tags', text(leak['tags'])],
+      ['Commit', nonBlank(leak['commit'])],
+      ['Date', nonBlank(leak['date'])],
+      ['Commit message', nonBlank(leak['commitMessage'])],
+      ['Repository', nonBlank(leak['repo'])],
+      ['Tags', nonBlank(leak['tags'])],
     ]),
     remediation: 'Revoke and rotate the secret, then remove it from the code and its git history.',
     ruleId: rule,
-    filePath: text(leak['file']),
+    filePath: nonBlank(leak['file']),
     line: positiveInt(leak['lineNumber']),
-    snippet: text(leak['line'])?.trim() ?? null,
+    snippet: nonBlank(leak['line'])?.trim() ?? null,
     cweIds: [798],
     references: leakUrl !== null ? [leakUrl] : [],
     secretHash: isRedacted(offender) ? null : sha256Hex(offender ?? ''),
@@ -149,7 +142,7 @@ async function* parse(input: ParserInput): AsyncIterable<NormalizedFinding> {
   if (sniff.shape !== 'json-array') throw new ParseError('Gitleaks report must be a JSON array (or null)');
   const seen = new Set<string>();
   for await (const { value } of streamJsonValues(input.open(), { paths: ['$.*'] })) {
-    if (!isObject(value)) throw new ParseError('Gitleaks leak must be a JSON object');
+    if (!isRecord(value)) throw new ParseError('Gitleaks leak must be a JSON object');
     const isLegacy = 'offender' in value || 'rule' in value;
     const finding = isLegacy ? legacyLeak(value) : currentLeak(value);
     const key = secretTwinKey(finding);

@@ -1,17 +1,12 @@
 import { pipeline } from 'node:stream';
 import type { Readable } from 'node:stream';
+import { isRecord, type JsonRecord, nonBlank } from './json-value.ts';
 import { JsonShapeScanner, jsonShapeGuard } from './json-shape.ts';
 import { streamJsonValues } from './json-stream.ts';
 import { emptyFinding, ParseError } from './types.ts';
 import type { NormalizedFinding, ParserInput, ParserModule, Severity, Sniff } from './types.ts';
 
 /** gosec (Go SAST) `-fmt json` output: `{ "Golang errors"?, Issues: [...], Stats, GosecVersion? }`. */
-
-type JsonObject = Record<string, unknown>;
-const isObject = (value: unknown): value is JsonObject =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-const text = (value: unknown): string | null =>
-  typeof value === 'string' && value.trim() !== '' ? value : null;
 
 const SEVERITY: Record<string, Severity> = { HIGH: 'high', MEDIUM: 'medium', LOW: 'low' };
 
@@ -34,7 +29,7 @@ function detect(sniff: Sniff): boolean {
 
 /** gosec numbers are strings: line "79" or a range "36-39"; column "14". */
 function lineRange(value: unknown): [number | null, number | null] {
-  const raw = typeof value === 'number' ? String(value) : text(value);
+  const raw = typeof value === 'number' ? String(value) : nonBlank(value);
   const match = raw === null ? null : /^\s*(\d+)(?:\s*-\s*(\d+))?\s*$/.exec(raw);
   if (!match) return [null, null];
   const start = Number(match[1]);
@@ -58,15 +53,15 @@ function codeSnippet(code: string | null, line: number | null, endLine: number |
   return snippet === '' ? null : snippet;
 }
 
-function toFinding(issue: JsonObject, toolVersion: string | null): NormalizedFinding {
-  const ruleId = text(issue['rule_id']);
-  const details = text(issue['details']);
+function toFinding(issue: JsonRecord, toolVersion: string | null): NormalizedFinding {
+  const ruleId = nonBlank(issue['rule_id']);
+  const details = nonBlank(issue['details']);
   const [line, endLine] = lineRange(issue['line']);
   const [column] = lineRange(issue['column']);
-  const cwe = isObject(issue['cwe']) ? issue['cwe'] : {};
+  const cwe = isRecord(issue['cwe']) ? issue['cwe'] : {};
   const cweId = Number(cwe['id']);
-  const cweUrl = text(cwe['url']);
-  const confidence = text(issue['confidence']);
+  const cweUrl = nonBlank(cwe['url']);
+  const confidence = nonBlank(issue['confidence']);
   // Suppressed issues only appear with -track-suppressions; they are the tool's own "not a problem".
   const suppressed =
     issue['nosec'] === true || (Array.isArray(issue['suppressions']) && issue['suppressions'].length > 0);
@@ -74,20 +69,20 @@ function toFinding(issue: JsonObject, toolVersion: string | null): NormalizedFin
     ...emptyFinding({
       kind: 'code',
       title: details ?? ruleId ?? 'gosec finding',
-      severity: SEVERITY[text(issue['severity'])?.toUpperCase() ?? ''] ?? 'info',
+      severity: SEVERITY[nonBlank(issue['severity'])?.toUpperCase() ?? ''] ?? 'info',
       toolName: 'gosec',
     }),
     description:
       [details, ruleId ? `Rule: ${ruleId}` : null, confidence ? `Confidence: ${confidence}` : null]
         .filter(Boolean)
         .join('\n') || null,
-    remediation: text(issue['autofix']),
+    remediation: nonBlank(issue['autofix']),
     ruleId,
-    filePath: text(issue['file']),
+    filePath: nonBlank(issue['file']),
     line,
     column,
     endLine,
-    snippet: codeSnippet(text(issue['code']), line, endLine),
+    snippet: codeSnippet(nonBlank(issue['code']), line, endLine),
     cweIds: Number.isInteger(cweId) && cweId > 0 ? [cweId] : [],
     references: cweUrl ? [cweUrl] : [],
     initialStatus: suppressed ? 'false_positive' : null,
@@ -102,7 +97,7 @@ async function* parse(input: ParserInput): AsyncIterable<NormalizedFinding> {
   // GosecVersion comes after the issues; it is only known up front when the head holds it.
   const version = /"GosecVersion"\s*:\s*"([^"]+)"/.exec(sniff.head)?.[1] ?? null;
   for await (const { value } of streamJsonValues(openGuarded(input, scanner), { paths: ['$.Issues.*'] })) {
-    if (!isObject(value)) throw new ParseError('gosec issue must be a JSON object');
+    if (!isRecord(value)) throw new ParseError('gosec issue must be a JSON object');
     yield toFinding(value, version);
   }
   // Streamed selectors cannot tell a missing list from an empty one; the guard saw the members.

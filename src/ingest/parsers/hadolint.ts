@@ -1,19 +1,12 @@
 import { pipeline } from 'node:stream';
 import type { Readable } from 'node:stream';
+import { isRecord, type JsonRecord, nonBlank, nonNegativeInt } from './json-value.ts';
 import { JsonShapeScanner, jsonShapeGuard } from './json-shape.ts';
 import { streamJsonValues } from './json-stream.ts';
 import { emptyFinding, ParseError } from './types.ts';
 import type { NormalizedFinding, ParserInput, ParserModule, Severity, Sniff } from './types.ts';
 
 /** Hadolint (Dockerfile linter) `--format json`: a flat array of `{ file, line, column, code, message, level }`. */
-
-type JsonObject = Record<string, unknown>;
-const isObject = (value: unknown): value is JsonObject =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-const text = (value: unknown): string | null =>
-  typeof value === 'string' && value.trim() !== '' ? value : null;
-const integer = (value: unknown): number | null =>
-  typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : null;
 
 /**
  * Hadolint's own four levels, one step each. DefectDojo maps error → Critical and warning → High,
@@ -43,23 +36,23 @@ function ruleUrl(code: string | null): string | null {
   return null;
 }
 
-function toFinding(item: JsonObject): NormalizedFinding {
-  const code = text(item['code']);
-  const message = text(item['message']);
+function toFinding(item: JsonRecord): NormalizedFinding {
+  const code = nonBlank(item['code']);
+  const message = nonBlank(item['message']);
   const url = ruleUrl(code);
   return {
     ...emptyFinding({
       kind: 'infrastructure',
       title: message ?? code ?? 'Hadolint finding',
-      severity: SEVERITY[text(item['level'])?.toLowerCase() ?? ''] ?? 'info',
+      severity: SEVERITY[nonBlank(item['level'])?.toLowerCase() ?? ''] ?? 'info',
       toolName: 'Hadolint',
     }),
     description: code && message ? `${code}: ${message}` : message,
     ruleId: code,
     // Reports made on Windows use backslashes; one separator keeps fingerprints OS-independent.
-    filePath: text(item['file'])?.replaceAll('\\', '/') ?? null,
-    line: integer(item['line']),
-    column: integer(item['column']),
+    filePath: nonBlank(item['file'])?.replaceAll('\\', '/') ?? null,
+    line: nonNegativeInt(item['line']),
+    column: nonNegativeInt(item['column']),
     references: url ? [url] : [],
   };
 }
@@ -69,7 +62,7 @@ async function* parse(input: ParserInput): AsyncIterable<NormalizedFinding> {
   // Hadolint repeats a finding when a Dockerfile is linted twice in one run; keep the first copy.
   const seen = new Set<string>();
   for await (const { value } of streamJsonValues(openGuarded(input), { paths: ['$.*'] })) {
-    if (!isObject(value)) throw new ParseError('Hadolint item must be a JSON object');
+    if (!isRecord(value)) throw new ParseError('Hadolint item must be a JSON object');
     const finding = toFinding(value);
     const key = JSON.stringify([finding.filePath, finding.line, finding.column, finding.ruleId]);
     if (seen.has(key)) continue;

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { SNIFF_BYTES } from '../sniff.ts';
+import { isRecord, type JsonRecord, nonBlank, positiveIntOrDigits } from './json-value.ts';
 import { streamJsonValues } from './json-stream.ts';
 import { emptyFinding, ParseError } from './types.ts';
 import type { NormalizedFinding, ParserInput, ParserModule, Severity, Sniff } from './types.ts';
@@ -11,16 +12,6 @@ import type { NormalizedFinding, ParserInput, ParserModule, Severity, Sniff } fr
  * expected_value, actual_value, remediation? }] }], severity_counters, total_counter }`.
  * Each entry of a query's `files` is one finding.
  */
-
-type JsonObject = Record<string, unknown>;
-const isObject = (value: unknown): value is JsonObject =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-const text = (value: unknown): string | null =>
-  typeof value === 'string' && value.trim() !== '' ? value : null;
-const positiveInt = (value: unknown): number | null => {
-  const number = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
-  return typeof number === 'number' && Number.isInteger(number) && number > 0 ? number : null;
-};
 
 const SEVERITY: Record<string, Severity> = {
   CRITICAL: 'critical',
@@ -53,22 +44,22 @@ function fingerprintOf(similarityId: string | null, expected: string | null): st
   return `${similarityId}:${createHash('sha256').update(expected).digest('hex').slice(0, 16)}`;
 }
 
-function toFindings(query: JsonObject, toolVersion: string | null): NormalizedFinding[] {
-  const name = text(query['query_name']) ?? text(query['query_id']) ?? 'KICS query';
-  const category = text(query['category']);
-  const queryDescription = text(query['description']);
-  const url = text(query['query_url']);
-  const cwe = positiveInt(query['cwe']);
+function toFindings(query: JsonRecord, toolVersion: string | null): NormalizedFinding[] {
+  const name = nonBlank(query['query_name']) ?? nonBlank(query['query_id']) ?? 'KICS query';
+  const category = nonBlank(query['category']);
+  const queryDescription = nonBlank(query['description']);
+  const url = nonBlank(query['query_url']);
+  const cwe = positiveIntOrDigits(query['cwe']);
   const files = Array.isArray(query['files']) ? query['files'] : [];
   return files.map((file) => {
-    if (!isObject(file)) throw new ParseError('KICS query file entry must be a JSON object');
-    const expected = text(file['expected_value']);
-    const actual = text(file['actual_value']);
+    if (!isRecord(file)) throw new ParseError('KICS query file entry must be a JSON object');
+    const expected = nonBlank(file['expected_value']);
+    const actual = nonBlank(file['actual_value']);
     const issue = [
-      ['Platform', text(query['platform'])],
-      ['Issue type', text(file['issue_type'])],
-      ['Resource', text(file['resource_name'])],
-      ['Search key', text(file['search_key'])],
+      ['Platform', nonBlank(query['platform'])],
+      ['Issue type', nonBlank(file['issue_type'])],
+      ['Resource', nonBlank(file['resource_name'])],
+      ['Search key', nonBlank(file['search_key'])],
       ['Expected', expected],
       ['Actual', actual],
     ]
@@ -79,18 +70,18 @@ function toFindings(query: JsonObject, toolVersion: string | null): NormalizedFi
       ...emptyFinding({
         kind: 'infrastructure',
         title: category !== null ? `${category}: ${name}` : name,
-        severity: SEVERITY[text(query['severity'])?.toUpperCase() ?? ''] ?? 'info',
+        severity: SEVERITY[nonBlank(query['severity'])?.toUpperCase() ?? ''] ?? 'info',
         toolName: 'KICS',
       }),
       description: description.length > 0 ? description.join('\n\n') : null,
       // KICS 1.6+ states a fix; older reports only say what the value should be.
-      remediation: text(file['remediation']) ?? expected,
-      ruleId: text(query['query_id']),
-      filePath: text(file['file_name'])?.replace(/^\.\//, '') ?? null,
-      line: positiveInt(file['line']),
+      remediation: nonBlank(file['remediation']) ?? expected,
+      ruleId: nonBlank(query['query_id']),
+      filePath: nonBlank(file['file_name'])?.replace(/^\.\//, '') ?? null,
+      line: positiveIntOrDigits(file['line']),
       cweIds: cwe !== null ? [cwe] : [],
       references: url !== null ? [url] : [],
-      toolFingerprint: fingerprintOf(text(file['similarity_id']), expected),
+      toolFingerprint: fingerprintOf(nonBlank(file['similarity_id']), expected),
       toolVersion,
     };
   });
@@ -109,11 +100,11 @@ async function* parse(input: ParserInput): AsyncIterable<NormalizedFinding> {
   })) {
     if (path[0] === 'kics_version') {
       // Written first, before the queries.
-      toolVersion = text(value);
+      toolVersion = nonBlank(value);
       continue;
     }
     if (typeof path[1] !== 'number') throw new ParseError('KICS "queries" must be an array');
-    if (!isObject(value)) throw new ParseError('KICS query must be a JSON object');
+    if (!isRecord(value)) throw new ParseError('KICS query must be a JSON object');
     yield* toFindings(value, toolVersion);
   }
 }

@@ -1,18 +1,20 @@
 import {
-  asArray,
-  asNumber,
-  asRecord,
-  asString,
-  asStringArray,
   cveIdsFrom,
-  isRecord,
-  type JsonRecord,
   parseCweIds,
   requireJsonShape,
   severityFromWord,
-  unique,
   openJson,
 } from './dependency-helpers.ts';
+import {
+  asArray,
+  asNumber,
+  asRecordOrEmpty,
+  asString,
+  asStringArray,
+  isRecord,
+  type JsonRecord,
+  unique,
+} from './json-value.ts';
 import { streamJsonValues } from './json-stream.ts';
 import {
   emptyFinding,
@@ -40,11 +42,11 @@ function advisoryFinding(advisory: JsonRecord): NormalizedFinding | null {
   const moduleName = asString(advisory['module_name']);
   const id = asString(advisory['github_advisory_id']) ?? asString(advisory['id']);
   if (moduleName === null || id === null) return null;
-  const [firstInstall] = asArray(advisory['findings']).map(asRecord);
+  const [firstInstall] = asArray(advisory['findings']).map(asRecordOrEmpty);
   const version = asString(firstInstall?.['version']);
   const [firstPath] = asStringArray(firstInstall?.['paths']);
   const patched = asString(advisory['patched_versions']);
-  const cvss = asRecord(advisory['cvss']);
+  const cvss = asRecordOrEmpty(advisory['cvss']);
   // npm writes a score of 0 with a null vector when it has no CVSS data.
   const score = asNumber(cvss['score']) || null;
   const url = asString(advisory['url']);
@@ -88,7 +90,7 @@ async function* parseNpmAudit(input: ParserInput): AsyncGenerator<NormalizedFind
     }
     if (path[0] === 'error') {
       // npm writes this instead of a report when the audit itself failed (e.g. ENOAUDIT).
-      const error = asRecord(value);
+      const error = asRecordOrEmpty(value);
       const reason = [asString(error['code']), asString(error['summary'])].filter((part) => part !== null);
       throw new ParseError(`npm audit failed: ${reason.join(': ') || 'unknown error'}`);
     }

@@ -1,17 +1,14 @@
+import { parseCweIds, requireJsonShape, severityFromWord, openJson } from './dependency-helpers.ts';
 import {
   asArray,
   asNumber,
-  asRecord,
+  asRecordOrEmpty,
   asString,
   asStringArray,
   isRecord,
   type JsonRecord,
-  parseCweIds,
-  requireJsonShape,
-  severityFromWord,
   unique,
-  openJson,
-} from './dependency-helpers.ts';
+} from './json-value.ts';
 import { streamJsonValues } from './json-stream.ts';
 import {
   emptyFinding,
@@ -32,7 +29,7 @@ function advisoryId(advisory: JsonRecord): string | null {
 }
 
 function cvssScore(advisory: JsonRecord): number {
-  return asNumber(asRecord(advisory['cvss'])['score']) ?? 0;
+  return asNumber(asRecordOrEmpty(advisory['cvss'])['score']) ?? 0;
 }
 
 function fixOf(entry: JsonRecord, name: string): { remediation: string | null; fixedVersion: string | null } {
@@ -88,7 +85,7 @@ function packageFinding(entry: JsonRecord, key: string): NormalizedFinding {
     ...fixOf(entry, name),
     severityScore: score,
     cvssScore: score,
-    cvssVector: worst === undefined ? null : asString(asRecord(worst['cvss'])['vectorString']),
+    cvssVector: worst === undefined ? null : asString(asRecordOrEmpty(worst['cvss'])['vectorString']),
     description: description.filter((line) => line !== null && line !== '').join('\n') || null,
     ruleId: first === undefined ? null : advisoryId(first),
     // npm 7 names no manifest and no installed version; the first install location stands in.

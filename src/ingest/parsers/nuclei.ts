@@ -1,5 +1,6 @@
 import { pipeline } from 'node:stream';
 import type { Readable } from 'node:stream';
+import { isRecord, type JsonRecord, trimmedText } from './json-value.ts';
 import { JsonShapeScanner, jsonShapeGuard } from './json-shape.ts';
 import { streamJsonValues } from './json-stream.ts';
 import { emptyFinding, ParseError } from './types.ts';
@@ -10,13 +11,8 @@ import type { NormalizedFinding, ParserInput, ParserModule, Severity, Sniff } fr
  * `templateID`/`matched`/`matcher_name`, v3 `template-id`/`matched-at`/`matcher-name`.
  */
 
-type JsonObject = Record<string, unknown>;
-const isObject = (value: unknown): value is JsonObject =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-const text = (value: unknown): string | null =>
-  typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
 const texts = (value: unknown): string[] =>
-  Array.isArray(value) ? value.map(text).filter((v): v is string => v !== null) : [];
+  Array.isArray(value) ? value.map(trimmedText).filter((v): v is string => v !== null) : [];
 const score = (value: unknown): number | null => {
   const n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : NaN;
   return Number.isFinite(n) && n >= 0 && n <= 10 ? n : null;
@@ -51,10 +47,10 @@ function detect(sniff: Sniff): boolean {
 }
 
 /** `reference` is a list, or (old templates) one string of "- url" lines. */
-function references(info: JsonObject): string[] {
+function references(info: JsonRecord): string[] {
   const raw = info['reference'];
   if (Array.isArray(raw)) return texts(raw);
-  return (text(raw) ?? '').split('\n').flatMap((line) => /https?:\/\/\S+/.exec(line)?.[0] ?? []);
+  return (trimmedText(raw) ?? '').split('\n').flatMap((line) => /https?:\/\/\S+/.exec(line)?.[0] ?? []);
 }
 
 /** Host name of a match ("https://a.example/x", "a.example:22", "a.example"), port dropped. */
@@ -72,32 +68,32 @@ interface Merged {
   locations: string[];
 }
 
-function toFinding(item: JsonObject, location: string | null, matcher: string | null): NormalizedFinding {
-  const info = isObject(item['info']) ? item['info'] : {};
-  const classification = isObject(info['classification']) ? info['classification'] : {};
-  const templateId = text(item['template-id']) ?? text(item['templateID']);
+function toFinding(item: JsonRecord, location: string | null, matcher: string | null): NormalizedFinding {
+  const info = isRecord(item['info']) ? item['info'] : {};
+  const classification = isRecord(info['classification']) ? info['classification'] : {};
+  const templateId = trimmedText(item['template-id']) ?? trimmedText(item['templateID']);
   const extracted = [...texts(item['extracted-results']), ...texts(item['extracted_results'])];
-  const impact = text(info['impact']);
+  const impact = trimmedText(info['impact']);
   const cvssScore = score(classification['cvss-score']);
-  const templateUrl = text(item['template-url']);
+  const templateUrl = trimmedText(item['template-url']);
   return {
     ...emptyFinding({
       kind: 'dast',
-      title: text(info['name']) ?? templateId ?? 'Nuclei finding',
-      severity: SEVERITY[text(info['severity'])?.toLowerCase() ?? ''] ?? 'info',
+      title: trimmedText(info['name']) ?? templateId ?? 'Nuclei finding',
+      severity: SEVERITY[trimmedText(info['severity'])?.toLowerCase() ?? ''] ?? 'info',
       toolName: 'Nuclei',
     }),
     severityScore: cvssScore,
     description:
       [
-        text(info['description']),
+        trimmedText(info['description']),
         impact ? `Impact: ${impact}` : null,
         matcher ? `Matcher: ${matcher}` : null,
         extracted.length > 0 ? `Extracted results:\n${extracted.join('\n')}` : null,
       ]
         .filter(Boolean)
         .join('\n\n') || null,
-    remediation: text(info['remediation']),
+    remediation: trimmedText(info['remediation']),
     ruleId: templateId,
     filePath: location,
     snippet: matcher,
@@ -106,7 +102,7 @@ function toFinding(item: JsonObject, location: string | null, matcher: string | 
       .map((id) => Number(/(\d+)$/.exec(id)?.[1]))
       .filter((n) => Number.isInteger(n) && n > 0),
     cvssScore,
-    cvssVector: text(classification['cvss-metrics']),
+    cvssVector: trimmedText(classification['cvss-metrics']),
     references: [...new Set([...references(info), ...(templateUrl ? [templateUrl] : [])])],
   };
 }
@@ -126,16 +122,16 @@ async function* parse(input: ParserInput): AsyncIterable<NormalizedFinding> {
   // URLs of one host (or several ports) is one finding that lists every matched location.
   const merged = new Map<string, Merged>();
   for await (const { value } of values) {
-    if (!isObject(value)) throw new ParseError('Nuclei result must be a JSON object');
+    if (!isRecord(value)) throw new ParseError('Nuclei result must be a JSON object');
     const location =
-      text(value['matched-at']) ??
-      text(value['matched']) ??
-      text(value['host']) ??
+      trimmedText(value['matched-at']) ??
+      trimmedText(value['matched']) ??
+      trimmedText(value['host']) ??
       // javascript templates only give `url`, written as "/http://host/".
-      (text(value['url'])?.replace(/^\/(?=[a-z]+:\/\/)/i, '') || null);
-    const matcher = text(value['matcher-name']) ?? text(value['matcher_name']);
+      (trimmedText(value['url'])?.replace(/^\/(?=[a-z]+:\/\/)/i, '') || null);
+    const matcher = trimmedText(value['matcher-name']) ?? trimmedText(value['matcher_name']);
     const finding = toFinding(value, location, matcher);
-    const key = [finding.ruleId, text(value['type']), matcher, hostName(location)]
+    const key = [finding.ruleId, trimmedText(value['type']), matcher, hostName(location)]
       .map((p) => p ?? '')
       .join('|');
     const existing = merged.get(key);

@@ -1,23 +1,25 @@
 import {
-  asArray,
-  asNumber,
-  asRecord,
-  asString,
-  asStringArray,
   cveIdsFrom,
   cvss3BaseScore,
   dependencyTitle,
-  isRecord,
   isSeverityWord,
-  type JsonRecord,
   parseCweIds,
   requireJsonShape,
   severityFromScore,
   severityFromWord,
-  unique,
   upgradeRemediation,
   openJson,
 } from './dependency-helpers.ts';
+import {
+  asArray,
+  asNumber,
+  asRecordOrEmpty,
+  asString,
+  asStringArray,
+  isRecord,
+  type JsonRecord,
+  unique,
+} from './json-value.ts';
 import { streamJsonValues } from './json-stream.ts';
 import {
   emptyFinding,
@@ -63,11 +65,11 @@ export function compareVersions(a: string, b: string): number {
 function fixedVersionOf(affected: JsonRecord[], installed: string | null): string | null {
   const fixes: string[] = [];
   for (const entry of affected) {
-    for (const range of asArray(entry['ranges']).map(asRecord)) {
+    for (const range of asArray(entry['ranges']).map(asRecordOrEmpty)) {
       // GIT ranges name commits, not versions a user could upgrade to.
       if (asString(range['type']) === 'GIT') continue;
       let introduced = '0';
-      for (const event of asArray(range['events']).map(asRecord)) {
+      for (const event of asArray(range['events']).map(asRecordOrEmpty)) {
         introduced = asString(event['introduced']) ?? introduced;
         const fixed = asString(event['fixed']);
         if (fixed === null) continue;
@@ -97,14 +99,14 @@ interface Rating {
 function rateVulnerability(vulnerability: JsonRecord, groups: JsonRecord[]): Rating {
   const vector =
     asArray(vulnerability['severity'])
-      .map(asRecord)
+      .map(asRecordOrEmpty)
       .filter((entry) => /^CVSS_V[34]$/.test(asString(entry['type']) ?? ''))
       .map((entry) => asString(entry['score']))
       .find((score) => score !== null) ?? null;
   const id = asString(vulnerability['id']);
   const group = groups.find((candidate) => id !== null && asStringArray(candidate['ids']).includes(id));
   const score = asNumber(group?.['max_severity']) ?? (vector === null ? null : cvss3BaseScore(vector));
-  const word = asRecord(vulnerability['database_specific'])['severity'];
+  const word = asRecordOrEmpty(vulnerability['database_specific'])['severity'];
   if (isSeverityWord(word)) return { severity: severityFromWord(word), score, vector };
   return { severity: score === null ? 'low' : severityFromScore(score), score, vector };
 }
@@ -120,9 +122,9 @@ function vulnerabilityFinding(
   const packageName = asString(pkg['name']);
   // Git sources have no package name or version, only the scanned commit.
   const packageVersion = asString(pkg['version']) ?? asString(pkg['commit']);
-  const affected = asArray(vulnerability['affected']).map(asRecord);
+  const affected = asArray(vulnerability['affected']).map(asRecordOrEmpty);
   const ownAffected = affected.filter(
-    (entry) => asString(asRecord(entry['package'])['name']) === packageName,
+    (entry) => asString(asRecordOrEmpty(entry['package'])['name']) === packageName,
   );
   const fixedVersion = fixedVersionOf(
     ownAffected.length > 0 ? ownAffected : affected,
@@ -154,12 +156,12 @@ function vulnerabilityFinding(
     fixedVersion,
     cveIds: cveIdsFrom([id, ...aliases, ...groupAliases]),
     cweIds: parseCweIds([
-      ...affected.map((entry) => asRecord(entry['database_specific'])['cwes']),
-      asRecord(vulnerability['database_specific'])['cwe_ids'],
+      ...affected.map((entry) => asRecordOrEmpty(entry['database_specific'])['cwes']),
+      asRecordOrEmpty(vulnerability['database_specific'])['cwe_ids'],
     ]),
     references: unique(
       asArray(vulnerability['references'])
-        .map((reference) => asString(asRecord(reference)['url']))
+        .map((reference) => asString(asRecordOrEmpty(reference)['url']))
         .filter((url) => url !== null),
     ),
   };
@@ -181,8 +183,8 @@ async function* parseOsv(input: ParserInput): AsyncGenerator<NormalizedFinding> 
       sources.set(resultIndex, asString(value['path']));
       continue;
     }
-    const pkg = asRecord(value['package']);
-    const groups = asArray(value['groups']).map(asRecord);
+    const pkg = asRecordOrEmpty(value['package']);
+    const groups = asArray(value['groups']).map(asRecordOrEmpty);
     for (const vulnerability of asArray(value['vulnerabilities'])) {
       if (!isRecord(vulnerability)) continue;
       const finding = vulnerabilityFinding(vulnerability, pkg, groups, sources.get(resultIndex) ?? null);

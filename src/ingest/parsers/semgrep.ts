@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { SNIFF_BYTES } from '../sniff.ts';
+import { childRecord, isRecord, type JsonRecord, nonBlank, positiveIntOrDigits } from './json-value.ts';
 import { streamJsonValues } from './json-stream.ts';
 import { emptyFinding, ParseError } from './types.ts';
 import type { NormalizedFinding, ParserInput, ParserModule, Severity, Sniff } from './types.ts';
@@ -10,20 +11,8 @@ import type { NormalizedFinding, ParserInput, ParserModule, Severity, Sniff } fr
  * - the Semgrep App supply-chain API export: `{ vulns: [{ title, advisory, matchedDependency, ... }], hasMore, cursor }`.
  */
 
-type JsonObject = Record<string, unknown>;
-const isObject = (value: unknown): value is JsonObject =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-const text = (value: unknown): string | null =>
-  typeof value === 'string' && value.trim() !== '' ? value : null;
-const child = (value: unknown, key: string): JsonObject =>
-  isObject(value) && isObject(value[key]) ? value[key] : {};
 const strings = (value: unknown): string[] =>
-  (Array.isArray(value) ? value : [value]).map(text).filter((item): item is string => item !== null);
-/** Semgrep numbers are numbers in the CLI and strings ("222") in the App export. */
-const positiveInt = (value: unknown): number | null => {
-  const number = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
-  return typeof number === 'number' && Number.isInteger(number) && number > 0 ? number : null;
-};
+  (Array.isArray(value) ? value : [value]).map(nonBlank).filter((item): item is string => item !== null);
 
 const SEVERITY: Record<string, Severity> = {
   CRITICAL: 'critical',
@@ -37,7 +26,8 @@ const SEVERITY: Record<string, Severity> = {
   INVENTORY: 'info',
   EXPERIMENT: 'info',
 };
-const severityOf = (value: unknown): Severity | null => SEVERITY[text(value)?.toUpperCase() ?? ''] ?? null;
+const severityOf = (value: unknown): Severity | null =>
+  SEVERITY[nonBlank(value)?.toUpperCase() ?? ''] ?? null;
 
 /** "CWE-79: Improper Neutralization ..." → 79. */
 const cweIdsOf = (value: unknown): number[] => [
@@ -47,7 +37,7 @@ const cweIdsOf = (value: unknown): number[] => [
 /** Semgrep prints these placeholders instead of the real values when the user is not logged in. */
 const PLACEHOLDER = 'requires login';
 const unlessPlaceholder = (value: unknown): string | null => {
-  const found = text(value);
+  const found = nonBlank(value);
   return found === null || found.trim() === PLACEHOLDER ? null : found;
 };
 
@@ -75,13 +65,13 @@ function titleFrom(message: string | null, fallback: string): string {
   return sentence.length > 200 ? `${sentence.slice(0, 197)}...` : sentence;
 }
 
-function cliResult(result: JsonObject, toolVersion: string | null): NormalizedFinding {
-  const extra = child(result, 'extra');
-  const metadata = child(extra, 'metadata');
-  const start = child(result, 'start');
-  const end = child(result, 'end');
-  const checkId = text(result['check_id']) ?? 'semgrep';
-  const message = text(extra['message']);
+function cliResult(result: JsonRecord, toolVersion: string | null): NormalizedFinding {
+  const extra = childRecord(result, 'extra');
+  const metadata = childRecord(extra, 'metadata');
+  const start = childRecord(result, 'start');
+  const end = childRecord(result, 'end');
+  const checkId = nonBlank(result['check_id']) ?? 'semgrep';
+  const message = nonBlank(extra['message']);
   // Rule metadata describes the risk better than the rule's display level (ERROR/WARNING/INFO).
   const severity =
     severityOf(metadata['sca-severity']) ??
@@ -89,13 +79,13 @@ function cliResult(result: JsonObject, toolVersion: string | null): NormalizedFi
     severityOf(metadata['severity']) ??
     severityOf(extra['severity']) ??
     'info';
-  const sca = child(extra, 'sca_info');
-  const dependency = child(child(sca, 'dependency_match'), 'found_dependency');
+  const sca = childRecord(extra, 'sca_info');
+  const dependency = childRecord(childRecord(sca, 'dependency_match'), 'found_dependency');
   const isSca = Object.keys(sca).length > 0;
   // Secrets rules (`generic.secrets.*`, Semgrep Secrets) print the credential in `lines`: keep its hash only.
-  const isSecret = /(^|\.)secrets\./.test(checkId) || text(metadata['secret_type']) !== null;
+  const isSecret = /(^|\.)secrets\./.test(checkId) || nonBlank(metadata['secret_type']) !== null;
   const lines = unlessPlaceholder(extra['lines']);
-  const cve = text(metadata['sca-vuln-database-identifier']);
+  const cve = nonBlank(metadata['sca-vuln-database-identifier']);
   const references = [
     ...strings(metadata['references']),
     ...strings(metadata['source']),
@@ -110,16 +100,16 @@ function cliResult(result: JsonObject, toolVersion: string | null): NormalizedFi
       toolName: 'Semgrep',
     }),
     description: message,
-    remediation: text(extra['fix']) ?? text(extra['fix_regex']),
+    remediation: nonBlank(extra['fix']) ?? nonBlank(extra['fix_regex']),
     ruleId: checkId,
-    filePath: text(result['path']),
-    line: positiveInt(start['line']),
-    column: positiveInt(start['col']),
-    endLine: positiveInt(end['line']),
+    filePath: nonBlank(result['path']),
+    line: positiveIntOrDigits(start['line']),
+    column: positiveIntOrDigits(start['col']),
+    endLine: positiveIntOrDigits(end['line']),
     snippet: isSecret ? null : lines,
     secretHash: isSecret && lines !== null ? createHash('sha256').update(lines.trim()).digest('hex') : null,
-    packageName: text(dependency['package']),
-    packageVersion: text(dependency['version']),
+    packageName: nonBlank(dependency['package']),
+    packageVersion: nonBlank(dependency['version']),
     cveIds: cve !== null && /^CVE-/i.test(cve) ? [cve.toUpperCase()] : [],
     cweIds: cweIdsOf(metadata['cwe']),
     references: [...new Set(references)],
@@ -130,38 +120,38 @@ function cliResult(result: JsonObject, toolVersion: string | null): NormalizedFi
   };
 }
 
-function appVuln(vuln: JsonObject): NormalizedFinding {
-  const advisory = child(vuln, 'advisory');
-  const refs = child(advisory, 'references');
-  const location = child(vuln, 'dependencyFileLocation');
-  const matched = child(vuln, 'matchedDependency');
-  const safe = child(vuln, 'closestSafeDependency');
-  const packageName = text(matched['name']);
-  const fixedVersion = text(safe['versionSpecifier']);
-  const triage = child(vuln, 'triage');
+function appVuln(vuln: JsonRecord): NormalizedFinding {
+  const advisory = childRecord(vuln, 'advisory');
+  const refs = childRecord(advisory, 'references');
+  const location = childRecord(vuln, 'dependencyFileLocation');
+  const matched = childRecord(vuln, 'matchedDependency');
+  const safe = childRecord(vuln, 'closestSafeDependency');
+  const packageName = nonBlank(matched['name']);
+  const fixedVersion = nonBlank(safe['versionSpecifier']);
+  const triage = childRecord(vuln, 'triage');
   return {
     ...emptyFinding({
       kind: 'dependency',
-      title: text(vuln['title']) ?? text(advisory['title']) ?? 'Semgrep supply-chain finding',
+      title: nonBlank(vuln['title']) ?? nonBlank(advisory['title']) ?? 'Semgrep supply-chain finding',
       severity: severityOf(advisory['severity']) ?? severityOf(vuln['severity']) ?? 'info',
       toolName: 'Semgrep',
     }),
-    description: text(advisory['description']),
+    description: nonBlank(advisory['description']),
     remediation:
       packageName !== null && fixedVersion !== null ? `Upgrade ${packageName} to ${fixedVersion}` : null,
-    ruleId: text(advisory['ruleId']),
-    filePath: text(location['path']),
-    line: positiveInt(location['startLine']),
-    column: positiveInt(location['startCol']),
-    endLine: positiveInt(location['endLine']),
+    ruleId: nonBlank(advisory['ruleId']),
+    filePath: nonBlank(location['path']),
+    line: positiveIntOrDigits(location['startLine']),
+    column: positiveIntOrDigits(location['startCol']),
+    endLine: positiveIntOrDigits(location['endLine']),
     packageName,
-    packageVersion: text(matched['versionSpecifier']),
+    packageVersion: nonBlank(matched['versionSpecifier']),
     fixedVersion,
     cveIds: strings(refs['cveIds']).filter((id) => /^CVE-/i.test(id)),
     cweIds: cweIdsOf(refs['cweIds']),
     references: strings(refs['urls']),
-    toolFingerprint: text(vuln['fingerprint']),
-    initialStatus: text(triage['status'])?.toUpperCase() === 'IGNORED' ? 'false_positive' : null,
+    toolFingerprint: nonBlank(vuln['fingerprint']),
+    initialStatus: nonBlank(triage['status'])?.toUpperCase() === 'IGNORED' ? 'false_positive' : null,
   };
 }
 
@@ -188,11 +178,11 @@ async function* parse(input: ParserInput): AsyncIterable<NormalizedFinding> {
   for await (const { value, path } of streamJsonValues(input.open(), { paths })) {
     if (path[0] === 'version') {
       // `version` is written before `results`, so it is known by the time findings are built.
-      toolVersion = text(value);
+      toolVersion = nonBlank(value);
       continue;
     }
     if (typeof path[1] !== 'number') throw new ParseError(`Semgrep "${path[0]}" must be an array`);
-    if (!isObject(value)) throw new ParseError(`Semgrep ${path[0]} entry must be a JSON object`);
+    if (!isRecord(value)) throw new ParseError(`Semgrep ${path[0]} entry must be a JSON object`);
     const finding = path[0] === 'vulns' ? appVuln(value) : cliResult(value, toolVersion);
     const key = twinKey(finding);
     if (seen.has(key)) continue;

@@ -1,4 +1,5 @@
-import { asNumber, asRecord, isRecord, openJson } from './dependency-helpers.ts';
+import { openJson } from './dependency-helpers.ts';
+import { asNumber, asRecordOrEmpty, isRecord } from './json-value.ts';
 import { streamJsonValues } from './json-stream.ts';
 import { mapResult } from './sarif-mapping.ts';
 import { addRunValue, emptyRunMeta, RUN_META_PATHS, type RunMeta } from './sarif-run.ts';
@@ -40,7 +41,7 @@ export async function* parseSnykCode(input: ParserInput): AsyncGenerator<Normali
     if (run === undefined || run.toolName === '')
       throw new ParseError('Snyk Code: a run has results but no tool');
     if (!isRecord(value)) throw new ParseError(`Snyk Code: result ${path.join('.')} is not an object`);
-    const priority = asNumber(asRecord(value['properties'])['priorityScore']);
+    const priority = asNumber(asRecordOrEmpty(value['properties'])['priorityScore']);
     for (const finding of mapResult(run, value)) {
       yield priority === null ? finding : { ...finding, severity: severityFromPriority(priority) };
     }

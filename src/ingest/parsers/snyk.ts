@@ -1,19 +1,21 @@
 import {
-  asArray,
-  asNumber,
-  asRecord,
-  asString,
-  asStringArray,
   cveIdsFrom,
-  isRecord,
-  type JsonRecord,
   parseCweIds,
   requireJsonShape,
   severityFromWord,
-  unique,
   upgradeRemediation,
   openJson,
 } from './dependency-helpers.ts';
+import {
+  asArray,
+  asNumber,
+  asRecordOrEmpty,
+  asString,
+  asStringArray,
+  isRecord,
+  type JsonRecord,
+  unique,
+} from './json-value.ts';
 import { streamJsonValues } from './json-stream.ts';
 import { isSnykCodeSarif, parseSnykCode } from './snyk-code.ts';
 import {
@@ -60,7 +62,7 @@ function vulnerabilityFinding(vuln: JsonRecord, manifest: string | null): Normal
   const packageVersion = asString(vuln['version']);
   const fixedIn = asStringArray(vuln['fixedIn']);
   const fixedVersion = fixedIn.length === 0 ? null : fixedIn.join(', ');
-  const identifiers = asRecord(vuln['identifiers']);
+  const identifiers = asRecordOrEmpty(vuln['identifiers']);
   const score = asNumber(vuln['cvssScore']);
   const title = asString(vuln['title']) ?? id;
   const chain = asStringArray(vuln['from']);
@@ -93,7 +95,7 @@ function vulnerabilityFinding(vuln: JsonRecord, manifest: string | null): Normal
     references: unique([
       `https://security.snyk.io/vuln/${encodeURIComponent(id)}`,
       ...asArray(vuln['references'])
-        .map((reference) => asString(asRecord(reference)['url']))
+        .map((reference) => asString(asRecordOrEmpty(reference)['url']))
         .filter((url) => url !== null),
     ]),
   };

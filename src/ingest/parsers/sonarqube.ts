@@ -1,3 +1,4 @@
+import { isRecord, type JsonRecord, nonNegativeInt, trimmedText } from './json-value.ts';
 import { readJsonDocument } from './json-stream.ts';
 import { emptyFinding, ParseError } from './types.ts';
 import type { NormalizedFinding, ParserInput, ParserModule, Severity, Sniff } from './types.ts';
@@ -9,19 +10,12 @@ import type { NormalizedFinding, ParserInput, ParserModule, Severity, Sniff } fr
  * rule table or the component table that sits beside them.
  */
 
-type JsonObject = Record<string, unknown>;
-const isObject = (value: unknown): value is JsonObject =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-const text = (value: unknown): string | null =>
-  typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
-const integer = (value: unknown): number | null =>
-  typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : null;
-const objects = (value: unknown): JsonObject[] => (Array.isArray(value) ? value.filter(isObject) : []);
+const objects = (value: unknown): JsonRecord[] => (Array.isArray(value) ? value.filter(isRecord) : []);
 
 /** Entries of a findings list; anything but objects there means the document is not what it claims. */
-function entries(value: unknown, what: string): JsonObject[] {
+function entries(value: unknown, what: string): JsonRecord[] {
   if (value === undefined || value === null) return [];
-  if (!Array.isArray(value) || !value.every(isObject))
+  if (!Array.isArray(value) || !value.every(isRecord))
     throw new ParseError(`SonarQube ${what} must be a list of objects`);
   return value;
 }
@@ -37,7 +31,7 @@ const SEVERITY: Record<string, Severity> = {
   LOW: 'low',
   INFO: 'info',
 };
-const severityOf = (value: unknown): Severity => SEVERITY[text(value)?.toUpperCase() ?? ''] ?? 'info';
+const severityOf = (value: unknown): Severity => SEVERITY[trimmedText(value)?.toUpperCase() ?? ''] ?? 'info';
 
 /** The issue or hotspot was dismissed in SonarQube itself. */
 const DISMISSED = new Set(['FALSE-POSITIVE', 'FALSE_POSITIVE', 'WONTFIX', 'SAFE', 'ACCEPTED']);
@@ -107,22 +101,22 @@ function ruleDetails(rule: Rule | undefined) {
 }
 
 /** sonar-report export: one finding per issue, rule text from the report's rule table. */
-function* reportFindings(doc: JsonObject): Generator<NormalizedFinding> {
-  const rules = isObject(doc['rules']) ? doc['rules'] : {};
-  const project = text(doc['sonarComponent']);
+function* reportFindings(doc: JsonRecord): Generator<NormalizedFinding> {
+  const rules = isRecord(doc['rules']) ? doc['rules'] : {};
+  const project = trimmedText(doc['sonarComponent']);
   for (const issue of entries(doc['issues'], 'issues')) {
-    const ruleId = text(issue['rule']);
+    const ruleId = trimmedText(issue['rule']);
     const rawRule = ruleId ? rules[ruleId] : undefined;
-    const rule = isObject(rawRule)
-      ? { name: text(rawRule['name']), html: text(rawRule['htmlDesc']) }
+    const rule = isRecord(rawRule)
+      ? { name: trimmedText(rawRule['name']), html: trimmedText(rawRule['htmlDesc']) }
       : undefined;
     const details = ruleDetails(rule);
-    const message = text(issue['message']);
-    const component = text(issue['component']);
+    const message = trimmedText(issue['message']);
+    const component = trimmedText(issue['component']);
     yield {
       ...emptyFinding({
         kind: 'code',
-        title: text(issue['description']) ?? rule?.name ?? message ?? ruleId ?? 'SonarQube issue',
+        title: trimmedText(issue['description']) ?? rule?.name ?? message ?? ruleId ?? 'SonarQube issue',
         severity: severityOf(issue['severity']),
         toolName: 'SonarQube',
       }),
@@ -131,20 +125,22 @@ function* reportFindings(doc: JsonObject): Generator<NormalizedFinding> {
       ruleId,
       filePath:
         project && component?.startsWith(`${project}:`) ? component.slice(project.length + 1) : component,
-      line: integer(issue['line']),
+      line: nonNegativeInt(issue['line']),
       cweIds: details.cweIds,
       references: details.references,
-      toolFingerprint: text(issue['key']),
-      initialStatus: DISMISSED.has(text(issue['status'])?.toUpperCase() ?? '') ? 'false_positive' : null,
+      toolFingerprint: trimmedText(issue['key']),
+      initialStatus: DISMISSED.has(trimmedText(issue['status'])?.toUpperCase() ?? '')
+        ? 'false_positive'
+        : null,
     };
   }
 }
 
 /** Web API: a component key is "project:path"; the component table gives the path itself. */
-function componentPath(doc: JsonObject, key: string | null): string | null {
+function componentPath(doc: JsonRecord, key: string | null): string | null {
   if (key === null) return null;
   const component = objects(doc['components']).find((c) => c['key'] === key);
-  if (component) return text(component['path']);
+  if (component) return trimmedText(component['path']);
   const colon = key.indexOf(':');
   return colon > 0 ? key.slice(colon + 1) : null;
 }
@@ -161,66 +157,68 @@ function messageFacts(message: string) {
   };
 }
 
-function dismissed(item: JsonObject): 'false_positive' | null {
-  const marks = [text(item['status']), text(item['resolution'])].map((v) => v?.toUpperCase() ?? '');
+function dismissed(item: JsonRecord): 'false_positive' | null {
+  const marks = [trimmedText(item['status']), trimmedText(item['resolution'])].map(
+    (v) => v?.toUpperCase() ?? '',
+  );
   return marks.some((mark) => DISMISSED.has(mark)) ? 'false_positive' : null;
 }
 
-function* apiFindings(doc: JsonObject): Generator<NormalizedFinding> {
+function* apiFindings(doc: JsonRecord): Generator<NormalizedFinding> {
   for (const issue of entries(doc['issues'], 'issues')) {
     // Closed issues were fixed or removed in SonarQube; importing them would reopen them here.
-    if (text(issue['status'])?.toUpperCase() === 'CLOSED') continue;
-    const message = text(issue['message']);
+    if (trimmedText(issue['status'])?.toUpperCase() === 'CLOSED') continue;
+    const message = trimmedText(issue['message']);
     const facts = messageFacts(message ?? '');
     const tagCwes = (Array.isArray(issue['tags']) ? issue['tags'] : [])
-      .map((tag) => Number(/^cwe-(\d+)$/i.exec(text(tag) ?? '')?.[1] ?? NaN))
+      .map((tag) => Number(/^cwe-(\d+)$/i.exec(trimmedText(tag) ?? '')?.[1] ?? NaN))
       .filter((n) => Number.isInteger(n) && n > 0);
-    const range = isObject(issue['textRange']) ? issue['textRange'] : {};
+    const range = isRecord(issue['textRange']) ? issue['textRange'] : {};
     // SonarQube 10 may omit `severity` and give per-quality impacts instead; take the worst.
     const impacts = objects(issue['impacts']).map((impact) => severityOf(impact['severity']));
-    const severity = text(issue['severity'])
+    const severity = trimmedText(issue['severity'])
       ? severityOf(issue['severity'])
       : ((['critical', 'high', 'medium', 'low'] as const).find((s) => impacts.includes(s)) ?? 'info');
-    const type = text(issue['type']);
+    const type = trimmedText(issue['type']);
     yield {
       ...emptyFinding({
         kind: 'code',
-        title: message ?? text(issue['rule']) ?? 'SonarQube issue',
+        title: message ?? trimmedText(issue['rule']) ?? 'SonarQube issue',
         severity,
         toolName: 'SonarQube',
       }),
       severityScore: facts.cvssScore,
       description: [message, type ? `Type: ${type}` : null].filter(Boolean).join('\n') || null,
-      ruleId: text(issue['rule']),
-      filePath: componentPath(doc, text(issue['component'])),
-      line: integer(issue['line']) ?? integer(range['startLine']),
-      endLine: integer(range['endLine']),
+      ruleId: trimmedText(issue['rule']),
+      filePath: componentPath(doc, trimmedText(issue['component'])),
+      line: nonNegativeInt(issue['line']) ?? nonNegativeInt(range['startLine']),
+      endLine: nonNegativeInt(range['endLine']),
       cveIds: facts.cveIds,
       cweIds: Number.isInteger(facts.cwe) && facts.cwe > 0 ? [facts.cwe] : tagCwes,
       cvssScore: facts.cvssScore,
       references: facts.references,
-      toolFingerprint: text(issue['key']),
+      toolFingerprint: trimmedText(issue['key']),
       initialStatus: dismissed(issue),
     };
   }
   for (const hotspot of entries(doc['hotspots'], 'hotspots')) {
-    const range = isObject(hotspot['textRange']) ? hotspot['textRange'] : {};
-    const message = text(hotspot['message']);
-    const category = text(hotspot['securityCategory']);
+    const range = isRecord(hotspot['textRange']) ? hotspot['textRange'] : {};
+    const message = trimmedText(hotspot['message']);
+    const category = trimmedText(hotspot['securityCategory']);
     yield {
       ...emptyFinding({
         kind: 'code',
-        title: message ?? text(hotspot['ruleKey']) ?? 'SonarQube security hotspot',
+        title: message ?? trimmedText(hotspot['ruleKey']) ?? 'SonarQube security hotspot',
         severity: severityOf(hotspot['vulnerabilityProbability']),
         toolName: 'SonarQube',
       }),
       description:
         [message, category ? `Security category: ${category}` : null].filter(Boolean).join('\n') || null,
-      ruleId: text(hotspot['ruleKey']),
-      filePath: componentPath(doc, text(hotspot['component'])),
-      line: integer(hotspot['line']) ?? integer(range['startLine']),
-      endLine: integer(range['endLine']),
-      toolFingerprint: text(hotspot['key']),
+      ruleId: trimmedText(hotspot['ruleKey']),
+      filePath: componentPath(doc, trimmedText(hotspot['component'])),
+      line: nonNegativeInt(hotspot['line']) ?? nonNegativeInt(range['startLine']),
+      endLine: nonNegativeInt(range['endLine']),
+      toolFingerprint: trimmedText(hotspot['key']),
       initialStatus: dismissed(hotspot),
     };
   }
@@ -228,7 +226,7 @@ function* apiFindings(doc: JsonObject): Generator<NormalizedFinding> {
 
 async function* parse(input: ParserInput): AsyncIterable<NormalizedFinding> {
   const doc = await readJson(input);
-  if (!isObject(doc)) throw new ParseError('SonarQube report must be a JSON object');
+  if (!isRecord(doc)) throw new ParseError('SonarQube report must be a JSON object');
   const isReport = 'sonarComponent' in doc || 'rules' in doc;
   const list = isReport ? doc['issues'] : (doc['issues'] ?? doc['hotspots']);
   if (!Array.isArray(list)) throw new ParseError('SonarQube report has no "issues" or "hotspots" list');

@@ -1,5 +1,6 @@
 import { pipeline } from 'node:stream';
 import type { Readable } from 'node:stream';
+import { isRecord, type JsonRecord, nonBlank, nonNegativeInt } from './json-value.ts';
 import { JsonShapeScanner, jsonShapeGuard } from './json-shape.ts';
 import { streamJsonValues } from './json-stream.ts';
 import { emptyFinding, ParseError } from './types.ts';
@@ -9,14 +10,6 @@ import type { NormalizedFinding, ParserInput, ParserModule, Severity, Sniff } fr
  * tfsec (Terraform static analysis) `--format json`: `{ results: [...] | null }`. Legacy results
  * carry `passed` and one `link`; current ones carry `status`, `links` and a `legacy_rule_id`.
  */
-
-type JsonObject = Record<string, unknown>;
-const isObject = (value: unknown): value is JsonObject =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-const text = (value: unknown): string | null =>
-  typeof value === 'string' && value.trim() !== '' ? value : null;
-const integer = (value: unknown): number | null =>
-  typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : null;
 
 // Legacy tfsec used ERROR/WARNING/INFO; current tfsec uses CRITICAL/HIGH/MEDIUM/LOW.
 const SEVERITY: Record<string, Severity> = {
@@ -42,10 +35,10 @@ function detect(sniff: Sniff): boolean {
   return /"rule_provider"\s*:/.test(sniff.head) || /^\s*\{\s*"results"\s*:\s*null\s*\}\s*$/.test(sniff.head);
 }
 
-function references(result: JsonObject): string[] {
-  if (Array.isArray(result['links'])) return result['links'].filter((l): l is string => text(l) !== null);
+function references(result: JsonRecord): string[] {
+  if (Array.isArray(result['links'])) return result['links'].filter((l): l is string => nonBlank(l) !== null);
   // Legacy: "See https://tfsec.dev/docs/general/GEN003/ for more information."
-  const url = /https?:\/\/\S+?(?=\s|$)/.exec(text(result['link']) ?? '')?.[0];
+  const url = /https?:\/\/\S+?(?=\s|$)/.exec(nonBlank(result['link']) ?? '')?.[0];
   return url ? [url] : [];
 }
 
@@ -54,29 +47,29 @@ interface Merged {
   resources: string[];
 }
 
-function toFinding(result: JsonObject): NormalizedFinding {
-  const location = isObject(result['location']) ? result['location'] : {};
-  const ruleId = text(result['rule_id']);
-  const line = integer(location['start_line']);
-  const description = text(result['description']);
-  const impact = text(result['impact']);
-  const legacyId = text(result['legacy_rule_id']);
+function toFinding(result: JsonRecord): NormalizedFinding {
+  const location = isRecord(result['location']) ? result['location'] : {};
+  const ruleId = nonBlank(result['rule_id']);
+  const line = nonNegativeInt(location['start_line']);
+  const description = nonBlank(result['description']);
+  const impact = nonBlank(result['impact']);
+  const legacyId = nonBlank(result['legacy_rule_id']);
   return {
     ...emptyFinding({
       kind: 'infrastructure',
-      title: text(result['rule_description']) ?? ruleId ?? 'tfsec finding',
-      severity: SEVERITY[text(result['severity'])?.toUpperCase() ?? ''] ?? 'info',
+      title: nonBlank(result['rule_description']) ?? ruleId ?? 'tfsec finding',
+      severity: SEVERITY[nonBlank(result['severity'])?.toUpperCase() ?? ''] ?? 'info',
       toolName: 'tfsec',
     }),
     description:
       [description, impact ? `Impact: ${impact}` : null, legacyId ? `Legacy rule id: ${legacyId}` : null]
         .filter(Boolean)
         .join('\n') || null,
-    remediation: text(result['resolution']),
+    remediation: nonBlank(result['resolution']),
     ruleId,
-    filePath: text(location['filename']),
+    filePath: nonBlank(location['filename']),
     line,
-    endLine: integer(location['end_line']) ?? line,
+    endLine: nonNegativeInt(location['end_line']) ?? line,
     references: references(result),
     initialStatus: result['status'] === 'ignored' ? 'false_positive' : null,
   };
@@ -90,18 +83,18 @@ async function* parse(input: ParserInput): AsyncIterable<NormalizedFinding> {
   // like DefectDojo, those collapse into one finding that lists every resource.
   const merged = new Map<string, Merged>();
   for await (const { value } of streamJsonValues(openGuarded(input, scanner), { paths: ['$.results.*'] })) {
-    if (!isObject(value)) throw new ParseError('tfsec result must be a JSON object');
+    if (!isRecord(value)) throw new ParseError('tfsec result must be a JSON object');
     if (value['passed'] === true || value['status'] === 'passed') continue;
     const finding = toFinding(value);
     const key = JSON.stringify([
-      text(value['rule_provider']),
+      nonBlank(value['rule_provider']),
       finding.ruleId,
       finding.filePath,
       finding.line,
       finding.endLine,
     ]);
     const existing = merged.get(key);
-    if (existing) existing.resources.push(text(value['description']) ?? '');
+    if (existing) existing.resources.push(nonBlank(value['description']) ?? '');
     else merged.set(key, { finding, resources: [] });
   }
   // Streamed selectors cannot tell a missing list from an empty one; the guard saw the members.

@@ -1,20 +1,22 @@
 import {
-  asNumber,
-  asRecord,
-  asString,
-  asStringArray,
   cveIdsFrom,
   dependencyTitle,
-  isRecord,
-  type JsonRecord,
   parseCweIds,
   requireJsonShape,
   severityFromWord,
   sha256Hex,
-  unique,
   upgradeRemediation,
   openJson,
 } from './dependency-helpers.ts';
+import {
+  asNumber,
+  asRecordOrEmpty,
+  asString,
+  asStringArray,
+  isRecord,
+  type JsonRecord,
+  unique,
+} from './json-value.ts';
 import { streamJsonValues } from './json-stream.ts';
 import {
   emptyFinding,
@@ -59,14 +61,14 @@ interface Context {
 
 /** The CVSS entry Trivy based its severity on, else NVD's, else any with a v3 score. */
 function pickCvss(vuln: JsonRecord): { score: number | null; vector: string | null } {
-  const cvss = asRecord(vuln['CVSS']);
+  const cvss = asRecordOrEmpty(vuln['CVSS']);
   const source = asString(vuln['SeveritySource']);
   const candidates = [source === null ? undefined : cvss[source], cvss['nvd'], ...Object.values(cvss)];
-  for (const entry of candidates.map(asRecord)) {
+  for (const entry of candidates.map(asRecordOrEmpty)) {
     const score = asNumber(entry['V3Score']);
     if (score !== null) return { score, vector: asString(entry['V3Vector']) };
   }
-  for (const entry of candidates.map(asRecord)) {
+  for (const entry of candidates.map(asRecordOrEmpty)) {
     const score = asNumber(entry['V2Score']);
     if (score !== null) return { score, vector: asString(entry['V2Vector']) };
   }
@@ -123,7 +125,7 @@ function misconfigurationFinding(misconfig: JsonRecord, context: Context): Norma
   // `--include-non-failures` lists passed checks too; they are not findings.
   if (asString(misconfig['Status']) === 'PASS') return null;
   const id = asString(misconfig['ID']) ?? asString(misconfig['AVDID']);
-  const cause = asRecord(misconfig['CauseMetadata']);
+  const cause = asRecordOrEmpty(misconfig['CauseMetadata']);
   const description = [asString(misconfig['Description']), asString(misconfig['Message'])];
   return {
     ...emptyFinding({

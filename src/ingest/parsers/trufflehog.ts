@@ -1,3 +1,4 @@
+import { isRecord, type JsonRecord, nonBlank, positiveInt } from './json-value.ts';
 import { redactSecrets, secretTwinKey, sha256Hex } from './gitleaks.ts';
 import { streamJsonValues } from './json-stream.ts';
 import { emptyFinding, ParseError } from './types.ts';
@@ -9,14 +10,6 @@ import type { NormalizedFinding, ParserInput, ParserModule, Severity, Sniff } fr
  *   DetectorName, Verified, Raw, RawV2?, Redacted, ExtraData, ... }`;
  * - v2: `{ path, reason, stringsFound: [...], commitHash, commit (the message), branch, date, diff, printDiff }`.
  */
-
-type JsonObject = Record<string, unknown>;
-const isObject = (value: unknown): value is JsonObject =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-const text = (value: unknown): string | null =>
-  typeof value === 'string' && value.trim() !== '' ? value : null;
-const positiveInt = (value: unknown): number | null =>
-  typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : null;
 
 const isV3 = (keys: string[]): boolean => keys.includes('SourceMetadata') && keys.includes('DetectorName');
 const isV2 = (keys: string[]): boolean =>
@@ -40,7 +33,7 @@ const details = (entries: [string, string | null][]): string | null =>
 
 /**
  * Early v3 releases marshalled `Raw` as Go `[]byte`, i.e. base64; later ones write the text. Decode only
- * when the value round-trips as base64 and decodes to printable text, so a plain key stays itself.
+ * when the value round-trips as base64 and decodes to printable nonBlank, so a plain key stays itself.
  */
 function decodeRaw(raw: string): string {
   if (raw.length % 4 !== 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(raw)) return raw;
@@ -50,34 +43,34 @@ function decodeRaw(raw: string): string {
   return /[\u0000-\u0008\u000e-\u001f\u007f\ufffd]/.test(decoded) ? raw : decoded;
 }
 
-function v3Record(record: JsonObject): NormalizedFinding {
-  const data = isObject(record['SourceMetadata']) ? record['SourceMetadata']['Data'] : null;
+function v3Record(record: JsonRecord): NormalizedFinding {
+  const data = isRecord(record['SourceMetadata']) ? record['SourceMetadata']['Data'] : null;
   // Data has one key naming the source (Git, Github, Filesystem, S3, ...) over that source's fields.
-  const source = isObject(data) ? (Object.values(data).find(isObject) ?? {}) : {};
-  const detector = text(record['DetectorName']) ?? `Detector ${String(record['DetectorType'] ?? '?')}`;
-  const file = text(source['file']) ?? text(source['path']);
-  const rawText = text(record['Raw']);
-  const rawV2Text = text(record['RawV2']);
+  const source = isRecord(data) ? (Object.values(data).find(isRecord) ?? {}) : {};
+  const detector = nonBlank(record['DetectorName']) ?? `Detector ${String(record['DetectorType'] ?? '?')}`;
+  const file = nonBlank(source['file']) ?? nonBlank(source['path']);
+  const rawText = nonBlank(record['Raw']);
+  const rawV2Text = nonBlank(record['RawV2']);
   // RawV2 carries the whole credential for multi-part secrets (e.g. user and password).
   const secret = rawV2Text !== null ? decodeRaw(rawV2Text) : rawText !== null ? decodeRaw(rawText) : null;
   const verified = record['Verified'] === true;
-  const redacted = text(record['Redacted']);
+  const redacted = nonBlank(record['Redacted']);
   // Some detectors "redact" to the secret itself or a prefix of it (AWS key ids, private keys).
   const safeRedacted =
     redacted !== null && [rawText, rawV2Text, secret].every((raw) => raw === null || !raw.includes(redacted))
       ? redacted
       : null;
-  const extra = isObject(record['ExtraData']) ? record['ExtraData'] : {};
+  const extra = isRecord(record['ExtraData']) ? record['ExtraData'] : {};
   const extraLines = Object.entries(extra)
     .filter((entry): entry is [string, string | number | boolean] =>
       ['string', 'number', 'boolean'].includes(typeof entry[1]),
     )
     .map(([key, value]): [string, string] => [key, String(value)]);
-  const link = text(source['link']);
+  const link = nonBlank(source['link']);
   const finding: NormalizedFinding = {
     ...emptyFinding({
       kind: 'secret',
-      title: `${detector} secret found in ${file ?? text(record['SourceName']) ?? 'unknown location'}`,
+      title: `${detector} secret found in ${file ?? nonBlank(record['SourceName']) ?? 'unknown location'}`,
       // A verified secret was tried against its service and works: exploitable today.
       severity: verified ? 'critical' : 'high',
       toolName: 'TruffleHog',
@@ -85,10 +78,10 @@ function v3Record(record: JsonObject): NormalizedFinding {
     description: details([
       ['Detector', detector],
       ['Verified', verified ? 'yes' : 'no'],
-      ['Source', text(record['SourceName'])],
-      ['Repository', text(source['repository'])],
-      ['Commit', text(source['commit'])],
-      ['Timestamp', text(source['timestamp'])],
+      ['Source', nonBlank(record['SourceName'])],
+      ['Repository', nonBlank(source['repository'])],
+      ['Commit', nonBlank(source['commit'])],
+      ['Timestamp', nonBlank(source['timestamp'])],
       ['Redacted secret', safeRedacted],
       ...extraLines,
     ]),
@@ -125,11 +118,11 @@ export interface LegacyOptions {
  * The TruffleHog 2 record (also trufflehog3's legacy output), one finding per string found: each is a
  * distinct secret to rotate (DESIGN.md §5 secret identity), whichever commit it was found in.
  */
-export function legacyRecords(record: JsonObject, options: LegacyOptions): NormalizedFinding[] {
-  const reason = text(record['reason']) ?? 'Secret';
-  const path = text(record['path']);
+export function legacyRecords(record: JsonRecord, options: LegacyOptions): NormalizedFinding[] {
+  const reason = nonBlank(record['reason']) ?? 'Secret';
+  const path = nonBlank(record['path']);
   const found = (Array.isArray(record['stringsFound']) ? record['stringsFound'] : [])
-    .map(text)
+    .map(nonBlank)
     .filter((item): item is string => item !== null);
   const secretOf = (item: string): string => (options.diffLines ? item.replace(/^[+\- ]/, '') : item).trim();
   const secrets = [...new Set(found.map(secretOf))].filter((secret) => secret !== '');
@@ -145,10 +138,10 @@ export function legacyRecords(record: JsonObject, options: LegacyOptions): Norma
         // The diff fields are left out: they are mostly the secret itself.
         description: details([
           ['Reason', reason],
-          ['Branch', text(record['branch'])],
-          ['Commit', text(record['commitHash'])],
-          ['Commit message', text(record['commit'])?.split('\n')[0] ?? null],
-          ['Date', text(record['date'])],
+          ['Branch', nonBlank(record['branch'])],
+          ['Commit', nonBlank(record['commitHash'])],
+          ['Commit message', nonBlank(record['commit'])?.split('\n')[0] ?? null],
+          ['Date', nonBlank(record['date'])],
         ]),
         remediation: REMEDIATION,
         ruleId: reason,
@@ -170,7 +163,7 @@ async function* parse(input: ParserInput): AsyncIterable<NormalizedFinding> {
   }
   const seen = new Set<string>();
   for await (const { value } of streamJsonValues(input.open(), { paths: ['$'], separator: '' })) {
-    if (!isObject(value)) throw new ParseError('TruffleHog record must be a JSON object');
+    if (!isRecord(value)) throw new ParseError('TruffleHog record must be a JSON object');
     const keys = Object.keys(value);
     let findings: NormalizedFinding[];
     if ('SourceMetadata' in value || 'DetectorName' in value) findings = [v3Record(value)];

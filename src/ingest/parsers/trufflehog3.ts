@@ -1,3 +1,4 @@
+import { isRecord, type JsonRecord, nonBlank, positiveIntOrDigits } from './json-value.ts';
 import { redactSecrets, secretTwinKey, sha256Hex } from './gitleaks.ts';
 import { streamJsonValues } from './json-stream.ts';
 import { legacyRecords } from './trufflehog.ts';
@@ -10,17 +11,6 @@ import type { NormalizedFinding, ParserInput, ParserModule, Severity, Sniff } fr
  *   branch, message, commit, date, ... }`;
  * - before 3.0: TruffleHog 2's record `{ path, reason, stringsFound: [diff lines], commitHash, ... }`.
  */
-
-type JsonObject = Record<string, unknown>;
-const isObject = (value: unknown): value is JsonObject =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-const text = (value: unknown): string | null =>
-  typeof value === 'string' && value.trim() !== '' ? value : null;
-/** trufflehog3 writes line numbers as strings ("3"). */
-const positiveInt = (value: unknown): number | null => {
-  const number = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
-  return typeof number === 'number' && Number.isInteger(number) && number > 0 ? number : null;
-};
 
 const SEVERITY: Record<string, Severity> = {
   CRITICAL: 'critical',
@@ -51,7 +41,7 @@ const details = (entries: [string, string | null][]): string | null =>
 
 /** `context` maps line numbers to source lines around the secret; keep them in line order. */
 function contextSnippet(context: unknown): string | null {
-  if (!isObject(context)) return null;
+  if (!isRecord(context)) return null;
   const lines = Object.entries(context)
     .filter((entry): entry is [string, string] => typeof entry[1] === 'string')
     .sort(([a], [b]) => Number(a) - Number(b))
@@ -59,33 +49,33 @@ function contextSnippet(context: unknown): string | null {
   return lines.length > 0 ? lines.join('\n') : null;
 }
 
-function currentIssue(issue: JsonObject): NormalizedFinding {
-  const rule = isObject(issue['rule']) ? issue['rule'] : {};
-  const message = text(rule['message']) ?? text(rule['id']) ?? 'Secret';
-  const path = text(issue['path']);
-  const secret = text(issue['secret']);
+function currentIssue(issue: JsonRecord): NormalizedFinding {
+  const rule = isRecord(issue['rule']) ? issue['rule'] : {};
+  const message = nonBlank(rule['message']) ?? nonBlank(rule['id']) ?? 'Secret';
+  const path = nonBlank(issue['path']);
+  const secret = nonBlank(issue['secret']);
   const finding: NormalizedFinding = {
     ...emptyFinding({
       kind: 'secret',
       title: `${message} found in ${path ?? 'unknown file'}`,
-      severity: SEVERITY[text(rule['severity'])?.toUpperCase() ?? ''] ?? 'info',
+      severity: SEVERITY[nonBlank(rule['severity'])?.toUpperCase() ?? ''] ?? 'info',
       toolName: 'trufflehog3',
     }),
     description: details([
-      ['Rule', text(rule['id'])],
-      ['Branch', text(issue['branch'])],
-      ['Commit', text(issue['commit'])],
-      ['Commit message', text(issue['message'])?.split('\n')[0] ?? null],
-      ['Date', text(issue['date'])],
+      ['Rule', nonBlank(rule['id'])],
+      ['Branch', nonBlank(issue['branch'])],
+      ['Commit', nonBlank(issue['commit'])],
+      ['Commit message', nonBlank(issue['message'])?.split('\n')[0] ?? null],
+      ['Date', nonBlank(issue['date'])],
     ]),
     remediation: 'Revoke and rotate the secret, then remove it from the code and its git history.',
-    ruleId: text(rule['id']),
+    ruleId: nonBlank(rule['id']),
     filePath: path,
-    line: positiveInt(issue['line']),
+    line: positiveIntOrDigits(issue['line']),
     snippet: contextSnippet(issue['context']),
     cweIds: [798],
     // trufflehog3's issue id is a name-based UUID of rule, path, line and secret: stable across commits.
-    toolFingerprint: text(issue['id']),
+    toolFingerprint: nonBlank(issue['id']),
     secretHash: secret !== null ? sha256Hex(secret) : null,
   };
   return redactSecrets(finding, [secret]);
@@ -97,9 +87,9 @@ async function* parse(input: ParserInput): AsyncIterable<NormalizedFinding> {
   if (sniff.shape !== 'json-array') throw new ParseError('trufflehog3 report must be a JSON array');
   const seen = new Set<string>();
   for await (const { value } of streamJsonValues(input.open(), { paths: ['$.*'] })) {
-    if (!isObject(value)) throw new ParseError('trufflehog3 issue must be a JSON object');
+    if (!isRecord(value)) throw new ParseError('trufflehog3 issue must be a JSON object');
     let findings: NormalizedFinding[];
-    if (isObject(value['rule'])) findings = [currentIssue(value)];
+    if (isRecord(value['rule'])) findings = [currentIssue(value)];
     else if (Array.isArray(value['stringsFound'])) {
       findings = legacyRecords(value, { toolName: 'trufflehog3', diffLines: true });
     } else throw new ParseError('Not a trufflehog3 issue (no rule or stringsFound)');

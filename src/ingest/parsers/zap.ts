@@ -1,3 +1,4 @@
+import { elementText, isRecord, type JsonRecord } from './json-value.ts';
 import { readJsonDocument } from './json-stream.ts';
 import { emptyFinding, ParseError } from './types.ts';
 import type { NormalizedFinding, ParserInput, ParserModule, Severity, Sniff } from './types.ts';
@@ -10,14 +11,6 @@ import { parseXmlDocument } from './xml.ts';
  * instances (URL + parameter) are occurrences of one problem, listed in the description.
  */
 
-type JsonObject = Record<string, unknown>;
-const isObject = (value: unknown): value is JsonObject =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-/** XML elements with attributes carry their text in `#text`. */
-const text = (value: unknown): string | null => {
-  const raw = isObject(value) ? value['#text'] : typeof value === 'number' ? String(value) : value;
-  return typeof raw === 'string' && raw.trim() !== '' ? raw.trim() : null;
-};
 /** One element parses to an object, several to an array, an empty `<alerts></alerts>` to ''. */
 const list = (value: unknown): unknown[] =>
   Array.isArray(value)
@@ -77,11 +70,11 @@ interface Site {
   alerts: unknown[];
 }
 
-function instanceLine(instance: JsonObject): string {
-  const parts = [text(instance['method']), text(instance['uri'])].filter(Boolean).join(' ');
-  const param = text(instance['param']);
-  const evidence = text(instance['evidence']);
-  const attack = text(instance['attack']);
+function instanceLine(instance: JsonRecord): string {
+  const parts = [elementText(instance['method']), elementText(instance['uri'])].filter(Boolean).join(' ');
+  const param = elementText(instance['param']);
+  const evidence = elementText(instance['evidence']);
+  const attack = elementText(instance['attack']);
   return [
     `- ${parts}`,
     param ? ` (parameter: ${param})` : '',
@@ -90,41 +83,41 @@ function instanceLine(instance: JsonObject): string {
   ].join('');
 }
 
-function toFinding(alert: JsonObject, site: Site, tool: { name: string; version: string | null }) {
+function toFinding(alert: JsonRecord, site: Site, tool: { name: string; version: string | null }) {
   const instances = list(
-    isObject(alert['instances']) ? alert['instances']['instance'] : alert['instances'],
-  ).filter(isObject);
+    isRecord(alert['instances']) ? alert['instances']['instance'] : alert['instances'],
+  ).filter(isRecord);
   const first = instances[0] ?? {};
-  const pluginId = text(alert['pluginid']);
-  const alertRef = text(alert['alertRef']) ?? pluginId;
-  const risk = text(alert['riskcode']) ?? '';
-  const confidence = text(alert['confidence']) ?? '';
-  const cwe = Number(text(alert['cweid']));
-  const wasc = text(alert['wascid']);
-  const otherInfo = htmlToText(text(alert['otherinfo']));
+  const pluginId = elementText(alert['pluginid']);
+  const alertRef = elementText(alert['alertRef']) ?? pluginId;
+  const risk = elementText(alert['riskcode']) ?? '';
+  const confidence = elementText(alert['confidence']) ?? '';
+  const cwe = Number(elementText(alert['cweid']));
+  const wasc = elementText(alert['wascid']);
+  const otherInfo = htmlToText(elementText(alert['otherinfo']));
   const listed = instances.slice(0, MAX_LISTED_INSTANCES).map(instanceLine);
   if (instances.length > listed.length) listed.push(`- … and ${instances.length - listed.length} more`);
-  const references = (text(alert['reference']) ?? '').match(/https?:\/\/[^\s<>"]+/g) ?? [];
+  const references = (elementText(alert['reference']) ?? '').match(/https?:\/\/[^\s<>"]+/g) ?? [];
   const finding: NormalizedFinding = {
     ...emptyFinding({
       kind: 'dast',
-      title: text(alert['alert']) ?? text(alert['name']) ?? pluginId ?? 'ZAP alert',
+      title: elementText(alert['alert']) ?? elementText(alert['name']) ?? pluginId ?? 'ZAP alert',
       severity: RISK[risk] ?? 'info',
       toolName: tool.name,
     }),
     description:
       [
-        htmlToText(text(alert['desc'])),
+        htmlToText(elementText(alert['desc'])),
         otherInfo ? `Other information: ${otherInfo}` : null,
         wasc && wasc !== '0' ? `WASC: ${wasc}` : null,
         listed.length > 0 ? `Instances (${instances.length}):\n${listed.join('\n')}` : null,
       ]
         .filter(Boolean)
         .join('\n\n') || null,
-    remediation: htmlToText(text(alert['solution'])),
+    remediation: htmlToText(elementText(alert['solution'])),
     ruleId: pluginId,
-    filePath: text(first['uri']) ?? site.name,
-    snippet: text(first['param']),
+    filePath: elementText(first['uri']) ?? site.name,
+    snippet: elementText(first['param']),
     cweIds: Number.isInteger(cwe) && cwe > 0 ? [cwe] : [],
     references: [...new Set(references)],
     // ZAP has no alert id; site + alert reference names the alert. A plugin may raise the same alert
@@ -138,36 +131,36 @@ function toFinding(alert: JsonObject, site: Site, tool: { name: string; version:
 }
 
 /** Sites of either report form: XML `site` elements (attributes `@_name`) or JSON (`@name`). */
-function sitesOf(root: JsonObject): Site[] {
+function sitesOf(root: JsonRecord): Site[] {
   return list(root['site']).map((site) => {
-    if (!isObject(site)) throw new ParseError('ZAP site must be an object');
+    if (!isRecord(site)) throw new ParseError('ZAP site must be an object');
     const alerts = site['alerts'];
     return {
-      name: text(site['@_name']) ?? text(site['@name']),
+      name: elementText(site['@_name']) ?? elementText(site['@name']),
       // XML nests <alerts><alertitem/></alerts>; JSON has `alerts: [...]`.
-      alerts: list(isObject(alerts) ? alerts['alertitem'] : alerts),
+      alerts: list(isRecord(alerts) ? alerts['alertitem'] : alerts),
     };
   });
 }
 
 async function* parse(input: ParserInput): AsyncIterable<NormalizedFinding> {
-  let root: JsonObject;
+  let root: JsonRecord;
   let tool: { name: string; version: string | null };
   if (input.sniff.shape === 'xml') {
     const doc = await parseXmlDocument(input, { arrayTags: ['site', 'alertitem', 'instance'] });
     const report = doc['OWASPZAPReport'];
-    if (!isObject(report)) throw new ParseError('Not a ZAP XML report: root element is not OWASPZAPReport');
+    if (!isRecord(report)) throw new ParseError('Not a ZAP XML report: root element is not OWASPZAPReport');
     root = report;
-    tool = { name: text(report['@_programName']) ?? 'ZAP', version: text(report['@_version']) };
+    tool = { name: elementText(report['@_programName']) ?? 'ZAP', version: elementText(report['@_version']) };
   } else {
     const doc = await readJson(input);
-    if (!isObject(doc) || !('site' in doc)) throw new ParseError('Not a ZAP JSON report: no "site" list');
+    if (!isRecord(doc) || !('site' in doc)) throw new ParseError('Not a ZAP JSON report: no "site" list');
     root = doc;
-    tool = { name: text(doc['@programName']) ?? 'ZAP', version: text(doc['@version']) };
+    tool = { name: elementText(doc['@programName']) ?? 'ZAP', version: elementText(doc['@version']) };
   }
   for (const site of sitesOf(root)) {
     for (const alert of site.alerts) {
-      if (!isObject(alert)) throw new ParseError('ZAP alert must be an object');
+      if (!isRecord(alert)) throw new ParseError('ZAP alert must be an object');
       yield toFinding(alert, site, tool);
     }
   }
