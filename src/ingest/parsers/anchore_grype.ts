@@ -1,11 +1,6 @@
-import {
-  cveIdsFrom,
-  dependencyTitle,
-  requireJsonShape,
-  severityFromWord,
-  upgradeRemediation,
-  openJson,
-} from './dependency-helpers.ts';
+import { dependencyTitle, requireJsonShape, upgradeRemediation, openJson } from './dependency-helpers.ts';
+import { cveIdsFrom } from './identifiers.ts';
+import { severityFromWord } from './severity.ts';
 import {
   asArray,
   asNumber,

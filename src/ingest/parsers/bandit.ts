@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import { isRecord, type JsonRecord, nonBlank, nonNegativeInt } from './json-value.ts';
 import { JsonShapeScanner, jsonShapeGuard } from './json-shape.ts';
 import { streamJsonValues } from './json-stream.ts';
+import { severityIn } from './severity.ts';
 import { emptyFinding, ParseError } from './types.ts';
 import type { NormalizedFinding, ParserInput, ParserModule, Severity, Sniff } from './types.ts';
 
@@ -61,7 +62,7 @@ function toFinding(result: JsonRecord): NormalizedFinding {
     ...emptyFinding({
       kind: 'code',
       title: issueText ?? testName ?? testId ?? 'Bandit finding',
-      severity: SEVERITY[nonBlank(result['issue_severity'])?.toUpperCase() ?? ''] ?? 'info',
+      severity: severityIn(SEVERITY, nonBlank(result['issue_severity'])) ?? 'info',
       toolName: 'Bandit',
     }),
     description:

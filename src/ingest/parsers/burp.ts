@@ -1,4 +1,6 @@
 import { elementText, isRecord, type JsonRecord, recordList } from './json-value.ts';
+import { cweIdsInText } from './identifiers.ts';
+import { htmlFragmentText } from './text.ts';
 import { emptyFinding, ParseError } from './types.ts';
 import type { NormalizedFinding, ParserInput, ParserModule, Severity, Sniff } from './types.ts';
 import { parseXmlDocument } from './xml.ts';
@@ -19,27 +21,11 @@ const SEVERITY: Record<string, Severity> = {
   information: 'info',
 };
 
+/** Burp's issue texts also lay out tables. */
+const BURP_LINE_ENDS = ['/table', '/tr'];
+
 function detect(sniff: Sniff): boolean {
   return sniff.rootElement === 'issues' && /<issues\s[^>]*burpVersion=/.test(sniff.head);
-}
-
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
-
-function htmlToText(html: string | null): string | null {
-  if (html === null) return null;
-  const plain = html
-    .replace(/\s*<li[^>]*>\s*/gi, '\n- ')
-    .replace(/<(br|\/p|\/h\d|\/ul|\/div|\/table|\/tr)\s*\/?>/gi, '\n')
-    .replace(/<[^>]*>/g, '')
-    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (entity, name: string) => {
-      if (!name.startsWith('#')) return ENTITIES[name.toLowerCase()] ?? entity;
-      const code = name[1]?.toLowerCase() === 'x' ? parseInt(name.slice(2), 16) : Number(name.slice(1));
-      return Number.isInteger(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : entity;
-    })
-    .replace(/[ \t]+\n/g, '\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
-  return plain === '' ? null : plain;
 }
 
 /**
@@ -69,7 +55,7 @@ function occurrence(issue: JsonRecord, host: string): string {
   return [
     `- ${url}${location && location !== elementText(issue['path']) ? ` (${location})` : ''}`,
     elementText(issue['confidence']) ? `  Confidence: ${elementText(issue['confidence'])}` : null,
-    htmlToText(elementText(issue['issueDetail']))?.replace(/^/gm, '  ') ?? null,
+    htmlFragmentText(elementText(issue['issueDetail']), BURP_LINE_ENDS)?.replace(/^/gm, '  ') ?? null,
     ...exchanges.map((line) => `  ${line}`),
   ]
     .filter(Boolean)
@@ -83,8 +69,8 @@ function toFinding({ issues, host }: Group, toolVersion: string | null): Normali
   const location = elementText(first['location']) ?? '';
   const severityWord = elementText(first['severity'])?.toLowerCase() ?? '';
   const remediation = [
-    htmlToText(elementText(first['remediationDetail'])),
-    htmlToText(elementText(first['remediationBackground'])),
+    htmlFragmentText(elementText(first['remediationDetail']), BURP_LINE_ENDS),
+    htmlFragmentText(elementText(first['remediationBackground']), BURP_LINE_ENDS),
   ]
     .filter(Boolean)
     .join('\n\n');
@@ -99,7 +85,7 @@ function toFinding({ issues, host }: Group, toolVersion: string | null): Normali
     }),
     description:
       [
-        htmlToText(elementText(first['issueBackground'])),
+        htmlFragmentText(elementText(first['issueBackground']), BURP_LINE_ENDS),
         `Occurrences (${issues.length}):`,
         ...issues.map((i) => occurrence(i, host)),
       ]
@@ -110,7 +96,7 @@ function toFinding({ issues, host }: Group, toolVersion: string | null): Normali
     filePath: `${host}${elementText(first['path']) ?? ''}` || null,
     // "/login.jsp [username parameter]": the bracket names the insertion point.
     snippet: /\[([^\]]+)\]\s*$/.exec(location)?.[1] ?? null,
-    cweIds: [...new Set([...classifications.matchAll(/CWE-(\d+)/g)].map((m) => Number(m[1])))],
+    cweIds: cweIdsInText(classifications),
     references: [...new Set([...html.matchAll(/href="(https?:[^"]+)"/g)].map((m) => m[1] ?? ''))],
     // Burp's serialNumber is per occurrence; host + issue type + name + severity names the group.
     toolFingerprint: [host, type ?? '', title, severityWord].join('|'),

@@ -1,6 +1,7 @@
 import { SNIFF_BYTES } from '../sniff.ts';
 import { isRecord, type JsonRecord, nonBlank, positiveInt } from './json-value.ts';
 import { streamJsonValues } from './json-stream.ts';
+import { severityIn, STANDARD_SEVERITIES } from './severity.ts';
 import { emptyFinding, ParseError } from './types.ts';
 import type { NormalizedFinding, ParserInput, ParserModule, Severity, Sniff } from './types.ts';
 
@@ -12,13 +13,6 @@ import type { NormalizedFinding, ParserInput, ParserModule, Severity, Sniff } fr
  * Only failed checks are findings; passed ones are not problems and skipped ones were never evaluated.
  */
 
-const SEVERITY: Record<string, Severity> = {
-  CRITICAL: 'critical',
-  HIGH: 'high',
-  MEDIUM: 'medium',
-  LOW: 'low',
-  INFO: 'info',
-};
 /**
  * Open-source Checkov only knows severities when connected to the Bridgecrew/Prisma platform, so most
  * reports carry `severity: null`. A failed policy check is not informational; like DefectDojo we call
@@ -26,7 +20,7 @@ const SEVERITY: Record<string, Severity> = {
  */
 function severityOf(value: unknown): Severity {
   const word = nonBlank(value);
-  return word === null ? 'medium' : (SEVERITY[word.toUpperCase()] ?? 'info');
+  return word === null ? 'medium' : (severityIn(STANDARD_SEVERITIES, word) ?? 'info');
 }
 
 const headIsWholeDocument = (sniff: Sniff): boolean => Buffer.byteLength(sniff.head) < SNIFF_BYTES;

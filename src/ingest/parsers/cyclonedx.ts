@@ -1,14 +1,7 @@
 import { readXmlBom } from './cyclonedx-xml.ts';
-import {
-  cveIdsFrom,
-  dependencyTitle,
-  isSeverityWord,
-  parseCweIds,
-  requireJsonShape,
-  severityFromScore,
-  severityFromWord,
-  openJson,
-} from './dependency-helpers.ts';
+import { dependencyTitle, requireJsonShape, openJson } from './dependency-helpers.ts';
+import { cveIdsFrom, parseCweIds } from './identifiers.ts';
+import { isSeverityWord, severityFromScore, severityFromWord } from './severity.ts';
 import {
   asArray,
   asNumber,

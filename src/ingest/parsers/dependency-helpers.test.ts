@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  cveIdsFrom,
-  cvss3BaseScore,
-  parseCweIds,
-  severityFromScore,
-  severityFromWord,
-} from './dependency-helpers.ts';
+import { cvss3BaseScore } from './dependency-helpers.ts';
+import { cveIdsFrom, parseCweIds } from './identifiers.ts';
+import { severityFromScore, severityFromWord } from './severity.ts';
 
 describe('dependency parser helpers', () => {
   it.each([

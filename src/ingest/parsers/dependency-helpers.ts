@@ -1,91 +1,13 @@
 import { createHash } from 'node:crypto';
 import { pipeline, type Readable } from 'node:stream';
 import { JsonShapeScanner, jsonShapeGuard } from './json-shape.ts';
-import { asString, isRecord, unique } from './json-value.ts';
-import { ParseError, type ParserInput, type Severity, type Sniff } from './types.ts';
+import { ParseError, type ParserInput, type Sniff } from './types.ts';
 
 /**
  * Small pieces shared by the dependency-scanner parsers (Trivy, Grype, Snyk, npm audit, OSV,
- * CycloneDX). Scanner output is untrusted, so every read goes through these guards instead of casts.
+ * CycloneDX, Dependency-Check). Value guards are in json-value.ts, severity words and scores in
+ * severity.ts, CVE/CWE parsing in identifiers.ts.
  */
-
-const SEVERITY_WORDS: Record<string, Severity> = {
-  critical: 'critical',
-  high: 'high',
-  important: 'high',
-  medium: 'medium',
-  moderate: 'medium',
-  low: 'low',
-  info: 'info',
-  informational: 'info',
-  negligible: 'info',
-  none: 'info',
-  unknown: 'info',
-};
-
-/** Maps a tool's severity word onto the normalized scale; anything unrecognised is `info`. */
-export function severityFromWord(word: unknown): Severity {
-  const text = asString(word)?.toLowerCase();
-  return (text !== undefined && SEVERITY_WORDS[text]) || 'info';
-}
-
-/** True when the word is one of the recognised severities (so a caller can fall back otherwise). */
-export function isSeverityWord(word: unknown): boolean {
-  const text = asString(word)?.toLowerCase();
-  return text !== undefined && text !== 'unknown' && text in SEVERITY_WORDS;
-}
-
-/** CVSS qualitative bands (FIRST CVSS v3 specification, table 14). */
-export function severityFromScore(score: number): Severity {
-  if (score >= 9) return 'critical';
-  if (score >= 7) return 'high';
-  if (score >= 4) return 'medium';
-  if (score > 0) return 'low';
-  return 'info';
-}
-
-/**
- * CWE numbers from any of the shapes tools use: `79`, `"CWE-79"`, `["CWE-79"]`, or npm's
- * JSON-encoded list inside a string (`"[\"CWE-400\"]"`). `"CWE-"` without a number is ignored.
- */
-export function parseCweIds(value: unknown): number[] {
-  const out: number[] = [];
-  const visit = (item: unknown): void => {
-    if (Array.isArray(item)) {
-      item.forEach(visit);
-    } else if (typeof item === 'number' && Number.isInteger(item) && item > 0) {
-      out.push(item);
-    } else if (typeof item === 'string') {
-      const text = item.trim();
-      if (text.startsWith('[')) {
-        try {
-          visit(JSON.parse(text) as unknown);
-        } catch {
-          // not a JSON list after all; fall through to the pattern below
-        }
-        return;
-      }
-      const match = /^(?:CWE-)?(\d+)$/i.exec(text);
-      if (match?.[1] !== undefined) out.push(Number(match[1]));
-    } else if (isRecord(item)) {
-      visit(item['cweId'] ?? item['id']);
-    }
-  };
-  visit(value);
-  return unique(out);
-}
-
-const CVE_PATTERN = /^CVE-\d{4}-\d{4,}$/i;
-
-/** The CVE identifiers among a list of vulnerability ids, upper-cased and deduplicated. */
-export function cveIdsFrom(ids: Iterable<unknown>): string[] {
-  const out: string[] = [];
-  for (const id of ids) {
-    const text = asString(id);
-    if (text !== null && CVE_PATTERN.test(text)) out.push(text.toUpperCase());
-  }
-  return unique(out);
-}
 
 export function upgradeRemediation(packageName: string | null, fixedVersion: string | null): string | null {
   if (fixedVersion === null) return null;

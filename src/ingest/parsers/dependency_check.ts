@@ -1,12 +1,6 @@
-import {
-  cveIdsFrom,
-  dependencyTitle,
-  isSeverityWord,
-  parseCweIds,
-  severityFromScore,
-  severityFromWord,
-  upgradeRemediation,
-} from './dependency-helpers.ts';
+import { dependencyTitle, upgradeRemediation } from './dependency-helpers.ts';
+import { cveIdsFrom, parseCweIds } from './identifiers.ts';
+import { isSeverityWord, severityFromScore, severityFromWord } from './severity.ts';
 import { asNumber, asString, elementText, isRecord, type JsonRecord, recordList } from './json-value.ts';
 import { emptyFinding, ParseError } from './types.ts';
 import type { NormalizedFinding, ParserInput, ParserModule, Sniff } from './types.ts';

@@ -1,5 +1,7 @@
 import { childRecord, isRecord, type JsonRecord, nonBlank, positiveInt } from './json-value.ts';
 import { streamJsonValues } from './json-stream.ts';
+import { severityIn, STANDARD_SEVERITIES } from './severity.ts';
+import { firstCweId } from './identifiers.ts';
 import { emptyFinding, ParseError } from './types.ts';
 import type { NormalizedFinding, ParserInput, ParserModule, Severity, Sniff } from './types.ts';
 
@@ -44,16 +46,9 @@ export function gitlabReportType(sniff: Sniff): string | null {
   return 'sast';
 }
 
-const SEVERITY: Record<string, Severity> = {
-  critical: 'critical',
-  high: 'high',
-  medium: 'medium',
-  low: 'low',
-  info: 'info',
-};
 /** GitLab also says `Unknown` and `Undefined`: no assessment, so `info`. */
 export const severityOf = (value: unknown): Severity =>
-  SEVERITY[nonBlank(value)?.toLowerCase() ?? ''] ?? 'info';
+  severityIn(STANDARD_SEVERITIES, nonBlank(value)) ?? 'info';
 
 export interface GitlabIdentifiers {
   /** The analyzer's own rule or advisory id (first identifier that is not a CWE/CVE/OWASP reference). */
@@ -74,7 +69,7 @@ export function identifiersOf(vuln: JsonRecord): GitlabIdentifiers {
     if (url !== null) result.references.push(url);
     if (type === 'cwe') {
       // Usually value "79"; njsscan puts the rule in value and "CWE-798" in name.
-      const cwe = /^\d+$/.test(value ?? '') ? Number(value) : Number(/CWE-(\d+)/i.exec(name ?? '')?.[1]);
+      const cwe = /^\d+$/.test(value ?? '') ? Number(value) : (firstCweId(name ?? '') ?? NaN);
       if (Number.isInteger(cwe) && cwe > 0 && !result.cweIds.includes(cwe)) result.cweIds.push(cwe);
     } else if (type === 'cve') {
       const cve = value ?? name;

@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import { isRecord, type JsonRecord, nonBlank } from './json-value.ts';
 import { JsonShapeScanner, jsonShapeGuard } from './json-shape.ts';
 import { streamJsonValues } from './json-stream.ts';
+import { severityIn } from './severity.ts';
 import { emptyFinding, ParseError } from './types.ts';
 import type { NormalizedFinding, ParserInput, ParserModule, Severity, Sniff } from './types.ts';
 
@@ -69,7 +70,7 @@ function toFinding(issue: JsonRecord, toolVersion: string | null): NormalizedFin
     ...emptyFinding({
       kind: 'code',
       title: details ?? ruleId ?? 'gosec finding',
-      severity: SEVERITY[nonBlank(issue['severity'])?.toUpperCase() ?? ''] ?? 'info',
+      severity: severityIn(SEVERITY, nonBlank(issue['severity'])) ?? 'info',
       toolName: 'gosec',
     }),
     description:

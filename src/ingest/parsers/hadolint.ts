@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import { isRecord, type JsonRecord, nonBlank, nonNegativeInt } from './json-value.ts';
 import { JsonShapeScanner, jsonShapeGuard } from './json-shape.ts';
 import { streamJsonValues } from './json-stream.ts';
+import { severityIn } from './severity.ts';
 import { emptyFinding, ParseError } from './types.ts';
 import type { NormalizedFinding, ParserInput, ParserModule, Severity, Sniff } from './types.ts';
 
@@ -44,7 +45,7 @@ function toFinding(item: JsonRecord): NormalizedFinding {
     ...emptyFinding({
       kind: 'infrastructure',
       title: message ?? code ?? 'Hadolint finding',
-      severity: SEVERITY[nonBlank(item['level'])?.toLowerCase() ?? ''] ?? 'info',
+      severity: severityIn(SEVERITY, nonBlank(item['level'])) ?? 'info',
       toolName: 'Hadolint',
     }),
     description: code && message ? `${code}: ${message}` : message,

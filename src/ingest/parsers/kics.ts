@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { SNIFF_BYTES } from '../sniff.ts';
 import { isRecord, type JsonRecord, nonBlank, positiveIntOrDigits } from './json-value.ts';
 import { streamJsonValues } from './json-stream.ts';
+import { severityIn, STANDARD_SEVERITIES } from './severity.ts';
 import { emptyFinding, ParseError } from './types.ts';
 import type { NormalizedFinding, ParserInput, ParserModule, Severity, Sniff } from './types.ts';
 
@@ -13,14 +14,7 @@ import type { NormalizedFinding, ParserInput, ParserModule, Severity, Sniff } fr
  * Each entry of a query's `files` is one finding.
  */
 
-const SEVERITY: Record<string, Severity> = {
-  CRITICAL: 'critical',
-  HIGH: 'high',
-  MEDIUM: 'medium',
-  LOW: 'low',
-  INFO: 'info',
-  TRACE: 'info',
-};
+const SEVERITY: Record<string, Severity> = { ...STANDARD_SEVERITIES, trace: 'info' };
 
 const headIsWholeDocument = (sniff: Sniff): boolean => Buffer.byteLength(sniff.head) < SNIFF_BYTES;
 
@@ -70,7 +64,7 @@ function toFindings(query: JsonRecord, toolVersion: string | null): NormalizedFi
       ...emptyFinding({
         kind: 'infrastructure',
         title: category !== null ? `${category}: ${name}` : name,
-        severity: SEVERITY[nonBlank(query['severity'])?.toUpperCase() ?? ''] ?? 'info',
+        severity: severityIn(SEVERITY, nonBlank(query['severity'])) ?? 'info',
         toolName: 'KICS',
       }),
       description: description.length > 0 ? description.join('\n\n') : null,

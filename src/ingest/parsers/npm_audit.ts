@@ -1,10 +1,6 @@
-import {
-  cveIdsFrom,
-  parseCweIds,
-  requireJsonShape,
-  severityFromWord,
-  openJson,
-} from './dependency-helpers.ts';
+import { requireJsonShape, openJson } from './dependency-helpers.ts';
+import { cveIdsFrom, parseCweIds } from './identifiers.ts';
+import { severityFromWord } from './severity.ts';
 import {
   asArray,
   asNumber,

@@ -1,4 +1,6 @@
-import { parseCweIds, requireJsonShape, severityFromWord, openJson } from './dependency-helpers.ts';
+import { requireJsonShape, openJson } from './dependency-helpers.ts';
+import { parseCweIds } from './identifiers.ts';
+import { severityFromWord } from './severity.ts';
 import {
   asArray,
   asNumber,

@@ -3,8 +3,9 @@ import type { Readable } from 'node:stream';
 import { isRecord, type JsonRecord, trimmedText } from './json-value.ts';
 import { JsonShapeScanner, jsonShapeGuard } from './json-shape.ts';
 import { streamJsonValues } from './json-stream.ts';
+import { severityIn, STANDARD_SEVERITIES } from './severity.ts';
 import { emptyFinding, ParseError } from './types.ts';
-import type { NormalizedFinding, ParserInput, ParserModule, Severity, Sniff } from './types.ts';
+import type { NormalizedFinding, ParserInput, ParserModule, Sniff } from './types.ts';
 
 /**
  * Nuclei results: JSON Lines (`-jsonl`, older `-json`) or one JSON array (`-json-export`). v2 writes
@@ -16,14 +17,6 @@ const texts = (value: unknown): string[] =>
 const score = (value: unknown): number | null => {
   const n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : NaN;
   return Number.isFinite(n) && n >= 0 && n <= 10 ? n : null;
-};
-
-const SEVERITY: Record<string, Severity> = {
-  critical: 'critical',
-  high: 'high',
-  medium: 'medium',
-  low: 'low',
-  info: 'info',
 };
 
 /** Streams the upload through the nesting guard: a hostile "[[[[…" would grow the parser's stack per byte. */
@@ -80,7 +73,7 @@ function toFinding(item: JsonRecord, location: string | null, matcher: string | 
     ...emptyFinding({
       kind: 'dast',
       title: trimmedText(info['name']) ?? templateId ?? 'Nuclei finding',
-      severity: SEVERITY[trimmedText(info['severity'])?.toLowerCase() ?? ''] ?? 'info',
+      severity: severityIn(STANDARD_SEVERITIES, trimmedText(info['severity'])) ?? 'info',
       toolName: 'Nuclei',
     }),
     severityScore: cvssScore,

@@ -1,15 +1,12 @@
 import {
-  cveIdsFrom,
   cvss3BaseScore,
   dependencyTitle,
-  isSeverityWord,
-  parseCweIds,
   requireJsonShape,
-  severityFromScore,
-  severityFromWord,
   upgradeRemediation,
   openJson,
 } from './dependency-helpers.ts';
+import { cveIdsFrom, parseCweIds } from './identifiers.ts';
+import { isSeverityWord, severityFromScore, severityFromWord } from './severity.ts';
 import {
   asArray,
   asNumber,

@@ -1,5 +1,6 @@
 import { asArray, asIndex, asRecord, asText, isRecord, unique } from './json-value.ts';
 import type { JsonRecord } from './json-value.ts';
+import { severityFromScore } from './severity.ts';
 import { placeOf } from './sarif-location.ts';
 import type { SarifPlace } from './sarif-location.ts';
 import { findComponent, findRule } from './sarif-run.ts';
@@ -9,8 +10,7 @@ import {
   renderMessage,
   securityScore,
   severityFromLevel,
-  severityFromScore,
-  severityFromWord,
+  securitySeverityWord,
   titleFrom,
 } from './sarif-text.ts';
 import { emptyFinding } from './types.ts';
@@ -81,7 +81,7 @@ function severityOf(rule: JsonRecord | undefined, result: JsonRecord): [Severity
     asRecord(rule?.['properties'])?.['security-severity'];
   const score = securityScore(raw);
   if (score !== undefined) return [severityFromScore(score), score];
-  const word = severityFromWord(raw);
+  const word = securitySeverityWord(raw);
   if (word !== undefined) return [word, null];
   const level =
     asText(result['level']) ?? asText(asRecord(rule?.['defaultConfiguration'])?.['level']) ?? 'warning';

@@ -1,5 +1,6 @@
 import { asArray, asRecord, asText } from './json-value.ts';
 import type { JsonRecord } from './json-value.ts';
+import { severityIn, STANDARD_SEVERITIES } from './severity.ts';
 import type { Severity } from './types.ts';
 
 /** Plain text of a `multiformatMessageString` (`{ text, markdown }`); text is preferred. */
@@ -58,12 +59,8 @@ export function titleFrom(message: string): string {
 }
 
 const SEVERITY_WORDS: Record<string, Severity> = {
-  critical: 'critical',
-  high: 'high',
-  medium: 'medium',
+  ...STANDARD_SEVERITIES,
   moderate: 'medium',
-  low: 'low',
-  info: 'info',
   informational: 'info',
   none: 'info',
 };
@@ -81,16 +78,9 @@ export function securityScore(value: unknown): number | undefined {
   return Number.isFinite(score) && score >= 0 ? score : undefined;
 }
 
-export function severityFromScore(score: number): Severity {
-  if (score >= 9) return 'critical';
-  if (score >= 7) return 'high';
-  if (score >= 4) return 'medium';
-  return score > 0 ? 'low' : 'info';
-}
-
 /** Some tools (Semgrep) put a word in `security-severity` instead of a score. */
-export function severityFromWord(value: unknown): Severity | undefined {
-  return typeof value === 'string' ? SEVERITY_WORDS[value.trim().toLowerCase()] : undefined;
+export function securitySeverityWord(value: unknown): Severity | undefined {
+  return typeof value === 'string' ? severityIn(SEVERITY_WORDS, value.trim()) : undefined;
 }
 
 export function severityFromLevel(level: string | undefined): Severity {

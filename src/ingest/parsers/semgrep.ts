@@ -1,7 +1,16 @@
 import { createHash } from 'node:crypto';
 import { SNIFF_BYTES } from '../sniff.ts';
-import { childRecord, isRecord, type JsonRecord, nonBlank, positiveIntOrDigits } from './json-value.ts';
+import {
+  childRecord,
+  isRecord,
+  type JsonRecord,
+  nonBlank,
+  positiveIntOrDigits,
+  unique,
+} from './json-value.ts';
 import { streamJsonValues } from './json-stream.ts';
+import { severityIn } from './severity.ts';
+import { firstCweId } from './identifiers.ts';
 import { emptyFinding, ParseError } from './types.ts';
 import type { NormalizedFinding, ParserInput, ParserModule, Severity, Sniff } from './types.ts';
 
@@ -26,13 +35,11 @@ const SEVERITY: Record<string, Severity> = {
   INVENTORY: 'info',
   EXPERIMENT: 'info',
 };
-const severityOf = (value: unknown): Severity | null =>
-  SEVERITY[nonBlank(value)?.toUpperCase() ?? ''] ?? null;
+const severityOf = (value: unknown): Severity | null => severityIn(SEVERITY, nonBlank(value)) ?? null;
 
 /** "CWE-79: Improper Neutralization ..." → 79. */
-const cweIdsOf = (value: unknown): number[] => [
-  ...new Set(strings(value).flatMap((item) => /CWE-(\d+)/i.exec(item)?.slice(1).map(Number) ?? [])),
-];
+const cweIdsOf = (value: unknown): number[] =>
+  unique(strings(value).flatMap((item) => firstCweId(item) ?? []));
 
 /** Semgrep prints these placeholders instead of the real values when the user is not logged in. */
 const PLACEHOLDER = 'requires login';

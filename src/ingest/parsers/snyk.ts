@@ -1,11 +1,6 @@
-import {
-  cveIdsFrom,
-  parseCweIds,
-  requireJsonShape,
-  severityFromWord,
-  upgradeRemediation,
-  openJson,
-} from './dependency-helpers.ts';
+import { requireJsonShape, upgradeRemediation, openJson } from './dependency-helpers.ts';
+import { cveIdsFrom, parseCweIds } from './identifiers.ts';
+import { severityFromWord } from './severity.ts';
 import {
   asArray,
   asNumber,

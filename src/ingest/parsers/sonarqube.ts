@@ -1,5 +1,8 @@
 import { isRecord, type JsonRecord, nonNegativeInt, trimmedText } from './json-value.ts';
 import { readJsonDocument } from './json-stream.ts';
+import { severityIn } from './severity.ts';
+import { cveIdsInText, cweIdsInText } from './identifiers.ts';
+import { htmlToText } from './text.ts';
 import { emptyFinding, ParseError } from './types.ts';
 import type { NormalizedFinding, ParserInput, ParserModule, Severity, Sniff } from './types.ts';
 
@@ -31,7 +34,7 @@ const SEVERITY: Record<string, Severity> = {
   LOW: 'low',
   INFO: 'info',
 };
-const severityOf = (value: unknown): Severity => SEVERITY[trimmedText(value)?.toUpperCase() ?? ''] ?? 'info';
+const severityOf = (value: unknown): Severity => severityIn(SEVERITY, trimmedText(value)) ?? 'info';
 
 /** The issue or hotspot was dismissed in SonarQube itself. */
 const DISMISSED = new Set(['FALSE-POSITIVE', 'FALSE_POSITIVE', 'WONTFIX', 'SAFE', 'ACCEPTED']);
@@ -53,31 +56,14 @@ function detect(sniff: Sniff): boolean {
   return keys.has('paging') && (keys.has('issues') || keys.has('hotspots'));
 }
 
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
-
-/** Rule descriptions are HTML; findings keep plain text with paragraph breaks. */
-function htmlToText(html: string): string {
-  return html
-    .replace(/\s*<li[^>]*>\s*/gi, '\n- ')
-    .replace(/<(br|\/p|\/h\d|\/pre|\/ul|\/div)\s*\/?>/gi, '\n')
-    .replace(/<[^>]*>/g, '')
-    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (entity, name: string) => {
-      if (name.startsWith('#')) {
-        const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : Number(name.slice(1));
-        return Number.isInteger(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : entity;
-      }
-      return ENTITIES[name.toLowerCase()] ?? entity;
-    })
-    .replace(/[ \t]+\n/g, '\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
-}
+/** SonarQube rule descriptions also hold code in `<pre>` blocks. */
+const SONAR_LINE_ENDS = ['/pre'];
 
 /** Text of the `<h2>` section whose heading matches, up to the next `<h2>`. */
 function htmlSection(html: string, heading: RegExp): string | null {
   for (const part of html.split(/<h2>/i).slice(1)) {
     const [title = '', ...body] = part.split(/<\/h2>/i);
-    if (heading.test(title)) return htmlToText(body.join('')) || null;
+    if (heading.test(title)) return htmlToText(body.join(''), SONAR_LINE_ENDS) || null;
   }
   return null;
 }
@@ -89,11 +75,11 @@ interface Rule {
 
 function ruleDetails(rule: Rule | undefined) {
   const html = rule?.html ?? '';
-  const cweIds = [...new Set([...html.matchAll(/CWE-(\d+)/gi)].map((m) => Number(m[1])))];
+  const cweIds = cweIdsInText(html);
   const references = [...new Set([...html.matchAll(/href="(https?:[^"]+)"/gi)].map((m) => m[1] ?? ''))];
   return {
     // The "See" section is only links (kept as references); everything before it describes the rule.
-    description: html === '' ? null : htmlToText(html.split(/<h2>\s*See/i)[0] ?? ''),
+    description: html === '' ? null : htmlToText(html.split(/<h2>\s*See/i)[0] ?? '', SONAR_LINE_ENDS),
     remediation: htmlSection(html, /recommended secure coding|how to fix|compliant solution/i),
     cweIds,
     references,
@@ -150,7 +136,7 @@ function messageFacts(message: string) {
   const cvss = /CVSS Score: (\d+(?:\.\d+)?)/.exec(message)?.[1];
   const ghsa = [...message.matchAll(/\bGHSA(?:-[23456789cfghjmpqrvwx]{4}){3}\b/g)].map((m) => m[0]);
   return {
-    cveIds: [...new Set([...message.matchAll(/\bCVE-\d{4}-\d{4,}\b/g)].map((m) => m[0]))],
+    cveIds: cveIdsInText(message),
     cwe: Number(/Category: CWE-(\d+)/.exec(message)?.[1] ?? NaN),
     cvssScore: cvss === undefined || Number(cvss) > 10 ? null : Number(cvss),
     references: ghsa.map((id) => `https://github.com/advisories/${id}`),

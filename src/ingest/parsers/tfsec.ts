@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import { isRecord, type JsonRecord, nonBlank, nonNegativeInt } from './json-value.ts';
 import { JsonShapeScanner, jsonShapeGuard } from './json-shape.ts';
 import { streamJsonValues } from './json-stream.ts';
+import { severityIn, STANDARD_SEVERITIES } from './severity.ts';
 import { emptyFinding, ParseError } from './types.ts';
 import type { NormalizedFinding, ParserInput, ParserModule, Severity, Sniff } from './types.ts';
 
@@ -12,15 +13,7 @@ import type { NormalizedFinding, ParserInput, ParserModule, Severity, Sniff } fr
  */
 
 // Legacy tfsec used ERROR/WARNING/INFO; current tfsec uses CRITICAL/HIGH/MEDIUM/LOW.
-const SEVERITY: Record<string, Severity> = {
-  CRITICAL: 'critical',
-  HIGH: 'high',
-  ERROR: 'high',
-  MEDIUM: 'medium',
-  WARNING: 'medium',
-  LOW: 'low',
-  INFO: 'info',
-};
+const SEVERITY: Record<string, Severity> = { ...STANDARD_SEVERITIES, error: 'high', warning: 'medium' };
 
 /** Streams the upload through the nesting guard, which also records the top-level members' shapes. */
 function openGuarded(input: ParserInput, scanner: JsonShapeScanner): Readable {
@@ -58,7 +51,7 @@ function toFinding(result: JsonRecord): NormalizedFinding {
     ...emptyFinding({
       kind: 'infrastructure',
       title: nonBlank(result['rule_description']) ?? ruleId ?? 'tfsec finding',
-      severity: SEVERITY[nonBlank(result['severity'])?.toUpperCase() ?? ''] ?? 'info',
+      severity: severityIn(SEVERITY, nonBlank(result['severity'])) ?? 'info',
       toolName: 'tfsec',
     }),
     description:

@@ -1,13 +1,12 @@
 import {
-  cveIdsFrom,
   dependencyTitle,
-  parseCweIds,
   requireJsonShape,
-  severityFromWord,
   sha256Hex,
   upgradeRemediation,
   openJson,
 } from './dependency-helpers.ts';
+import { cveIdsFrom, parseCweIds } from './identifiers.ts';
+import { severityFromWord } from './severity.ts';
 import {
   asNumber,
   asRecordOrEmpty,

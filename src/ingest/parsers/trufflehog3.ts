@@ -1,9 +1,10 @@
 import { isRecord, type JsonRecord, nonBlank, positiveIntOrDigits } from './json-value.ts';
 import { redactSecrets, secretTwinKey, sha256Hex } from './gitleaks.ts';
 import { streamJsonValues } from './json-stream.ts';
+import { severityIn, STANDARD_SEVERITIES } from './severity.ts';
 import { legacyRecords } from './trufflehog.ts';
 import { emptyFinding, ParseError } from './types.ts';
-import type { NormalizedFinding, ParserInput, ParserModule, Severity, Sniff } from './types.ts';
+import type { NormalizedFinding, ParserInput, ParserModule, Sniff } from './types.ts';
 
 /**
  * trufflehog3 (feeltheajf/trufflehog3) `--format json`: an array of issues.
@@ -11,14 +12,6 @@ import type { NormalizedFinding, ParserInput, ParserModule, Severity, Sniff } fr
  *   branch, message, commit, date, ... }`;
  * - before 3.0: TruffleHog 2's record `{ path, reason, stringsFound: [diff lines], commitHash, ... }`.
  */
-
-const SEVERITY: Record<string, Severity> = {
-  CRITICAL: 'critical',
-  HIGH: 'high',
-  MEDIUM: 'medium',
-  LOW: 'low',
-  INFO: 'info',
-};
 
 function detect(sniff: Sniff): boolean {
   // A bare `[]` is every array-shaped tool's empty report; it is left to an explicit scannerType.
@@ -58,7 +51,7 @@ function currentIssue(issue: JsonRecord): NormalizedFinding {
     ...emptyFinding({
       kind: 'secret',
       title: `${message} found in ${path ?? 'unknown file'}`,
-      severity: SEVERITY[nonBlank(rule['severity'])?.toUpperCase() ?? ''] ?? 'info',
+      severity: severityIn(STANDARD_SEVERITIES, nonBlank(rule['severity'])) ?? 'info',
       toolName: 'trufflehog3',
     }),
     description: details([

@@ -1,5 +1,6 @@
 import { elementText, isRecord, type JsonRecord } from './json-value.ts';
 import { readJsonDocument } from './json-stream.ts';
+import { htmlFragmentText } from './text.ts';
 import { emptyFinding, ParseError } from './types.ts';
 import type { NormalizedFinding, ParserInput, ParserModule, Severity, Sniff } from './types.ts';
 import { parseXmlDocument } from './xml.ts';
@@ -45,26 +46,6 @@ function detect(sniff: Sniff): boolean {
   );
 }
 
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
-
-/** ZAP writes descriptions and solutions as small HTML fragments (`<p>…</p>`). */
-function htmlToText(html: string | null): string | null {
-  if (html === null) return null;
-  const plain = html
-    .replace(/\s*<li[^>]*>\s*/gi, '\n- ')
-    .replace(/<(br|\/p|\/h\d|\/ul|\/div)\s*\/?>/gi, '\n')
-    .replace(/<[^>]*>/g, '')
-    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (entity, name: string) => {
-      if (!name.startsWith('#')) return ENTITIES[name.toLowerCase()] ?? entity;
-      const code = name[1]?.toLowerCase() === 'x' ? parseInt(name.slice(2), 16) : Number(name.slice(1));
-      return Number.isInteger(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : entity;
-    })
-    .replace(/[ \t]+\n/g, '\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
-  return plain === '' ? null : plain;
-}
-
 interface Site {
   name: string | null;
   alerts: unknown[];
@@ -94,7 +75,7 @@ function toFinding(alert: JsonRecord, site: Site, tool: { name: string; version:
   const confidence = elementText(alert['confidence']) ?? '';
   const cwe = Number(elementText(alert['cweid']));
   const wasc = elementText(alert['wascid']);
-  const otherInfo = htmlToText(elementText(alert['otherinfo']));
+  const otherInfo = htmlFragmentText(elementText(alert['otherinfo']));
   const listed = instances.slice(0, MAX_LISTED_INSTANCES).map(instanceLine);
   if (instances.length > listed.length) listed.push(`- … and ${instances.length - listed.length} more`);
   const references = (elementText(alert['reference']) ?? '').match(/https?:\/\/[^\s<>"]+/g) ?? [];
@@ -107,14 +88,14 @@ function toFinding(alert: JsonRecord, site: Site, tool: { name: string; version:
     }),
     description:
       [
-        htmlToText(elementText(alert['desc'])),
+        htmlFragmentText(elementText(alert['desc'])),
         otherInfo ? `Other information: ${otherInfo}` : null,
         wasc && wasc !== '0' ? `WASC: ${wasc}` : null,
         listed.length > 0 ? `Instances (${instances.length}):\n${listed.join('\n')}` : null,
       ]
         .filter(Boolean)
         .join('\n\n') || null,
-    remediation: htmlToText(elementText(alert['solution'])),
+    remediation: htmlFragmentText(elementText(alert['solution'])),
     ruleId: pluginId,
     filePath: elementText(first['uri']) ?? site.name,
     snippet: elementText(first['param']),
