@@ -1,4 +1,5 @@
-import { dependencyTitle, requireJsonShape, upgradeRemediation, openJson } from './dependency-helpers.ts';
+import { dependencyTitle, upgradeRemediation } from './dependency-helpers.ts';
+import { openJson, requireJsonShape } from './json-input.ts';
 import { cveIdsFrom } from './identifiers.ts';
 import { severityFromWord } from './severity.ts';
 import {

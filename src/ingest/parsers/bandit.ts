@@ -1,7 +1,6 @@
-import { pipeline } from 'node:stream';
-import type { Readable } from 'node:stream';
 import { isRecord, type JsonRecord, nonBlank, nonNegativeInt } from './json-value.ts';
-import { JsonShapeScanner, jsonShapeGuard } from './json-shape.ts';
+import { openJson } from './json-input.ts';
+import { JsonShapeScanner } from './json-shape.ts';
 import { streamJsonValues } from './json-stream.ts';
 import { severityIn } from './severity.ts';
 import { emptyFinding, ParseError } from './types.ts';
@@ -10,12 +9,6 @@ import type { NormalizedFinding, ParserInput, ParserModule, Severity, Sniff } fr
 /** Bandit (Python SAST) `bandit -f json` output: `{ errors, generated_at, metrics, results: [...] }`. */
 
 const SEVERITY: Record<string, Severity> = { HIGH: 'high', MEDIUM: 'medium', LOW: 'low' };
-
-/** Streams the upload through the nesting guard, which also records the top-level members' shapes. */
-function openGuarded(input: ParserInput, scanner: JsonShapeScanner): Readable {
-  // pipeline (not pipe) carries a source error (corrupt gzip) on to the reader.
-  return pipeline(input.open(), jsonShapeGuard(scanner), () => undefined);
-}
 
 function detect(sniff: Sniff): boolean {
   // Bandit's metrics block uses its own "SEVERITY.HIGH"/"CONFIDENCE.HIGH" counters; semgrep,
@@ -88,7 +81,7 @@ function toFinding(result: JsonRecord): NormalizedFinding {
 async function* parse(input: ParserInput): AsyncIterable<NormalizedFinding> {
   if (input.sniff.shape !== 'json-object') throw new ParseError('Bandit report must be a JSON object');
   const scanner = new JsonShapeScanner();
-  for await (const { value } of streamJsonValues(openGuarded(input, scanner), { paths: ['$.results.*'] })) {
+  for await (const { value } of streamJsonValues(openJson(input, scanner), { paths: ['$.results.*'] })) {
     if (!isRecord(value)) throw new ParseError('Bandit result must be a JSON object');
     yield toFinding(value);
   }

@@ -1,5 +1,6 @@
 import { readXmlBom } from './cyclonedx-xml.ts';
-import { dependencyTitle, requireJsonShape, openJson } from './dependency-helpers.ts';
+import { dependencyTitle } from './dependency-helpers.ts';
+import { openJson, requireJsonShape } from './json-input.ts';
 import { cveIdsFrom, parseCweIds } from './identifiers.ts';
 import { isSeverityWord, severityFromScore, severityFromWord } from './severity.ts';
 import {

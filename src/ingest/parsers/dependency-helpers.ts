@@ -1,7 +1,4 @@
 import { createHash } from 'node:crypto';
-import { pipeline, type Readable } from 'node:stream';
-import { JsonShapeScanner, jsonShapeGuard } from './json-shape.ts';
-import { ParseError, type ParserInput, type Sniff } from './types.ts';
 
 /**
  * Small pieces shared by the dependency-scanner parsers (Trivy, Grype, Snyk, npm audit, OSV,
@@ -63,25 +60,4 @@ export function cvss3BaseScore(vector: string): number | null {
   const exploitability = 8.22 * av * ac * privileges * ui;
   const total = scope === 'U' ? impact + exploitability : 1.08 * (impact + exploitability);
   return roundUp(Math.min(total, 10));
-}
-
-/**
- * Rejects inputs whose root is not the JSON shape a parser streams. The sniff is built from the
- * same bytes the parser reads, so this catches empty files and wrong root types before streaming.
- */
-export function requireJsonShape(input: ParserInput, shapes: Sniff['shape'][], formatName: string): void {
-  const { shape } = input.sniff;
-  if (shape === 'empty') throw new ParseError(`${formatName}: the file is empty`);
-  if (!shapes.includes(shape)) {
-    throw new ParseError(`${formatName}: expected ${shapes.join(' or ')}, got ${shape}`);
-  }
-}
-
-/**
- * Opens the upload for streaming through the nesting guard: a hostile "[[[[…" document would
- * otherwise grow the streaming parser's stack by one frame per byte.
- */
-export function openJson(input: ParserInput): Readable {
-  // pipeline (not pipe) carries a source error (corrupt gzip) through to the reader.
-  return pipeline(input.open(), jsonShapeGuard(new JsonShapeScanner()), () => undefined);
 }

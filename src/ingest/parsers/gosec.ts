@@ -1,7 +1,6 @@
-import { pipeline } from 'node:stream';
-import type { Readable } from 'node:stream';
 import { isRecord, type JsonRecord, nonBlank } from './json-value.ts';
-import { JsonShapeScanner, jsonShapeGuard } from './json-shape.ts';
+import { openJson } from './json-input.ts';
+import { JsonShapeScanner } from './json-shape.ts';
 import { streamJsonValues } from './json-stream.ts';
 import { severityIn } from './severity.ts';
 import { emptyFinding, ParseError } from './types.ts';
@@ -10,12 +9,6 @@ import type { NormalizedFinding, ParserInput, ParserModule, Severity, Sniff } fr
 /** gosec (Go SAST) `-fmt json` output: `{ "Golang errors"?, Issues: [...], Stats, GosecVersion? }`. */
 
 const SEVERITY: Record<string, Severity> = { HIGH: 'high', MEDIUM: 'medium', LOW: 'low' };
-
-/** Streams the upload through the nesting guard, which also records the top-level members' shapes. */
-function openGuarded(input: ParserInput, scanner: JsonShapeScanner): Readable {
-  // pipeline (not pipe) carries a source error (corrupt gzip) on to the reader.
-  return pipeline(input.open(), jsonShapeGuard(scanner), () => undefined);
-}
 
 function detect(sniff: Sniff): boolean {
   // `Issues` (capitalised, Go struct field) is unique to gosec among the supported formats.
@@ -97,7 +90,7 @@ async function* parse(input: ParserInput): AsyncIterable<NormalizedFinding> {
   const scanner = new JsonShapeScanner();
   // GosecVersion comes after the issues; it is only known up front when the head holds it.
   const version = /"GosecVersion"\s*:\s*"([^"]+)"/.exec(sniff.head)?.[1] ?? null;
-  for await (const { value } of streamJsonValues(openGuarded(input, scanner), { paths: ['$.Issues.*'] })) {
+  for await (const { value } of streamJsonValues(openJson(input, scanner), { paths: ['$.Issues.*'] })) {
     if (!isRecord(value)) throw new ParseError('gosec issue must be a JSON object');
     yield toFinding(value, version);
   }

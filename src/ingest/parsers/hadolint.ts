@@ -1,7 +1,5 @@
-import { pipeline } from 'node:stream';
-import type { Readable } from 'node:stream';
 import { isRecord, type JsonRecord, nonBlank, nonNegativeInt } from './json-value.ts';
-import { JsonShapeScanner, jsonShapeGuard } from './json-shape.ts';
+import { openJson } from './json-input.ts';
 import { streamJsonValues } from './json-stream.ts';
 import { severityIn } from './severity.ts';
 import { emptyFinding, ParseError } from './types.ts';
@@ -14,12 +12,6 @@ import type { NormalizedFinding, ParserInput, ParserModule, Severity, Sniff } fr
  * which ranks an unpinned apt package above most CVEs; a linter's top level is `high` here.
  */
 const SEVERITY: Record<string, Severity> = { error: 'high', warning: 'medium', info: 'low', style: 'info' };
-
-/** Streams the upload through the nesting guard: a hostile "[[[[…" would grow the parser's stack per byte. */
-function openGuarded(input: ParserInput): Readable {
-  // pipeline (not pipe) carries a source error (corrupt gzip) on to the reader.
-  return pipeline(input.open(), jsonShapeGuard(new JsonShapeScanner()), () => undefined);
-}
 
 function detect(sniff: Sniff): boolean {
   // Rule codes are DLxxxx (hadolint) or SCxxxx (embedded ShellCheck); `level` is hadolint's field name.
@@ -62,7 +54,7 @@ async function* parse(input: ParserInput): AsyncIterable<NormalizedFinding> {
   if (input.sniff.shape !== 'json-array') throw new ParseError('Hadolint report must be a JSON array');
   // Hadolint repeats a finding when a Dockerfile is linted twice in one run; keep the first copy.
   const seen = new Set<string>();
-  for await (const { value } of streamJsonValues(openGuarded(input), { paths: ['$.*'] })) {
+  for await (const { value } of streamJsonValues(openJson(input), { paths: ['$.*'] })) {
     if (!isRecord(value)) throw new ParseError('Hadolint item must be a JSON object');
     const finding = toFinding(value);
     const key = JSON.stringify([finding.filePath, finding.line, finding.column, finding.ruleId]);

@@ -1,4 +1,4 @@
-import { requireJsonShape, openJson } from './dependency-helpers.ts';
+import { openJson, requireJsonShape } from './json-input.ts';
 import { parseCweIds } from './identifiers.ts';
 import { severityFromWord } from './severity.ts';
 import {

@@ -1,7 +1,5 @@
-import { pipeline } from 'node:stream';
-import type { Readable } from 'node:stream';
 import { isRecord, type JsonRecord, trimmedText } from './json-value.ts';
-import { JsonShapeScanner, jsonShapeGuard } from './json-shape.ts';
+import { openJson } from './json-input.ts';
 import { streamJsonValues } from './json-stream.ts';
 import { severityIn, STANDARD_SEVERITIES } from './severity.ts';
 import { emptyFinding, ParseError } from './types.ts';
@@ -18,12 +16,6 @@ const score = (value: unknown): number | null => {
   const n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : NaN;
   return Number.isFinite(n) && n >= 0 && n <= 10 ? n : null;
 };
-
-/** Streams the upload through the nesting guard: a hostile "[[[[…" would grow the parser's stack per byte. */
-function openGuarded(input: ParserInput): Readable {
-  // pipeline (not pipe) carries a source error (corrupt gzip) on to the reader.
-  return pipeline(input.open(), jsonShapeGuard(new JsonShapeScanner()), () => undefined);
-}
 
 function detect(sniff: Sniff): boolean {
   if (sniff.shape === 'jsonl' || sniff.shape === 'json-object') {
@@ -109,8 +101,8 @@ async function* parse(input: ParserInput): AsyncIterable<NormalizedFinding> {
   }
   const values =
     shape === 'json-array'
-      ? streamJsonValues(openGuarded(input), { paths: ['$.*'] })
-      : streamJsonValues(openGuarded(input), { paths: ['$'], separator: '' });
+      ? streamJsonValues(openJson(input), { paths: ['$.*'] })
+      : streamJsonValues(openJson(input), { paths: ['$'], separator: '' });
   // Like DefectDojo: one finding per template + matcher + host; the same template matching several
   // URLs of one host (or several ports) is one finding that lists every matched location.
   const merged = new Map<string, Merged>();

@@ -1,10 +1,5 @@
-import {
-  cvss3BaseScore,
-  dependencyTitle,
-  requireJsonShape,
-  upgradeRemediation,
-  openJson,
-} from './dependency-helpers.ts';
+import { cvss3BaseScore, dependencyTitle, upgradeRemediation } from './dependency-helpers.ts';
+import { openJson, requireJsonShape } from './json-input.ts';
 import { cveIdsFrom, parseCweIds } from './identifiers.ts';
 import { isSeverityWord, severityFromScore, severityFromWord } from './severity.ts';
 import {

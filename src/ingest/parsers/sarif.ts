@@ -1,6 +1,5 @@
-import { pipeline } from 'node:stream';
-import type { Readable } from 'node:stream';
-import { JsonShapeScanner, jsonShapeGuard } from './json-shape.ts';
+import { openJson } from './json-input.ts';
+import { JsonShapeScanner } from './json-shape.ts';
 import { streamJsonValues } from './json-stream.ts';
 import { asIndex, isRecord } from './json-value.ts';
 import { mapResult } from './sarif-mapping.ts';
@@ -42,19 +41,11 @@ function detect(sniff: Sniff): boolean {
   );
 }
 
-/** Opens the upload through the shape guard, so every pass enforces the nesting limit. */
-function openGuarded(input: ParserInput, scanner: JsonShapeScanner): Readable {
-  const guard = jsonShapeGuard(scanner);
-  // pipeline (not pipe) carries a source error (corrupt gzip) to the guard and on to the reader.
-  // The callback is required; the reader sees any error through the guard, so nothing is lost.
-  return pipeline(input.open(), guard, () => undefined);
-}
-
 /** First pass: the small per-run metadata (tools, rules, taxonomies, base URIs, artifact URIs). */
 async function readRunMeta(input: ParserInput): Promise<RunMeta[]> {
   const scanner = new JsonShapeScanner();
   const runs: RunMeta[] = [];
-  for await (const { path, value } of streamJsonValues(openGuarded(input, scanner), {
+  for await (const { path, value } of streamJsonValues(openJson(input, scanner), {
     paths: RUN_META_PATHS,
   })) {
     const index = asIndex(path[1]);
@@ -71,7 +62,7 @@ async function* parse(input: ParserInput): AsyncIterable<NormalizedFinding> {
   if (input.sniff.shape !== 'json-object') throw new ParseError('A SARIF log must be a JSON object');
   const runs = await readRunMeta(input);
   const scanner = new JsonShapeScanner();
-  const results = streamJsonValues(openGuarded(input, scanner), { paths: ['$.runs.*.results.*'] });
+  const results = streamJsonValues(openJson(input, scanner), { paths: ['$.runs.*.results.*'] });
   for await (const { path, value } of results) {
     const run = runs[asIndex(path[1]) ?? -1];
     if (run === undefined || run.toolName === '') {

@@ -1,4 +1,4 @@
-import { openJson } from './dependency-helpers.ts';
+import { openJson } from './json-input.ts';
 import { asNumber, asRecordOrEmpty, isRecord } from './json-value.ts';
 import { streamJsonValues } from './json-stream.ts';
 import { mapResult } from './sarif-mapping.ts';

@@ -1,4 +1,5 @@
-import { requireJsonShape, upgradeRemediation, openJson } from './dependency-helpers.ts';
+import { upgradeRemediation } from './dependency-helpers.ts';
+import { openJson, requireJsonShape } from './json-input.ts';
 import { cveIdsFrom, parseCweIds } from './identifiers.ts';
 import { severityFromWord } from './severity.ts';
 import {

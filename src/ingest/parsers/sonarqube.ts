@@ -1,8 +1,8 @@
 import { isRecord, type JsonRecord, nonNegativeInt, trimmedText } from './json-value.ts';
-import { readJsonDocument } from './json-stream.ts';
 import { severityIn } from './severity.ts';
 import { cveIdsInText, cweIdsInText } from './identifiers.ts';
 import { htmlToText } from './text.ts';
+import { readJsonUpload } from './json-input.ts';
 import { emptyFinding, ParseError } from './types.ts';
 import type { NormalizedFinding, ParserInput, ParserModule, Severity, Sniff } from './types.ts';
 
@@ -38,16 +38,6 @@ const severityOf = (value: unknown): Severity => severityIn(SEVERITY, trimmedTex
 
 /** The issue or hotspot was dismissed in SonarQube itself. */
 const DISMISSED = new Set(['FALSE-POSITIVE', 'FALSE_POSITIVE', 'WONTFIX', 'SAFE', 'ACCEPTED']);
-
-/** Whole-document read; a corrupt gzip upload surfaces as a zlib error, which is bad input too. */
-async function readJson(input: ParserInput): Promise<unknown> {
-  try {
-    return await readJsonDocument(input.open());
-  } catch (error) {
-    if (error instanceof ParseError) throw error;
-    throw new ParseError(`Could not read the upload: ${(error as Error).message}`);
-  }
-}
 
 function detect(sniff: Sniff): boolean {
   if (sniff.shape !== 'json-object') return false;
@@ -211,7 +201,7 @@ function* apiFindings(doc: JsonRecord): Generator<NormalizedFinding> {
 }
 
 async function* parse(input: ParserInput): AsyncIterable<NormalizedFinding> {
-  const doc = await readJson(input);
+  const doc = await readJsonUpload(input);
   if (!isRecord(doc)) throw new ParseError('SonarQube report must be a JSON object');
   const isReport = 'sonarComponent' in doc || 'rules' in doc;
   const list = isReport ? doc['issues'] : (doc['issues'] ?? doc['hotspots']);

@@ -1,7 +1,6 @@
-import { pipeline } from 'node:stream';
-import type { Readable } from 'node:stream';
 import { isRecord, type JsonRecord, nonBlank, nonNegativeInt } from './json-value.ts';
-import { JsonShapeScanner, jsonShapeGuard } from './json-shape.ts';
+import { openJson } from './json-input.ts';
+import { JsonShapeScanner } from './json-shape.ts';
 import { streamJsonValues } from './json-stream.ts';
 import { severityIn, STANDARD_SEVERITIES } from './severity.ts';
 import { emptyFinding, ParseError } from './types.ts';
@@ -14,12 +13,6 @@ import type { NormalizedFinding, ParserInput, ParserModule, Severity, Sniff } fr
 
 // Legacy tfsec used ERROR/WARNING/INFO; current tfsec uses CRITICAL/HIGH/MEDIUM/LOW.
 const SEVERITY: Record<string, Severity> = { ...STANDARD_SEVERITIES, error: 'high', warning: 'medium' };
-
-/** Streams the upload through the nesting guard, which also records the top-level members' shapes. */
-function openGuarded(input: ParserInput, scanner: JsonShapeScanner): Readable {
-  // pipeline (not pipe) carries a source error (corrupt gzip) on to the reader.
-  return pipeline(input.open(), jsonShapeGuard(scanner), () => undefined);
-}
 
 function detect(sniff: Sniff): boolean {
   if (sniff.shape !== 'json-object' || !sniff.topKeys.includes('results')) return false;
@@ -75,7 +68,7 @@ async function* parse(input: ParserInput): AsyncIterable<NormalizedFinding> {
   // A module instantiated N times reports the same rule at the same lines N times (one per resource);
   // like DefectDojo, those collapse into one finding that lists every resource.
   const merged = new Map<string, Merged>();
-  for await (const { value } of streamJsonValues(openGuarded(input, scanner), { paths: ['$.results.*'] })) {
+  for await (const { value } of streamJsonValues(openJson(input, scanner), { paths: ['$.results.*'] })) {
     if (!isRecord(value)) throw new ParseError('tfsec result must be a JSON object');
     if (value['passed'] === true || value['status'] === 'passed') continue;
     const finding = toFinding(value);

@@ -1,10 +1,5 @@
-import {
-  dependencyTitle,
-  requireJsonShape,
-  sha256Hex,
-  upgradeRemediation,
-  openJson,
-} from './dependency-helpers.ts';
+import { dependencyTitle, sha256Hex, upgradeRemediation } from './dependency-helpers.ts';
+import { openJson, requireJsonShape } from './json-input.ts';
 import { cveIdsFrom, parseCweIds } from './identifiers.ts';
 import { severityFromWord } from './severity.ts';
 import {

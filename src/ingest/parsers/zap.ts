@@ -1,6 +1,6 @@
 import { elementText, isRecord, type JsonRecord } from './json-value.ts';
-import { readJsonDocument } from './json-stream.ts';
 import { htmlFragmentText } from './text.ts';
+import { readJsonUpload } from './json-input.ts';
 import { emptyFinding, ParseError } from './types.ts';
 import type { NormalizedFinding, ParserInput, ParserModule, Severity, Sniff } from './types.ts';
 import { parseXmlDocument } from './xml.ts';
@@ -25,16 +25,6 @@ const RISK: Record<string, Severity> = { '3': 'high', '2': 'medium', '1': 'low',
 const FALSE_POSITIVE_CONFIDENCE = '0';
 /** Descriptions list at most this many instances; big sites report thousands for header checks. */
 const MAX_LISTED_INSTANCES = 100;
-
-/** Whole-document read; a corrupt gzip upload surfaces as a zlib error, which is bad input too. */
-async function readJson(input: ParserInput): Promise<unknown> {
-  try {
-    return await readJsonDocument(input.open());
-  } catch (error) {
-    if (error instanceof ParseError) throw error;
-    throw new ParseError(`Could not read the upload: ${(error as Error).message}`);
-  }
-}
 
 function detect(sniff: Sniff): boolean {
   if (sniff.shape === 'xml') return sniff.rootElement === 'OWASPZAPReport';
@@ -134,7 +124,7 @@ async function* parse(input: ParserInput): AsyncIterable<NormalizedFinding> {
     root = report;
     tool = { name: elementText(report['@_programName']) ?? 'ZAP', version: elementText(report['@_version']) };
   } else {
-    const doc = await readJson(input);
+    const doc = await readJsonUpload(input);
     if (!isRecord(doc) || !('site' in doc)) throw new ParseError('Not a ZAP JSON report: no "site" list');
     root = doc;
     tool = { name: elementText(doc['@programName']) ?? 'ZAP', version: elementText(doc['@version']) };
