@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-
 /**
  * Small pieces shared by the dependency-scanner parsers (Trivy, Grype, Snyk, npm audit, OSV,
  * CycloneDX, Dependency-Check). Value guards are in json-value.ts, severity words and scores in
@@ -15,10 +13,6 @@ export function upgradeRemediation(packageName: string | null, fixedVersion: str
 export function dependencyTitle(id: string, packageName: string | null, version: string | null): string {
   if (packageName === null) return id;
   return version === null ? `${id} in ${packageName}` : `${id} in ${packageName} ${version}`;
-}
-
-export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
 const CVSS3_WEIGHTS: Record<string, Record<string, number>> = {

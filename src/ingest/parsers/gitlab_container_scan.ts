@@ -1,14 +1,16 @@
-import { childRecord, type JsonRecord, nonBlank } from './json-value.ts';
-import { findingIdOf, fixedVersionFrom, packageOf } from './gitlab_dep_scan.ts';
 import {
   cvssVectorOf,
+  findingIdOf,
+  fixedVersionFrom,
   gitlabReportType,
+  type GitlabScanner,
   identifiersOf,
   initialStatusOf,
+  packageOf,
   severityOf,
   streamGitlabVulnerabilities,
-} from './gitlab_sast.ts';
-import type { GitlabScanner } from './gitlab_sast.ts';
+} from './gitlab-report.ts';
+import { childRecord, type JsonRecord, nonBlank } from './json-value.ts';
 import { emptyFinding } from './types.ts';
 import type { NormalizedFinding, ParserInput, ParserModule, Sniff } from './types.ts';
 

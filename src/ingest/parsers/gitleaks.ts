@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { isRecord, type JsonRecord, nonBlank, positiveInt } from './json-value.ts';
 import { streamJsonValues } from './json-stream.ts';
+import { labelledLines, redactSecrets, SECRET_REMEDIATION, secretTwinKey, sha256Hex } from './secrets.ts';
 import { emptyFinding, ParseError } from './types.ts';
 import type { NormalizedFinding, ParserInput, ParserModule, Sniff } from './types.ts';
 
@@ -9,44 +9,7 @@ import type { NormalizedFinding, ParserInput, ParserModule, Sniff } from './type
  * - v8: `{ Description, StartLine, EndLine, StartColumn, Match, Secret, File, Commit, RuleID, Fingerprint?, ... }`;
  * - v7 and earlier: `{ line, lineNumber?, offender, commit, rule, commitMessage, file, tags, ... }`.
  * Gitleaks 7 writes `null` when it finds nothing (a nil Go slice); v8 writes `[]`.
- * Also exports the secret-handling helpers the TruffleHog parsers share.
  */
-
-export const REDACTION = '[REDACTED]';
-export const sha256Hex = (value: string): string => createHash('sha256').update(value).digest('hex');
-
-/**
- * Removes every occurrence of the given secrets from every text field of a finding. Applied last, to the
- * whole finding, so no field (titles, commit messages, excerpts) can carry a secret by accident.
- */
-export function redactSecrets(finding: NormalizedFinding, secrets: (string | null)[]): NormalizedFinding {
-  // Longest first, so a secret that contains another is removed whole.
-  const known = [
-    ...new Set(secrets.filter((secret): secret is string => secret !== null && secret !== '')),
-  ].sort((a, b) => b.length - a.length);
-  const clean = (value: string): string =>
-    known.reduce((out, secret) => out.split(secret).join(REDACTION), value);
-  const cleanOrNull = (value: string | null): string | null => (value === null ? null : clean(value));
-  return {
-    ...finding,
-    title: clean(finding.title),
-    description: cleanOrNull(finding.description),
-    remediation: cleanOrNull(finding.remediation),
-    ruleId: cleanOrNull(finding.ruleId),
-    filePath: cleanOrNull(finding.filePath),
-    snippet: cleanOrNull(finding.snippet),
-    references: finding.references.map(clean),
-    toolFingerprint: cleanOrNull(finding.toolFingerprint),
-    category: cleanOrNull(finding.category),
-  };
-}
-
-/**
- * Secret scanners walk git history and report one secret once per commit that touches it. Those are one
- * exposure: same rule, file, line and secret (DefectDojo merges them the same way).
- */
-export const secretTwinKey = (finding: NormalizedFinding): string =>
-  [finding.ruleId, finding.filePath, finding.line, finding.secretHash ?? finding.snippet].join('\u0000');
 
 /** `gitleaks --redact` replaces secrets by this word; its hash would name every redacted secret alike. */
 const isRedacted = (secret: string | null): boolean => secret === null || /^REDACTED$/.test(secret.trim());
@@ -62,12 +25,6 @@ function detect(sniff: Sniff): boolean {
   const legacy = /^\s*\[\s*\{\s*"line"\s*:/.test(sniff.head) && /"offender"\s*:/.test(sniff.head);
   return v8 || legacy;
 }
-
-const details = (entries: [string, string | null][]): string | null =>
-  entries
-    .filter((entry): entry is [string, string] => entry[1] !== null)
-    .map(([label, value]) => `${label}: ${value}`)
-    .join('\n') || null;
 
 function currentLeak(leak: JsonRecord): NormalizedFinding {
   const description = nonBlank(leak['Description']) ?? nonBlank(leak['RuleID']) ?? 'secret';
@@ -85,7 +42,7 @@ function currentLeak(leak: JsonRecord): NormalizedFinding {
       severity: 'high',
       toolName: 'Gitleaks',
     }),
-    description: details([
+    description: labelledLines([
       ['Rule', nonBlank(leak['RuleID'])],
       ['Commit', nonBlank(leak['Commit'])],
       ['Date', nonBlank(leak['Date'])],
@@ -93,7 +50,7 @@ function currentLeak(leak: JsonRecord): NormalizedFinding {
       ['Entropy', typeof leak['Entropy'] === 'number' ? String(leak['Entropy']) : null],
       ['Tags', tags || null],
     ]),
-    remediation: 'Revoke and rotate the secret, then remove it from the code and its git history.',
+    remediation: SECRET_REMEDIATION,
     ruleId: nonBlank(leak['RuleID']),
     filePath: file,
     line: positiveInt(leak['StartLine']),
@@ -115,7 +72,7 @@ function legacyLeak(leak: JsonRecord): NormalizedFinding {
   const leakUrl = nonBlank(leak['leakURL']);
   const finding: NormalizedFinding = {
     ...emptyFinding({ kind: 'secret', title: `Hard Coded ${rule}`, severity: 'high', toolName: 'Gitleaks' }),
-    description: details([
+    description: labelledLines([
       ['Rule', rule],
       ['Commit', nonBlank(leak['commit'])],
       ['Date', nonBlank(leak['date'])],
@@ -123,7 +80,7 @@ function legacyLeak(leak: JsonRecord): NormalizedFinding {
       ['Repository', nonBlank(leak['repo'])],
       ['Tags', nonBlank(leak['tags'])],
     ]),
-    remediation: 'Revoke and rotate the secret, then remove it from the code and its git history.',
+    remediation: SECRET_REMEDIATION,
     ruleId: rule,
     filePath: nonBlank(leak['file']),
     line: positiveInt(leak['lineNumber']),

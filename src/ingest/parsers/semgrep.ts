@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { SNIFF_BYTES } from '../sniff.ts';
 import {
   childRecord,
@@ -9,6 +8,7 @@ import {
   unique,
 } from './json-value.ts';
 import { streamJsonValues } from './json-stream.ts';
+import { sha256Hex } from './secrets.ts';
 import { severityIn } from './severity.ts';
 import { firstCweId } from './identifiers.ts';
 import { emptyFinding, ParseError } from './types.ts';
@@ -114,7 +114,7 @@ function cliResult(result: JsonRecord, toolVersion: string | null): NormalizedFi
     column: positiveIntOrDigits(start['col']),
     endLine: positiveIntOrDigits(end['line']),
     snippet: isSecret ? null : lines,
-    secretHash: isSecret && lines !== null ? createHash('sha256').update(lines.trim()).digest('hex') : null,
+    secretHash: isSecret && lines !== null ? sha256Hex(lines.trim()) : null,
     packageName: nonBlank(dependency['package']),
     packageVersion: nonBlank(dependency['version']),
     cveIds: cve !== null && /^CVE-/i.test(cve) ? [cve.toUpperCase()] : [],

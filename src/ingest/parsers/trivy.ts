@@ -1,6 +1,7 @@
-import { dependencyTitle, sha256Hex, upgradeRemediation } from './dependency-helpers.ts';
+import { dependencyTitle, upgradeRemediation } from './dependency-helpers.ts';
 import { openJson, requireJsonShape } from './json-input.ts';
 import { cveIdsFrom, parseCweIds } from './identifiers.ts';
+import { sha256Hex } from './secrets.ts';
 import { severityFromWord } from './severity.ts';
 import {
   asNumber,

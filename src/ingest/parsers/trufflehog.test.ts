@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { corpusPath, parseCorpusFile } from '../../../test/support/parse-corpus.ts';
 import { buildSniff } from '../sniff.ts';
 import { inputFromFile } from '../upload-input.ts';
-import { sha256Hex } from './gitleaks.ts';
+import { sha256Hex } from './secrets.ts';
 import { trufflehog } from './trufflehog.ts';
 import { ParseError } from './types.ts';
 import type { NormalizedFinding, ParserInput } from './types.ts';

@@ -1,8 +1,9 @@
 import { isRecord, type JsonRecord, nonBlank, positiveInt } from './json-value.ts';
-import { redactSecrets, secretTwinKey, sha256Hex } from './gitleaks.ts';
 import { streamJsonValues } from './json-stream.ts';
+import { labelledLines, redactSecrets, SECRET_REMEDIATION, secretTwinKey, sha256Hex } from './secrets.ts';
+import { legacyRecords } from './trufflehog-legacy.ts';
 import { emptyFinding, ParseError } from './types.ts';
-import type { NormalizedFinding, ParserInput, ParserModule, Severity, Sniff } from './types.ts';
+import type { NormalizedFinding, ParserInput, ParserModule, Sniff } from './types.ts';
 
 /**
  * TruffleHog `--json` output: JSON Lines, one record per secret.
@@ -22,14 +23,6 @@ function detect(sniff: Sniff): boolean {
   if (sniff.shape !== 'jsonl' && sniff.shape !== 'json-object') return false;
   return isV3(sniff.topKeys) || isV2(sniff.topKeys);
 }
-
-const REMEDIATION = 'Revoke and rotate the secret, then remove it from the code and its git history.';
-
-const details = (entries: [string, string | null][]): string | null =>
-  entries
-    .filter((entry): entry is [string, string] => entry[1] !== null)
-    .map(([label, value]) => `${label}: ${value}`)
-    .join('\n') || null;
 
 /**
  * Early v3 releases marshalled `Raw` as Go `[]byte`, i.e. base64; later ones write the text. Decode only
@@ -75,7 +68,7 @@ function v3Record(record: JsonRecord): NormalizedFinding {
       severity: verified ? 'critical' : 'high',
       toolName: 'TruffleHog',
     }),
-    description: details([
+    description: labelledLines([
       ['Detector', detector],
       ['Verified', verified ? 'yes' : 'no'],
       ['Source', nonBlank(record['SourceName'])],
@@ -85,7 +78,7 @@ function v3Record(record: JsonRecord): NormalizedFinding {
       ['Redacted secret', safeRedacted],
       ...extraLines,
     ]),
-    remediation: REMEDIATION,
+    remediation: SECRET_REMEDIATION,
     ruleId: detector,
     filePath: file,
     line: positiveInt(source['line']),
@@ -95,63 +88,6 @@ function v3Record(record: JsonRecord): NormalizedFinding {
     secretHash: secret !== null ? sha256Hex(secret) : null,
   };
   return redactSecrets(finding, [secret, rawText, rawV2Text]);
-}
-
-/**
- * The diff-era reports (TruffleHog 2, trufflehog3 before 3.0) carry no severity, only the reason. As in
- * DefectDojo: generic secrets medium, cloud and OAuth keys critical, other named keys high. Entropy
- * hits are mostly hashes and ids: DefectDojo means Info; low keeps them visible without alarm.
- */
-function legacySeverity(reason: string): Severity {
-  if (/high entropy/i.test(reason)) return 'low';
-  if (/generic secret/i.test(reason)) return 'medium';
-  return /aws|oauth|heroku/i.test(reason) ? 'critical' : 'high';
-}
-
-export interface LegacyOptions {
-  toolName: string;
-  /** trufflehog3 reports whole diff lines ("+  key = ..."); their first character is the diff marker. */
-  diffLines: boolean;
-}
-
-/**
- * The TruffleHog 2 record (also trufflehog3's legacy output), one finding per string found: each is a
- * distinct secret to rotate (DESIGN.md §5 secret identity), whichever commit it was found in.
- */
-export function legacyRecords(record: JsonRecord, options: LegacyOptions): NormalizedFinding[] {
-  const reason = nonBlank(record['reason']) ?? 'Secret';
-  const path = nonBlank(record['path']);
-  const found = (Array.isArray(record['stringsFound']) ? record['stringsFound'] : [])
-    .map(nonBlank)
-    .filter((item): item is string => item !== null);
-  const secretOf = (item: string): string => (options.diffLines ? item.replace(/^[+\- ]/, '') : item).trim();
-  const secrets = [...new Set(found.map(secretOf))].filter((secret) => secret !== '');
-  return secrets.map((secret) =>
-    redactSecrets(
-      {
-        ...emptyFinding({
-          kind: 'secret',
-          title: `${reason} found in ${path ?? 'unknown file'}`,
-          severity: legacySeverity(reason),
-          toolName: options.toolName,
-        }),
-        // The diff fields are left out: they are mostly the secret itself.
-        description: details([
-          ['Reason', reason],
-          ['Branch', nonBlank(record['branch'])],
-          ['Commit', nonBlank(record['commitHash'])],
-          ['Commit message', nonBlank(record['commit'])?.split('\n')[0] ?? null],
-          ['Date', nonBlank(record['date'])],
-        ]),
-        remediation: REMEDIATION,
-        ruleId: reason,
-        filePath: path,
-        cweIds: [798],
-        secretHash: sha256Hex(secret),
-      },
-      [...found, ...secrets],
-    ),
-  );
 }
 
 async function* parse(input: ParserInput): AsyncIterable<NormalizedFinding> {

@@ -1,8 +1,8 @@
 import { isRecord, type JsonRecord, nonBlank, positiveIntOrDigits } from './json-value.ts';
-import { redactSecrets, secretTwinKey, sha256Hex } from './gitleaks.ts';
 import { streamJsonValues } from './json-stream.ts';
 import { severityIn, STANDARD_SEVERITIES } from './severity.ts';
-import { legacyRecords } from './trufflehog.ts';
+import { labelledLines, redactSecrets, SECRET_REMEDIATION, secretTwinKey, sha256Hex } from './secrets.ts';
+import { legacyRecords } from './trufflehog-legacy.ts';
 import { emptyFinding, ParseError } from './types.ts';
 import type { NormalizedFinding, ParserInput, ParserModule, Sniff } from './types.ts';
 
@@ -26,12 +26,6 @@ function detect(sniff: Sniff): boolean {
   return current || legacy;
 }
 
-const details = (entries: [string, string | null][]): string | null =>
-  entries
-    .filter((entry): entry is [string, string] => entry[1] !== null)
-    .map(([label, value]) => `${label}: ${value}`)
-    .join('\n') || null;
-
 /** `context` maps line numbers to source lines around the secret; keep them in line order. */
 function contextSnippet(context: unknown): string | null {
   if (!isRecord(context)) return null;
@@ -54,14 +48,14 @@ function currentIssue(issue: JsonRecord): NormalizedFinding {
       severity: severityIn(STANDARD_SEVERITIES, nonBlank(rule['severity'])) ?? 'info',
       toolName: 'trufflehog3',
     }),
-    description: details([
+    description: labelledLines([
       ['Rule', nonBlank(rule['id'])],
       ['Branch', nonBlank(issue['branch'])],
       ['Commit', nonBlank(issue['commit'])],
       ['Commit message', nonBlank(issue['message'])?.split('\n')[0] ?? null],
       ['Date', nonBlank(issue['date'])],
     ]),
-    remediation: 'Revoke and rotate the secret, then remove it from the code and its git history.',
+    remediation: SECRET_REMEDIATION,
     ruleId: nonBlank(rule['id']),
     filePath: path,
     line: positiveIntOrDigits(issue['line']),
