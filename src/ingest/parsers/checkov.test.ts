@@ -1,47 +1,23 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { corpusPath, parseCorpusFile } from '../../../test/support/parse-corpus.ts';
-import { buildSniff } from '../sniff.ts';
-import { inputFromFile } from '../upload-input.ts';
+import { parseCorpusFile } from '../../../test/support/parse-corpus.ts';
+import {
+  detectionIsolationTests,
+  foreignFileTests,
+  hostileInputTests,
+  manifestCountTests,
+} from '../../../test/support/parser-suite.ts';
 import { checkov } from './checkov.ts';
-import { ParseError } from './types.ts';
-import type { NormalizedFinding, ParserInput } from './types.ts';
-
-const FORMAT = 'checkov';
-const rows = readFileSync(corpusPath('MANIFEST.tsv'), 'utf8')
-  .split('\n')
-  .slice(1)
-  .map((line) => line.split('\t'))
-  .filter((cells) => cells[0] === FORMAT)
-  .map((cells) => ({ file: cells[1] ?? '', expected: cells[5] ?? '' }));
 
 /**
  * DefectDojo's test only asserts "more than 2" for this file, so the manifest has no number; the file
  * holds 3 failed checks and each is a finding.
  */
 const UNSTATED: Record<string, number> = { 'checkov/checkov-report-many-vuln.json': 3 };
-const expectedCount = (file: string, expected: string): number =>
-  expected === '' ? (UNSTATED[file] ?? Number.NaN) : Number(expected);
-
-const inputOf = (content: string): ParserInput => {
-  const bytes = Buffer.from(content);
-  return { open: () => Readable.from([bytes]), sniff: buildSniff(bytes) };
-};
-const parseText = async (content: string): Promise<NormalizedFinding[]> => {
-  const findings: NormalizedFinding[] = [];
-  for await (const finding of checkov.parse(inputOf(content))) findings.push(finding);
-  return findings;
-};
 
 describe('checkov parser', () => {
-  it('has corpus rows in the manifest', () => {
-    expect(rows.length).toBeGreaterThan(0);
-  });
-
-  it.each(rows)('finds the expected number of findings in $file', async ({ file, expected }) => {
-    expect(await parseCorpusFile(checkov, file)).toHaveLength(expectedCount(file, expected));
-  });
+  manifestCountTests(checkov, 'checkov', UNSTATED);
+  foreignFileTests(checkov, 'checkov');
+  detectionIsolationTests(checkov, 'checkov');
 
   it('maps failed checks across frameworks', async () => {
     const findings = await parseCorpusFile(checkov, 'checkov/checkov-report-multiple-check_type.json');
@@ -91,28 +67,7 @@ describe('checkov parser', () => {
     });
   });
 
-  it("fails on every other format's corpus file with ParseError or not at all", async () => {
-    const root = corpusPath('.');
-    for (const dir of readdirSync(root).filter((name) => statSync(corpusPath(name)).isDirectory())) {
-      if (dir === FORMAT) continue;
-      for (const file of readdirSync(corpusPath(dir))) {
-        const outcome = await parseCorpusFile(checkov, `${dir}/${file}`).catch((error: unknown) => error);
-        if (!Array.isArray(outcome)) expect(outcome, `${dir}/${file}`).toBeInstanceOf(ParseError);
-      }
-    }
-  });
-
-  it('detects every Checkov corpus file and no file of another format', async () => {
-    const root = corpusPath('.');
-    for (const dir of readdirSync(root).filter((name) => statSync(corpusPath(name)).isDirectory())) {
-      for (const file of readdirSync(corpusPath(dir))) {
-        const { sniff } = await inputFromFile(corpusPath(`${dir}/${file}`));
-        expect(checkov.detect(sniff), `${dir}/${file}`).toBe(dir === FORMAT);
-      }
-    }
-  });
-
-  it.each([
+  hostileInputTests(checkov, [
     ['an empty file', ''],
     ['a wrong root type', '"checkov"'],
     ['an array of something else', '[1, 2]'],
@@ -120,7 +75,5 @@ describe('checkov parser', () => {
     ['failed checks that are not an array', '{"check_type": "x", "results": {"failed_checks": {"a": {}}}}'],
     ['a failed check that is not an object', '{"check_type": "x", "results": {"failed_checks": [1]}}'],
     ['a document without results', '{"check_type": "terraform"}'],
-  ])('rejects %s with ParseError', async (_name, content) => {
-    await expect(parseText(content)).rejects.toBeInstanceOf(ParseError);
-  });
+  ]);
 });

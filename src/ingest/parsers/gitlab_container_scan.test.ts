@@ -1,62 +1,17 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { corpusPath, parseCorpusFile } from '../../../test/support/parse-corpus.ts';
-import { buildSniff } from '../sniff.ts';
-import { inputFromFile } from '../upload-input.ts';
+import { parseCorpusFile } from '../../../test/support/parse-corpus.ts';
+import {
+  detectionIsolationTests,
+  foreignFileTests,
+  hostileInputTests,
+  manifestCountTests,
+} from '../../../test/support/parser-suite.ts';
 import { gitlabContainerScan, imageRepository } from './gitlab_container_scan.ts';
-import { ParseError } from './types.ts';
-import type { NormalizedFinding, ParserInput } from './types.ts';
-
-const FORMAT = 'gitlab_container_scan';
-const rows = readFileSync(corpusPath('MANIFEST.tsv'), 'utf8')
-  .split('\n')
-  .slice(1)
-  .map((line) => line.split('\t'))
-  .filter((cells) => cells[0] === FORMAT)
-  .map((cells) => ({ file: cells[1] ?? '', expected: Number(cells[5]) }));
-
-const inputOf = (content: string): ParserInput => {
-  const bytes = Buffer.from(content);
-  return { open: () => Readable.from([bytes]), sniff: buildSniff(bytes) };
-};
-const parseText = async (content: string): Promise<NormalizedFinding[]> => {
-  const findings: NormalizedFinding[] = [];
-  for await (const finding of gitlabContainerScan.parse(inputOf(content))) findings.push(finding);
-  return findings;
-};
 
 describe('gitlab_container_scan parser', () => {
-  it('has corpus rows in the manifest', () => {
-    expect(rows.length).toBeGreaterThan(0);
-  });
-
-  it.each(rows)('finds the expected number of findings in $file', async ({ file, expected }) => {
-    expect(await parseCorpusFile(gitlabContainerScan, file)).toHaveLength(expected);
-  });
-
-  it("fails on every other format's corpus file with ParseError or not at all", async () => {
-    const root = corpusPath('.');
-    for (const dir of readdirSync(root).filter((name) => statSync(corpusPath(name)).isDirectory())) {
-      if (dir === FORMAT) continue;
-      for (const file of readdirSync(corpusPath(dir))) {
-        const outcome = await parseCorpusFile(gitlabContainerScan, `${dir}/${file}`).catch(
-          (error: unknown) => error,
-        );
-        if (!Array.isArray(outcome)) expect(outcome, `${dir}/${file}`).toBeInstanceOf(ParseError);
-      }
-    }
-  });
-
-  it('detects every GitLab container scanning corpus file and no file of another format', async () => {
-    const root = corpusPath('.');
-    for (const dir of readdirSync(root).filter((name) => statSync(corpusPath(name)).isDirectory())) {
-      for (const file of readdirSync(corpusPath(dir))) {
-        const { sniff } = await inputFromFile(corpusPath(`${dir}/${file}`));
-        expect(gitlabContainerScan.detect(sniff), `${dir}/${file}`).toBe(dir === FORMAT);
-      }
-    }
-  });
+  manifestCountTests(gitlabContainerScan, 'gitlab_container_scan');
+  foreignFileTests(gitlabContainerScan, 'gitlab_container_scan');
+  detectionIsolationTests(gitlabContainerScan, 'gitlab_container_scan');
 
   it('maps an image package vulnerability', async () => {
     const [finding] = await parseCorpusFile(
@@ -108,7 +63,7 @@ describe('gitlab_container_scan parser', () => {
     expect(imageRepository('alpine:3.19')).toBe('alpine');
   });
 
-  it.each([
+  hostileInputTests(gitlabContainerScan, [
     ['an empty file', ''],
     ['a wrong root type', '[{"vulnerabilities": []}]'],
     ['a truncated document', '{"version": "15.0.0", "vulnerabilities": [{"id": "a", "severity": "High"'],
@@ -118,7 +73,5 @@ describe('gitlab_container_scan parser', () => {
       'a report of another scan type',
       '{"version": "15.0.0", "vulnerabilities": [], "scan": {"type": "dependency_scanning"}}',
     ],
-  ])('rejects %s with ParseError', async (_name, content) => {
-    await expect(parseText(content)).rejects.toBeInstanceOf(ParseError);
-  });
+  ]);
 });

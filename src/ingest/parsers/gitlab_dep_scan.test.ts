@@ -1,20 +1,13 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { corpusPath, parseCorpusFile } from '../../../test/support/parse-corpus.ts';
-import { buildSniff } from '../sniff.ts';
-import { inputFromFile } from '../upload-input.ts';
+import { parseCorpusFile } from '../../../test/support/parse-corpus.ts';
+import {
+  detectionIsolationTests,
+  foreignFileTests,
+  hostileInputTests,
+  manifestCountTests,
+  parseText,
+} from '../../../test/support/parser-suite.ts';
 import { gitlabDepScan } from './gitlab_dep_scan.ts';
-import { ParseError } from './types.ts';
-import type { NormalizedFinding, ParserInput } from './types.ts';
-
-const FORMAT = 'gitlab_dep_scan';
-const rows = readFileSync(corpusPath('MANIFEST.tsv'), 'utf8')
-  .split('\n')
-  .slice(1)
-  .map((line) => line.split('\t'))
-  .filter((cells) => cells[0] === FORMAT)
-  .map((cells) => ({ file: cells[1] ?? '', expected: cells[5] ?? '' }));
 
 /**
  * DefectDojo's test only asserts "more than 2" for this file, so the manifest has no number; it holds
@@ -23,50 +16,11 @@ const rows = readFileSync(corpusPath('MANIFEST.tsv'), 'utf8')
 const UNSTATED: Record<string, number> = {
   'gitlab_dep_scan/gl-dependency-scanning-report-many-vuln_v15.json': 6,
 };
-const expectedCount = (file: string, expected: string): number =>
-  expected === '' ? (UNSTATED[file] ?? Number.NaN) : Number(expected);
-
-const inputOf = (content: string): ParserInput => {
-  const bytes = Buffer.from(content);
-  return { open: () => Readable.from([bytes]), sniff: buildSniff(bytes) };
-};
-const parseText = async (content: string): Promise<NormalizedFinding[]> => {
-  const findings: NormalizedFinding[] = [];
-  for await (const finding of gitlabDepScan.parse(inputOf(content))) findings.push(finding);
-  return findings;
-};
 
 describe('gitlab_dep_scan parser', () => {
-  it('has corpus rows in the manifest', () => {
-    expect(rows.length).toBeGreaterThan(0);
-  });
-
-  it.each(rows)('finds the expected number of findings in $file', async ({ file, expected }) => {
-    expect(await parseCorpusFile(gitlabDepScan, file)).toHaveLength(expectedCount(file, expected));
-  });
-
-  it("fails on every other format's corpus file with ParseError or not at all", async () => {
-    const root = corpusPath('.');
-    for (const dir of readdirSync(root).filter((name) => statSync(corpusPath(name)).isDirectory())) {
-      if (dir === FORMAT) continue;
-      for (const file of readdirSync(corpusPath(dir))) {
-        const outcome = await parseCorpusFile(gitlabDepScan, `${dir}/${file}`).catch(
-          (error: unknown) => error,
-        );
-        if (!Array.isArray(outcome)) expect(outcome, `${dir}/${file}`).toBeInstanceOf(ParseError);
-      }
-    }
-  });
-
-  it('detects every GitLab dependency scanning corpus file and no file of another format', async () => {
-    const root = corpusPath('.');
-    for (const dir of readdirSync(root).filter((name) => statSync(corpusPath(name)).isDirectory())) {
-      for (const file of readdirSync(corpusPath(dir))) {
-        const { sniff } = await inputFromFile(corpusPath(`${dir}/${file}`));
-        expect(gitlabDepScan.detect(sniff), `${dir}/${file}`).toBe(dir === FORMAT);
-      }
-    }
-  });
+  manifestCountTests(gitlabDepScan, 'gitlab_dep_scan', UNSTATED);
+  foreignFileTests(gitlabDepScan, 'gitlab_dep_scan');
+  detectionIsolationTests(gitlabDepScan, 'gitlab_dep_scan');
 
   it('maps a dependency vulnerability', async () => {
     const [finding] = await parseCorpusFile(
@@ -109,17 +63,15 @@ describe('gitlab_dep_scan parser', () => {
 
   it('refuses a report that declares another scan type', async () => {
     const report = '{"version": "15.0.0", "vulnerabilities": [], "scan": {"type": "sast"}}';
-    await expect(parseText(report)).rejects.toThrow(/sast report/);
+    await expect(parseText(gitlabDepScan, report)).rejects.toThrow(/sast report/);
   });
 
-  it.each([
+  hostileInputTests(gitlabDepScan, [
     ['an empty file', ''],
     ['a wrong root type', '[{"vulnerabilities": []}]'],
     ['a truncated document', '{"version": "15.0.0", "vulnerabilities": [{"id": "a", "severity": "High"'],
     ['vulnerabilities that are not an array', '{"version": "15.0.0", "vulnerabilities": {"a": {}}}'],
     ['a vulnerability that is not an object', '{"version": "15.0.0", "vulnerabilities": [null]}'],
     ['a document without vulnerabilities', '{"version": "15.0.0", "dependency_files": []}'],
-  ])('rejects %s with ParseError', async (_name, content) => {
-    await expect(parseText(content)).rejects.toBeInstanceOf(ParseError);
-  });
+  ]);
 });

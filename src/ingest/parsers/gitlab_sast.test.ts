@@ -1,60 +1,18 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { corpusPath, parseCorpusFile } from '../../../test/support/parse-corpus.ts';
-import { buildSniff } from '../sniff.ts';
-import { inputFromFile } from '../upload-input.ts';
+import { parseCorpusFile } from '../../../test/support/parse-corpus.ts';
+import {
+  detectionIsolationTests,
+  foreignFileTests,
+  hostileInputTests,
+  manifestCountTests,
+  parseText,
+} from '../../../test/support/parser-suite.ts';
 import { gitlabSast } from './gitlab_sast.ts';
-import { ParseError } from './types.ts';
-import type { NormalizedFinding, ParserInput } from './types.ts';
-
-const FORMAT = 'gitlab_sast';
-const rows = readFileSync(corpusPath('MANIFEST.tsv'), 'utf8')
-  .split('\n')
-  .slice(1)
-  .map((line) => line.split('\t'))
-  .filter((cells) => cells[0] === FORMAT)
-  .map((cells) => ({ file: cells[1] ?? '', expected: Number(cells[5]) }));
-
-const inputOf = (content: string): ParserInput => {
-  const bytes = Buffer.from(content);
-  return { open: () => Readable.from([bytes]), sniff: buildSniff(bytes) };
-};
-const parseText = async (content: string): Promise<NormalizedFinding[]> => {
-  const findings: NormalizedFinding[] = [];
-  for await (const finding of gitlabSast.parse(inputOf(content))) findings.push(finding);
-  return findings;
-};
 
 describe('gitlab_sast parser', () => {
-  it('has corpus rows in the manifest', () => {
-    expect(rows.length).toBeGreaterThan(0);
-  });
-
-  it.each(rows)('finds the expected number of findings in $file', async ({ file, expected }) => {
-    expect(await parseCorpusFile(gitlabSast, file)).toHaveLength(expected);
-  });
-
-  it("fails on every other format's corpus file with ParseError or not at all", async () => {
-    const root = corpusPath('.');
-    for (const dir of readdirSync(root).filter((name) => statSync(corpusPath(name)).isDirectory())) {
-      if (dir === FORMAT) continue;
-      for (const file of readdirSync(corpusPath(dir))) {
-        const outcome = await parseCorpusFile(gitlabSast, `${dir}/${file}`).catch((error: unknown) => error);
-        if (!Array.isArray(outcome)) expect(outcome, `${dir}/${file}`).toBeInstanceOf(ParseError);
-      }
-    }
-  });
-
-  it('detects every GitLab SAST corpus file and no file of another format', async () => {
-    const root = corpusPath('.');
-    for (const dir of readdirSync(root).filter((name) => statSync(corpusPath(name)).isDirectory())) {
-      for (const file of readdirSync(corpusPath(dir))) {
-        const { sniff } = await inputFromFile(corpusPath(`${dir}/${file}`));
-        expect(gitlabSast.detect(sniff), `${dir}/${file}`).toBe(dir === FORMAT);
-      }
-    }
-  });
+  manifestCountTests(gitlabSast, 'gitlab_sast');
+  foreignFileTests(gitlabSast, 'gitlab_sast');
+  detectionIsolationTests(gitlabSast, 'gitlab_sast');
 
   it('maps a v14 report', async () => {
     const [finding] = await parseCorpusFile(gitlabSast, 'gitlab_sast/gl-sast-report-1-vuln_v14.json');
@@ -102,17 +60,15 @@ describe('gitlab_sast parser', () => {
 
   it('refuses a report that declares another scan type', async () => {
     const report = '{"version": "15.0.0", "vulnerabilities": [], "scan": {"type": "container_scanning"}}';
-    await expect(parseText(report)).rejects.toThrow(/container_scanning report/);
+    await expect(parseText(gitlabSast, report)).rejects.toThrow(/container_scanning report/);
   });
 
-  it.each([
+  hostileInputTests(gitlabSast, [
     ['an empty file', ''],
     ['a wrong root type', '[{"vulnerabilities": []}]'],
     ['a truncated document', '{"version": "15.0.0", "vulnerabilities": [{"id": "a", "severity": "High"'],
     ['vulnerabilities that are not an array', '{"version": "2.3", "vulnerabilities": {"a": {}}}'],
     ['a vulnerability that is not an object', '{"version": "2.3", "vulnerabilities": ["x"]}'],
     ['a document without vulnerabilities', '{"version": "2.3"}'],
-  ])('rejects %s with ParseError', async (_name, content) => {
-    await expect(parseText(content)).rejects.toBeInstanceOf(ParseError);
-  });
+  ]);
 });

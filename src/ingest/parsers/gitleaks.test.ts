@@ -1,31 +1,19 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { Readable } from 'node:stream';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { manifestRows } from '../../../test/support/corpus-manifest.ts';
 import { corpusPath, parseCorpusFile } from '../../../test/support/parse-corpus.ts';
+import {
+  detectionIsolationTests,
+  foreignFileTests,
+  hostileInputTests,
+  manifestCountTests,
+  parseText,
+} from '../../../test/support/parser-suite.ts';
 import { buildSniff } from '../sniff.ts';
 import { inputFromFile } from '../upload-input.ts';
+import type { NormalizedFinding } from './types.ts';
 import { gitleaks } from './gitleaks.ts';
 import { sha256Hex } from './secrets.ts';
-import { ParseError } from './types.ts';
-import type { NormalizedFinding, ParserInput } from './types.ts';
-
-const FORMAT = 'gitleaks';
-const rows = readFileSync(corpusPath('MANIFEST.tsv'), 'utf8')
-  .split('\n')
-  .slice(1)
-  .map((line) => line.split('\t'))
-  .filter((cells) => cells[0] === FORMAT)
-  .map((cells) => ({ file: cells[1] ?? '', expected: Number(cells[5]) }));
-
-const inputOf = (content: string): ParserInput => {
-  const bytes = Buffer.from(content);
-  return { open: () => Readable.from([bytes]), sniff: buildSniff(bytes) };
-};
-const parseText = async (content: string): Promise<NormalizedFinding[]> => {
-  const findings: NormalizedFinding[] = [];
-  for await (const finding of gitleaks.parse(inputOf(content))) findings.push(finding);
-  return findings;
-};
 
 /** Every string a finding carries, to prove no secret survives in any of them. */
 const fieldTexts = (finding: NormalizedFinding): string[] =>
@@ -41,34 +29,9 @@ function corpusSecrets(file: string): string[] {
 }
 
 describe('gitleaks parser', () => {
-  it('has corpus rows in the manifest', () => {
-    expect(rows.length).toBeGreaterThan(0);
-  });
-
-  it.each(rows)('finds the expected number of findings in $file', async ({ file, expected }) => {
-    expect(await parseCorpusFile(gitleaks, file)).toHaveLength(expected);
-  });
-
-  it("fails on every other format's corpus file with ParseError or not at all", async () => {
-    const root = corpusPath('.');
-    for (const dir of readdirSync(root).filter((name) => statSync(corpusPath(name)).isDirectory())) {
-      if (dir === FORMAT) continue;
-      for (const file of readdirSync(corpusPath(dir))) {
-        const outcome = await parseCorpusFile(gitleaks, `${dir}/${file}`).catch((error: unknown) => error);
-        if (!Array.isArray(outcome)) expect(outcome, `${dir}/${file}`).toBeInstanceOf(ParseError);
-      }
-    }
-  });
-
-  it('detects every Gitleaks corpus file and no file of another format', async () => {
-    const root = corpusPath('.');
-    for (const dir of readdirSync(root).filter((name) => statSync(corpusPath(name)).isDirectory())) {
-      for (const file of readdirSync(corpusPath(dir))) {
-        const { sniff } = await inputFromFile(corpusPath(`${dir}/${file}`));
-        expect(gitleaks.detect(sniff), `${dir}/${file}`).toBe(dir === FORMAT);
-      }
-    }
-  });
+  manifestCountTests(gitleaks, 'gitleaks');
+  foreignFileTests(gitleaks, 'gitleaks');
+  detectionIsolationTests(gitleaks, 'gitleaks');
 
   it('reads the Gitleaks 7 "nothing found" null report', async () => {
     const { sniff } = await inputFromFile(corpusPath('gitleaks/no_findings.json'));
@@ -78,7 +41,7 @@ describe('gitleaks parser', () => {
 
   it('leaves the ambiguous empty array to an explicit scanner type', async () => {
     expect(gitleaks.detect(buildSniff(Buffer.from('[]\n')))).toBe(false);
-    expect(await parseText('[]')).toEqual([]);
+    expect(await parseText(gitleaks, '[]')).toEqual([]);
   });
 
   it('maps legacy leaks without line numbers', async () => {
@@ -141,30 +104,31 @@ describe('gitleaks parser', () => {
       RuleID: 'aws-access-token',
       Fingerprint: '0a1b2c:a.tf:aws-access-token:7',
     };
-    const [finding] = await parseText(JSON.stringify([leak]));
+    const [finding] = await parseText(gitleaks, JSON.stringify([leak]));
     expect(finding?.toolFingerprint).toBe('0a1b2c:a.tf:aws-access-token');
   });
 
-  it.each(rows.map((row) => row.file))('keeps no raw secret of %s in any field', async (file) => {
-    const secrets = [
-      ...corpusSecrets(file),
-      // The credentials inside legacy offenders such as GITHUB_TOKEN="...".
-      'c77e01c1e89682e4d4b94a059a7fd2b37ab326ed',
-      '38c47f19e349153fa963bb3b3212fe8e-us11',
-    ];
-    for (const finding of await parseCorpusFile(gitleaks, file)) {
-      for (const field of fieldTexts(finding)) {
-        for (const secret of secrets) expect(field).not.toContain(secret);
+  it.each(manifestRows('gitleaks').map((row) => row.file))(
+    'keeps no raw secret of %s in any field',
+    async (file) => {
+      const secrets = [
+        ...corpusSecrets(file),
+        // The credentials inside legacy offenders such as GITHUB_TOKEN="...".
+        'c77e01c1e89682e4d4b94a059a7fd2b37ab326ed',
+        '38c47f19e349153fa963bb3b3212fe8e-us11',
+      ];
+      for (const finding of await parseCorpusFile(gitleaks, file)) {
+        for (const field of fieldTexts(finding)) {
+          for (const secret of secrets) expect(field).not.toContain(secret);
+        }
       }
-    }
-  });
+    },
+  );
 
-  it.each([
+  hostileInputTests(gitleaks, [
     ['an empty file', ''],
     ['a wrong root type', '{"Description": "AWS"}'],
     ['a truncated document', '[{"Description": "AWS", "StartLine": 2'],
     ['a leak that is not an object', '[1]'],
-  ])('rejects %s with ParseError', async (_name, content) => {
-    await expect(parseText(content)).rejects.toBeInstanceOf(ParseError);
-  });
+  ]);
 });

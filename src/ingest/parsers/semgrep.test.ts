@@ -1,39 +1,18 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { corpusPath, parseCorpusFile } from '../../../test/support/parse-corpus.ts';
-import { buildSniff } from '../sniff.ts';
-import { inputFromFile } from '../upload-input.ts';
+import { parseCorpusFile } from '../../../test/support/parse-corpus.ts';
+import {
+  detectionIsolationTests,
+  foreignFileTests,
+  hostileInputTests,
+  manifestCountTests,
+  parseText,
+} from '../../../test/support/parser-suite.ts';
 import { semgrep } from './semgrep.ts';
-import { ParseError } from './types.ts';
-import type { NormalizedFinding, ParserInput } from './types.ts';
-
-const FORMAT = 'semgrep';
-const rows = readFileSync(corpusPath('MANIFEST.tsv'), 'utf8')
-  .split('\n')
-  .slice(1)
-  .map((line) => line.split('\t'))
-  .filter((cells) => cells[0] === FORMAT)
-  .map((cells) => ({ file: cells[1] ?? '', expected: Number(cells[5]) }));
-
-const inputOf = (content: string): ParserInput => {
-  const bytes = Buffer.from(content);
-  return { open: () => Readable.from([bytes]), sniff: buildSniff(bytes) };
-};
-const parseText = async (content: string): Promise<NormalizedFinding[]> => {
-  const findings: NormalizedFinding[] = [];
-  for await (const finding of semgrep.parse(inputOf(content))) findings.push(finding);
-  return findings;
-};
 
 describe('semgrep parser', () => {
-  it('has corpus rows in the manifest', () => {
-    expect(rows.length).toBeGreaterThan(0);
-  });
-
-  it.each(rows)('finds the expected number of findings in $file', async ({ file, expected }) => {
-    expect(await parseCorpusFile(semgrep, file)).toHaveLength(expected);
-  });
+  manifestCountTests(semgrep, 'semgrep');
+  foreignFileTests(semgrep, 'semgrep');
+  detectionIsolationTests(semgrep, 'semgrep');
 
   it('maps CLI results: severity, location, rule and CWE', async () => {
     const findings = await parseCorpusFile(semgrep, 'semgrep/many_vulns.json');
@@ -118,41 +97,18 @@ describe('semgrep parser', () => {
       end: { line: 3, col: 32 },
       extra: { message: 'AWS Access Key ID Value detected.', severity: 'ERROR', metadata: {}, lines: line },
     };
-    const [finding] = await parseText(JSON.stringify({ results: [result], errors: [] }));
+    const [finding] = await parseText(semgrep, JSON.stringify({ results: [result], errors: [] }));
     expect(finding).toMatchObject({ kind: 'secret', snippet: null, line: 3 });
     expect(finding?.secretHash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(finding)).not.toContain('AKIAZZZZZZZZZZZZZZZZ');
   });
 
-  it("fails on every other format's corpus file with ParseError or not at all", async () => {
-    const root = corpusPath('.');
-    for (const dir of readdirSync(root).filter((name) => statSync(corpusPath(name)).isDirectory())) {
-      if (dir === FORMAT) continue;
-      for (const file of readdirSync(corpusPath(dir))) {
-        const outcome = await parseCorpusFile(semgrep, `${dir}/${file}`).catch((error: unknown) => error);
-        if (!Array.isArray(outcome)) expect(outcome, `${dir}/${file}`).toBeInstanceOf(ParseError);
-      }
-    }
-  });
-
-  it('detects every Semgrep corpus file and no file of another format', async () => {
-    const root = corpusPath('.');
-    for (const dir of readdirSync(root).filter((name) => statSync(corpusPath(name)).isDirectory())) {
-      for (const file of readdirSync(corpusPath(dir))) {
-        const { sniff } = await inputFromFile(corpusPath(`${dir}/${file}`));
-        expect(semgrep.detect(sniff), `${dir}/${file}`).toBe(dir === FORMAT);
-      }
-    }
-  });
-
-  it.each([
+  hostileInputTests(semgrep, [
     ['an empty file', ''],
     ['a wrong root type', '[{"check_id": "x"}]'],
     ['a truncated document', '{"results": [{"check_id": "a", "path": "x.py"'],
     ['results that are not an array', '{"results": {"a": {}}, "errors": []}'],
     ['a result that is not an object', '{"results": [42], "errors": []}'],
     ['a document without results', '{"errors": []}'],
-  ])('rejects %s with ParseError', async (_name, content) => {
-    await expect(parseText(content)).rejects.toBeInstanceOf(ParseError);
-  });
+  ]);
 });

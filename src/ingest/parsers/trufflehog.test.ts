@@ -1,21 +1,17 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { Readable } from 'node:stream';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { manifestRows } from '../../../test/support/corpus-manifest.ts';
 import { corpusPath, parseCorpusFile } from '../../../test/support/parse-corpus.ts';
-import { buildSniff } from '../sniff.ts';
-import { inputFromFile } from '../upload-input.ts';
+import {
+  detectionIsolationTests,
+  foreignFileTests,
+  hostileInputTests,
+  manifestCountTests,
+  parseText,
+} from '../../../test/support/parser-suite.ts';
+import type { NormalizedFinding } from './types.ts';
 import { sha256Hex } from './secrets.ts';
 import { trufflehog } from './trufflehog.ts';
-import { ParseError } from './types.ts';
-import type { NormalizedFinding, ParserInput } from './types.ts';
-
-const FORMAT = 'trufflehog';
-const rows = readFileSync(corpusPath('MANIFEST.tsv'), 'utf8')
-  .split('\n')
-  .slice(1)
-  .map((line) => line.split('\t'))
-  .filter((cells) => cells[0] === FORMAT)
-  .map((cells) => ({ file: cells[1] ?? '', expected: Number(cells[5]) }));
 
 /**
  * DefectDojo merges v2 records by file and reason (18). DESIGN.md §5 makes a secret's identity its rule,
@@ -41,45 +37,10 @@ function corpusSecrets(file: string): string[] {
     });
 }
 
-const inputOf = (content: string): ParserInput => {
-  const bytes = Buffer.from(content);
-  return { open: () => Readable.from([bytes]), sniff: buildSniff(bytes) };
-};
-const parseText = async (content: string): Promise<NormalizedFinding[]> => {
-  const findings: NormalizedFinding[] = [];
-  for await (const finding of trufflehog.parse(inputOf(content))) findings.push(finding);
-  return findings;
-};
-
 describe('trufflehog parser', () => {
-  it('has corpus rows in the manifest', () => {
-    expect(rows.length).toBeGreaterThan(0);
-  });
-
-  it.each(rows)('finds the expected number of findings in $file', async ({ file, expected }) => {
-    expect(await parseCorpusFile(trufflehog, file)).toHaveLength(DELIBERATE[file] ?? expected);
-  });
-
-  it("fails on every other format's corpus file with ParseError or not at all", async () => {
-    const root = corpusPath('.');
-    for (const dir of readdirSync(root).filter((name) => statSync(corpusPath(name)).isDirectory())) {
-      if (dir === FORMAT) continue;
-      for (const file of readdirSync(corpusPath(dir))) {
-        const outcome = await parseCorpusFile(trufflehog, `${dir}/${file}`).catch((error: unknown) => error);
-        if (!Array.isArray(outcome)) expect(outcome, `${dir}/${file}`).toBeInstanceOf(ParseError);
-      }
-    }
-  });
-
-  it('detects every TruffleHog corpus file and no file of another format', async () => {
-    const root = corpusPath('.');
-    for (const dir of readdirSync(root).filter((name) => statSync(corpusPath(name)).isDirectory())) {
-      for (const file of readdirSync(corpusPath(dir))) {
-        const { sniff } = await inputFromFile(corpusPath(`${dir}/${file}`));
-        expect(trufflehog.detect(sniff), `${dir}/${file}`).toBe(dir === FORMAT);
-      }
-    }
-  });
+  manifestCountTests(trufflehog, 'trufflehog', DELIBERATE);
+  foreignFileTests(trufflehog, 'trufflehog');
+  detectionIsolationTests(trufflehog, 'trufflehog');
 
   it('maps v3 git records, decoding base64 Raw values and merging commit twins', async () => {
     const findings = await parseCorpusFile(trufflehog, 'trufflehog/v3_git.json');
@@ -120,7 +81,7 @@ describe('trufflehog parser', () => {
       Raw: 'sk_live_abcdefghijklmnopqrstuvwx',
       Redacted: '',
     };
-    const [finding] = await parseText(`${JSON.stringify(record)}\n`);
+    const [finding] = await parseText(trufflehog, `${JSON.stringify(record)}\n`);
     expect(finding).toMatchObject({
       filePath: 'app/.env',
       line: 2,
@@ -141,27 +102,28 @@ describe('trufflehog parser', () => {
     expect(findings[1]?.secretHash).toBe(sha256Hex("secret = '9ed54617547cfca783e0f81f8dc5c927e3d1e345'"));
   });
 
-  it.each(rows.map((row) => row.file))('keeps no raw secret of %s in any field', async (file) => {
-    const secrets = [...corpusSecrets(file), 'd15627104d07846ac2914a976e8e347a663bbd9b'];
-    expect(secrets.length).toBeGreaterThan(1);
-    for (const finding of await parseCorpusFile(trufflehog, file)) {
-      for (const field of fieldTexts(finding)) {
-        for (const secret of secrets) expect(field).not.toContain(secret);
+  it.each(manifestRows('trufflehog').map((row) => row.file))(
+    'keeps no raw secret of %s in any field',
+    async (file) => {
+      const secrets = [...corpusSecrets(file), 'd15627104d07846ac2914a976e8e347a663bbd9b'];
+      expect(secrets.length).toBeGreaterThan(1);
+      for (const finding of await parseCorpusFile(trufflehog, file)) {
+        for (const field of fieldTexts(finding)) {
+          for (const secret of secrets) expect(field).not.toContain(secret);
+        }
       }
-    }
-  });
+    },
+  );
 
   // TruffleHog prints nothing when it finds nothing, so an empty file is a clean scan, not an error.
   it('reads an empty output as no findings', async () => {
-    expect(await parseText('')).toEqual([]);
+    expect(await parseText(trufflehog, '')).toEqual([]);
   });
 
-  it.each([
+  hostileInputTests(trufflehog, [
     ['a wrong root type', '[{"DetectorName": "AWS"}]'],
     ['a truncated record', '{"SourceMetadata": {"Data": {}}, "DetectorName": "AWS"}\n{"SourceMetadata": {'],
     ['a line that is not an object', '{"SourceMetadata": {}, "DetectorName": "AWS"}\n42\n'],
     ['records of another tool', '{"a": 1}\n{"b": 2}\n'],
-  ])('rejects %s with ParseError', async (_name, content) => {
-    await expect(parseText(content)).rejects.toBeInstanceOf(ParseError);
-  });
+  ]);
 });

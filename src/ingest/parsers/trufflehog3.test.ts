@@ -1,21 +1,17 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { Readable } from 'node:stream';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { manifestRows } from '../../../test/support/corpus-manifest.ts';
 import { corpusPath, parseCorpusFile } from '../../../test/support/parse-corpus.ts';
-import { buildSniff } from '../sniff.ts';
+import {
+  detectionIsolationTests,
+  foreignFileTests,
+  hostileInputTests,
+  manifestCountTests,
+} from '../../../test/support/parser-suite.ts';
 import { inputFromFile } from '../upload-input.ts';
+import type { NormalizedFinding } from './types.ts';
 import { sha256Hex } from './secrets.ts';
 import { trufflehog3 } from './trufflehog3.ts';
-import { ParseError } from './types.ts';
-import type { NormalizedFinding, ParserInput } from './types.ts';
-
-const FORMAT = 'trufflehog3';
-const rows = readFileSync(corpusPath('MANIFEST.tsv'), 'utf8')
-  .split('\n')
-  .slice(1)
-  .map((line) => line.split('\t'))
-  .filter((cells) => cells[0] === FORMAT)
-  .map((cells) => ({ file: cells[1] ?? '', expected: Number(cells[5]) }));
 
 /**
  * DefectDojo merges legacy issues by file and reason (7). DESIGN.md §5 makes a secret's identity its
@@ -47,46 +43,10 @@ function corpusSecrets(file: string): string[] {
 /** A bare `[]` (zero_vulns.json) is any array-shaped tool's empty report: nobody claims it. */
 const isBareEmptyArray = (file: string): boolean => readFileSync(corpusPath(file), 'utf8').trim() === '[]';
 
-const inputOf = (content: string): ParserInput => {
-  const bytes = Buffer.from(content);
-  return { open: () => Readable.from([bytes]), sniff: buildSniff(bytes) };
-};
-const parseText = async (content: string): Promise<NormalizedFinding[]> => {
-  const findings: NormalizedFinding[] = [];
-  for await (const finding of trufflehog3.parse(inputOf(content))) findings.push(finding);
-  return findings;
-};
-
 describe('trufflehog3 parser', () => {
-  it('has corpus rows in the manifest', () => {
-    expect(rows.length).toBeGreaterThan(0);
-  });
-
-  it.each(rows)('finds the expected number of findings in $file', async ({ file, expected }) => {
-    expect(await parseCorpusFile(trufflehog3, file)).toHaveLength(DELIBERATE[file] ?? expected);
-  });
-
-  it("fails on every other format's corpus file with ParseError or not at all", async () => {
-    const root = corpusPath('.');
-    for (const dir of readdirSync(root).filter((name) => statSync(corpusPath(name)).isDirectory())) {
-      if (dir === FORMAT) continue;
-      for (const file of readdirSync(corpusPath(dir))) {
-        const outcome = await parseCorpusFile(trufflehog3, `${dir}/${file}`).catch((error: unknown) => error);
-        if (!Array.isArray(outcome)) expect(outcome, `${dir}/${file}`).toBeInstanceOf(ParseError);
-      }
-    }
-  });
-
-  it('detects every non-empty trufflehog3 corpus file and no file of another format', async () => {
-    const root = corpusPath('.');
-    for (const dir of readdirSync(root).filter((name) => statSync(corpusPath(name)).isDirectory())) {
-      for (const file of readdirSync(corpusPath(dir))) {
-        const { sniff } = await inputFromFile(corpusPath(`${dir}/${file}`));
-        const expected = dir === FORMAT && !isBareEmptyArray(`${dir}/${file}`);
-        expect(trufflehog3.detect(sniff), `${dir}/${file}`).toBe(expected);
-      }
-    }
-  });
+  manifestCountTests(trufflehog3, 'trufflehog3', DELIBERATE);
+  foreignFileTests(trufflehog3, 'trufflehog3');
+  detectionIsolationTests(trufflehog3, 'trufflehog3', { disclaims: isBareEmptyArray });
 
   it('leaves the ambiguous empty array to an explicit scanner type', async () => {
     const { sniff } = await inputFromFile(corpusPath('trufflehog3/zero_vulns.json'));
@@ -127,22 +87,23 @@ describe('trufflehog3 parser', () => {
     expect(findings.filter((f) => f.filePath === 'fixtures/users.json')).toHaveLength(11);
   });
 
-  it.each(rows.map((row) => row.file))('keeps no raw secret of %s in any field', async (file) => {
-    const secrets = corpusSecrets(file);
-    for (const finding of await parseCorpusFile(trufflehog3, file)) {
-      for (const field of fieldTexts(finding)) {
-        for (const secret of secrets) expect(field).not.toContain(secret);
+  it.each(manifestRows('trufflehog3').map((row) => row.file))(
+    'keeps no raw secret of %s in any field',
+    async (file) => {
+      const secrets = corpusSecrets(file);
+      for (const finding of await parseCorpusFile(trufflehog3, file)) {
+        for (const field of fieldTexts(finding)) {
+          for (const secret of secrets) expect(field).not.toContain(secret);
+        }
       }
-    }
-  });
+    },
+  );
 
-  it.each([
+  hostileInputTests(trufflehog3, [
     ['an empty file', ''],
     ['a wrong root type', '{"rule": {"id": "x"}}'],
     ['a truncated document', '[{"rule": {"id": "high-entropy", "message": "High Entropy"'],
     ['an issue that is not an object', '["x"]'],
     ['an issue of another tool', '[{"Description": "AWS", "StartLine": 2}]'],
-  ])('rejects %s with ParseError', async (_name, content) => {
-    await expect(parseText(content)).rejects.toBeInstanceOf(ParseError);
-  });
+  ]);
 });
