@@ -1,7 +1,10 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { Readable } from 'node:stream';
+import { createGunzip, gzipSync } from 'node:zlib';
 import { expect, it } from 'vitest';
 import { ParseError } from '../../src/ingest/parsers/types.ts';
-import type { NormalizedFinding, ParserInput, ParserModule } from '../../src/ingest/parsers/types.ts';
+import type { NormalizedFinding, ParserInput, ParserModule, Sniff } from '../../src/ingest/parsers/types.ts';
+import { buildSniff } from '../../src/ingest/sniff.ts';
 import { inputFromFile } from '../../src/ingest/upload-input.ts';
 import { inputFromText, manifestRows } from './corpus-manifest.ts';
 import { corpusPath, parseCorpusFile } from './parse-corpus.ts';
@@ -71,9 +74,9 @@ function corpusFolders(): [string, string[]][] {
 
 export interface DetectionOptions {
   /** Files of other folders the detector must claim too (a sample filed under another format). */
-  claims?: (file: string) => boolean;
+  claims?: (file: string, sniff: Sniff) => boolean;
   /** Files of the format's own folder it must not claim (an ambiguous sample kept there on purpose). */
-  disclaims?: (file: string) => boolean;
+  disclaims?: (file: string, sniff: Sniff) => boolean;
 }
 
 /**
@@ -87,8 +90,8 @@ export function detectionIsolationTests(
 ): void {
   it.each(corpusFolders())('claims exactly its own corpus files in %s/', async (folder, files) => {
     for (const file of files) {
-      const own = folder === format ? !options.disclaims?.(file) : options.claims?.(file);
       const { sniff } = await inputFromFile(corpusPath(file));
+      const own = folder === format ? !options.disclaims?.(file, sniff) : options.claims?.(file, sniff);
       expect.soft(parser.detect(sniff), file).toBe(own === true);
     }
   });
@@ -115,5 +118,18 @@ export function hostileInputTests(
 ): void {
   it.each(samples)('rejects %s with ParseError', async (_label, content) => {
     await expect(parseText(parser, content)).rejects.toBeInstanceOf(ParseError);
+  });
+}
+
+/** A gzip upload of a corpus file cut short: the zlib error reaches the caller as ParseError. */
+export function truncatedGzipTest(parser: ParserModule, file: string): void {
+  it('rejects a truncated gzip upload with ParseError', async () => {
+    const content = readFileSync(corpusPath(file));
+    const gzipped = gzipSync(content);
+    const input: ParserInput = {
+      open: () => Readable.from([gzipped.subarray(0, gzipped.length - 20)]).pipe(createGunzip()),
+      sniff: buildSniff(content),
+    };
+    await expect(collectFindings(parser, input)).rejects.toBeInstanceOf(ParseError);
   });
 }

@@ -1,36 +1,18 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { corpusPath, parseCorpusFile } from '../../../test/support/parse-corpus.ts';
-import { buildSniff } from '../sniff.ts';
-import { inputFromFile } from '../upload-input.ts';
+import { parseCorpusFile } from '../../../test/support/parse-corpus.ts';
+import {
+  detectionIsolationTests,
+  foreignFileTests,
+  hostileInputTests,
+  manifestCountTests,
+  parseText,
+} from '../../../test/support/parser-suite.ts';
 import { bandit } from './bandit.ts';
-import { ParseError } from './types.ts';
-import type { NormalizedFinding, ParserInput } from './types.ts';
-
-const rows = readFileSync(corpusPath('MANIFEST.tsv'), 'utf8')
-  .split('\n')
-  .map((line) => line.split('\t'))
-  .filter((cells) => cells[0] === bandit.name);
-
-function inputOf(content: string): ParserInput {
-  const buffer = Buffer.from(content);
-  return { open: () => Readable.from([buffer]), sniff: buildSniff(buffer) };
-}
-
-async function collect(input: ParserInput): Promise<NormalizedFinding[]> {
-  const findings: NormalizedFinding[] = [];
-  for await (const finding of bandit.parse(input)) findings.push(finding);
-  return findings;
-}
 
 describe('bandit parser', () => {
-  it.each(rows.map((cells) => [cells[1] ?? '', Number(cells[5])] as const))(
-    '%s yields %i findings',
-    async (file, expected) => {
-      expect(await parseCorpusFile(bandit, file)).toHaveLength(expected);
-    },
-  );
+  manifestCountTests(bandit, 'bandit');
+  foreignFileTests(bandit, 'bandit');
+  detectionIsolationTests(bandit, 'bandit');
 
   it('reads one_vuln.json', async () => {
     const [finding] = await parseCorpusFile(bandit, 'bandit/one_vuln.json');
@@ -84,27 +66,16 @@ describe('bandit parser', () => {
         },
       ],
     };
-    const [finding] = await collect(inputOf(JSON.stringify(doc)));
+    const [finding] = await parseText(bandit, JSON.stringify(doc));
     expect(finding).toMatchObject({ cweIds: [502], column: 1, snippet: 'pickle.loads(data)', line: 5 });
   });
 
-  it('detects only Bandit corpus files', async () => {
-    for (const dir of readdirSync(corpusPath('.'), { withFileTypes: true }).filter((d) => d.isDirectory())) {
-      for (const file of readdirSync(corpusPath(dir.name))) {
-        const { sniff } = await inputFromFile(corpusPath(`${dir.name}/${file}`));
-        expect(bandit.detect(sniff), `${dir.name}/${file}`).toBe(dir.name === bandit.name);
-      }
-    }
-  });
-
-  it.each([
+  hostileInputTests(bandit, [
     ['empty file', ''],
     ['wrong root type', '[{"test_id": "B101"}]'],
     ['object without results', '{"errors": [], "metrics": {}}'],
     ['truncated', '{"errors": [], "results": [{"test_id": "B101", "filename": "a.py"'],
     ['non-object result', '{"results": [42]}'],
     ['hostile nesting', `{"results": [{"x": ${'['.repeat(10_000)}${']'.repeat(10_000)}}]}`],
-  ])('rejects %s with ParseError', async (_name, content) => {
-    await expect(collect(inputOf(content))).rejects.toBeInstanceOf(ParseError);
-  });
+  ]);
 });

@@ -1,37 +1,18 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { Readable } from 'node:stream';
-import { createGunzip, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { corpusPath, parseCorpusFile } from '../../../test/support/parse-corpus.ts';
-import { buildSniff } from '../sniff.ts';
-import { inputFromFile } from '../upload-input.ts';
+import { parseCorpusFile } from '../../../test/support/parse-corpus.ts';
+import {
+  detectionIsolationTests,
+  foreignFileTests,
+  hostileInputTests,
+  manifestCountTests,
+  truncatedGzipTest,
+} from '../../../test/support/parser-suite.ts';
 import { burp } from './burp.ts';
-import { ParseError } from './types.ts';
-import type { NormalizedFinding, ParserInput } from './types.ts';
-
-const rows = readFileSync(corpusPath('MANIFEST.tsv'), 'utf8')
-  .split('\n')
-  .map((line) => line.split('\t'))
-  .filter((cells) => cells[0] === burp.name);
-
-function inputOf(content: string): ParserInput {
-  const buffer = Buffer.from(content);
-  return { open: () => Readable.from([buffer]), sniff: buildSniff(buffer) };
-}
-
-async function collect(input: ParserInput): Promise<NormalizedFinding[]> {
-  const findings: NormalizedFinding[] = [];
-  for await (const finding of burp.parse(input)) findings.push(finding);
-  return findings;
-}
 
 describe('burp parser', () => {
-  it.each(rows.map((cells) => [cells[1] ?? '', Number(cells[5])] as const))(
-    '%s yields %i findings',
-    async (file, expected) => {
-      expect(await parseCorpusFile(burp, file)).toHaveLength(expected);
-    },
-  );
+  manifestCountTests(burp, 'burp');
+  foreignFileTests(burp, 'burp');
+  detectionIsolationTests(burp, 'burp');
 
   it('merges the three SQL injection issues of one_finding.xml into one finding', async () => {
     const [finding] = await parseCorpusFile(burp, 'burp/one_finding.xml');
@@ -93,26 +74,9 @@ describe('burp parser', () => {
     expect(new Set(findings.map((f) => f.toolFingerprint)).size).toBe(7);
   });
 
-  it('detects only Burp corpus files', async () => {
-    for (const dir of readdirSync(corpusPath('.'), { withFileTypes: true }).filter((d) => d.isDirectory())) {
-      for (const file of readdirSync(corpusPath(dir.name))) {
-        const { sniff } = await inputFromFile(corpusPath(`${dir.name}/${file}`));
-        expect(burp.detect(sniff), `${dir.name}/${file}`).toBe(dir.name === burp.name);
-      }
-    }
-  });
+  truncatedGzipTest(burp, 'burp/one_finding.xml');
 
-  it('rejects a truncated gzip upload with ParseError', async () => {
-    const content = readFileSync(corpusPath('burp/one_finding.xml'));
-    const gzipped = gzipSync(content);
-    const input: ParserInput = {
-      open: () => Readable.from([gzipped.subarray(0, gzipped.length - 20)]).pipe(createGunzip()),
-      sniff: buildSniff(content),
-    };
-    await expect(collect(input)).rejects.toBeInstanceOf(ParseError);
-  });
-
-  it.each([
+  hostileInputTests(burp, [
     ['empty file', ''],
     [
       'XXE',
@@ -133,7 +97,5 @@ describe('burp parser', () => {
     ['wrong root element', '<?xml version="1.0"?><OWASPZAPReport version="2.9.0"></OWASPZAPReport>'],
     ['JSON instead of XML', '[{"issue": {}}]'],
     ['truncated', '<?xml version="1.0"?><issues burpVersion="1.0"><issue><name>SQL injection</name>'],
-  ])('rejects %s with ParseError', async (_name, content) => {
-    await expect(collect(inputOf(content))).rejects.toBeInstanceOf(ParseError);
-  });
+  ]);
 });

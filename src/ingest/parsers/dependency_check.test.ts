@@ -1,38 +1,19 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { Readable } from 'node:stream';
-import { createGunzip, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { corpusPath, parseCorpusFile } from '../../../test/support/parse-corpus.ts';
-import { buildSniff } from '../sniff.ts';
-import { inputFromFile } from '../upload-input.ts';
+import { parseCorpusFile } from '../../../test/support/parse-corpus.ts';
+import {
+  detectionIsolationTests,
+  foreignFileTests,
+  hostileInputTests,
+  manifestCountTests,
+  truncatedGzipTest,
+} from '../../../test/support/parser-suite.ts';
 import { dependencyCheck } from './dependency_check.ts';
-import { ParseError } from './types.ts';
-import type { NormalizedFinding, ParserInput } from './types.ts';
-
-const rows = readFileSync(corpusPath('MANIFEST.tsv'), 'utf8')
-  .split('\n')
-  .map((line) => line.split('\t'))
-  .filter((cells) => cells[0] === dependencyCheck.name);
-
-function inputOf(content: string): ParserInput {
-  const buffer = Buffer.from(content);
-  return { open: () => Readable.from([buffer]), sniff: buildSniff(buffer) };
-}
-
-async function collect(input: ParserInput): Promise<NormalizedFinding[]> {
-  const findings: NormalizedFinding[] = [];
-  for await (const finding of dependencyCheck.parse(input)) findings.push(finding);
-  return findings;
-}
 
 describe('dependencyCheck parser', () => {
   // dc_empty.xml has no DefectDojo assertion (empty column); the MANIFEST note says 0 by inspection.
-  it.each(rows.map((cells) => [cells[1] ?? '', Number(cells[5] || 0)] as const))(
-    '%s yields %i findings',
-    async (file, expected) => {
-      expect(await parseCorpusFile(dependencyCheck, file)).toHaveLength(expected);
-    },
-  );
+  manifestCountTests(dependencyCheck, 'dependency_check', { 'dependency_check/dc_empty.xml': 0 });
+  foreignFileTests(dependencyCheck, 'dependency_check');
+  detectionIsolationTests(dependencyCheck, 'dependency_check');
 
   it('maps version-6.5.3.xml', async () => {
     const [finding] = await parseCorpusFile(dependencyCheck, 'dependency_check/version-6.5.3.xml');
@@ -105,27 +86,10 @@ describe('dependencyCheck parser', () => {
     expect(findings.filter((f) => f.initialStatus === 'false_positive')).toHaveLength(8);
   });
 
-  it('detects only Dependency-Check corpus files', async () => {
-    for (const dir of readdirSync(corpusPath('.'), { withFileTypes: true }).filter((d) => d.isDirectory())) {
-      for (const file of readdirSync(corpusPath(dir.name))) {
-        const { sniff } = await inputFromFile(corpusPath(`${dir.name}/${file}`));
-        expect(dependencyCheck.detect(sniff), `${dir.name}/${file}`).toBe(dir.name === dependencyCheck.name);
-      }
-    }
-  });
-
   const NS = 'xmlns="https://jeremylong.github.io/DependencyCheck/dependency-check.2.5.xsd"';
-  it('rejects a truncated gzip upload with ParseError', async () => {
-    const content = readFileSync(corpusPath('dependency_check/version-6.5.3.xml'));
-    const gzipped = gzipSync(content);
-    const input: ParserInput = {
-      open: () => Readable.from([gzipped.subarray(0, gzipped.length - 20)]).pipe(createGunzip()),
-      sniff: buildSniff(content),
-    };
-    await expect(collect(input)).rejects.toBeInstanceOf(ParseError);
-  });
+  truncatedGzipTest(dependencyCheck, 'dependency_check/version-6.5.3.xml');
 
-  it.each([
+  hostileInputTests(dependencyCheck, [
     ['empty file', ''],
     [
       'XXE',
@@ -141,7 +105,5 @@ describe('dependencyCheck parser', () => {
       'truncated',
       `<?xml version="1.0"?><analysis ${NS}><dependencies><dependency><fileName>a.jar</fileName>`,
     ],
-  ])('rejects %s with ParseError', async (_name, content) => {
-    await expect(collect(inputOf(content))).rejects.toBeInstanceOf(ParseError);
-  });
+  ]);
 });

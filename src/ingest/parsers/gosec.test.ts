@@ -1,36 +1,18 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { corpusPath, parseCorpusFile } from '../../../test/support/parse-corpus.ts';
-import { buildSniff } from '../sniff.ts';
-import { inputFromFile } from '../upload-input.ts';
+import { parseCorpusFile } from '../../../test/support/parse-corpus.ts';
+import {
+  detectionIsolationTests,
+  foreignFileTests,
+  hostileInputTests,
+  manifestCountTests,
+  parseText,
+} from '../../../test/support/parser-suite.ts';
 import { gosec } from './gosec.ts';
-import { ParseError } from './types.ts';
-import type { NormalizedFinding, ParserInput } from './types.ts';
-
-const rows = readFileSync(corpusPath('MANIFEST.tsv'), 'utf8')
-  .split('\n')
-  .map((line) => line.split('\t'))
-  .filter((cells) => cells[0] === gosec.name);
-
-function inputOf(content: string): ParserInput {
-  const buffer = Buffer.from(content);
-  return { open: () => Readable.from([buffer]), sniff: buildSniff(buffer) };
-}
-
-async function collect(input: ParserInput): Promise<NormalizedFinding[]> {
-  const findings: NormalizedFinding[] = [];
-  for await (const finding of gosec.parse(input)) findings.push(finding);
-  return findings;
-}
 
 describe('gosec parser', () => {
-  it.each(rows.map((cells) => [cells[1] ?? '', Number(cells[5])] as const))(
-    '%s yields %i findings',
-    async (file, expected) => {
-      expect(await parseCorpusFile(gosec, file)).toHaveLength(expected);
-    },
-  );
+  manifestCountTests(gosec, 'gosec');
+  foreignFileTests(gosec, 'gosec');
+  detectionIsolationTests(gosec, 'gosec');
 
   it('maps the spot-checked issues of many_vulns.json', async () => {
     const findings = await parseCorpusFile(gosec, 'gosec/many_vulns.json');
@@ -79,7 +61,7 @@ describe('gosec parser', () => {
       Stats: { files: 1, lines: 20, nosec: 0, found: 1 },
       GosecVersion: '2.18.2',
     };
-    const [finding] = await collect(inputOf(JSON.stringify(doc)));
+    const [finding] = await parseText(gosec, JSON.stringify(doc));
     expect(finding).toMatchObject({
       severity: 'high',
       cweIds: [22],
@@ -91,23 +73,12 @@ describe('gosec parser', () => {
     });
   });
 
-  it('detects only gosec corpus files', async () => {
-    for (const dir of readdirSync(corpusPath('.'), { withFileTypes: true }).filter((d) => d.isDirectory())) {
-      for (const file of readdirSync(corpusPath(dir.name))) {
-        const { sniff } = await inputFromFile(corpusPath(`${dir.name}/${file}`));
-        expect(gosec.detect(sniff), `${dir.name}/${file}`).toBe(dir.name === gosec.name);
-      }
-    }
-  });
-
-  it.each([
+  hostileInputTests(gosec, [
     ['empty file', ''],
     ['wrong root type', '[{"rule_id": "G104"}]'],
     ['object without Issues', '{"Stats": {}}'],
     ['truncated', '{"Issues": [{"rule_id": "G104", "file": "a.go"'],
     ['non-object issue', '{"Issues": ["G104"], "Stats": {}}'],
     ['hostile nesting', `{"Issues": [{"x": ${'['.repeat(10_000)}${']'.repeat(10_000)}}]}`],
-  ])('rejects %s with ParseError', async (_name, content) => {
-    await expect(collect(inputOf(content))).rejects.toBeInstanceOf(ParseError);
-  });
+  ]);
 });

@@ -1,36 +1,19 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { corpusPath, parseCorpusFile } from '../../../test/support/parse-corpus.ts';
-import { buildSniff } from '../sniff.ts';
-import { inputFromFile } from '../upload-input.ts';
+import { parseCorpusFile } from '../../../test/support/parse-corpus.ts';
+import {
+  detectionIsolationTests,
+  foreignFileTests,
+  hostileInputTests,
+  manifestCountTests,
+  parseText,
+} from '../../../test/support/parser-suite.ts';
 import { nuclei } from './nuclei.ts';
-import { ParseError } from './types.ts';
-import type { NormalizedFinding, ParserInput } from './types.ts';
-
-const rows = readFileSync(corpusPath('MANIFEST.tsv'), 'utf8')
-  .split('\n')
-  .map((line) => line.split('\t'))
-  .filter((cells) => cells[0] === nuclei.name);
-
-function inputOf(content: string): ParserInput {
-  const buffer = Buffer.from(content);
-  return { open: () => Readable.from([buffer]), sniff: buildSniff(buffer) };
-}
-
-async function collect(input: ParserInput): Promise<NormalizedFinding[]> {
-  const findings: NormalizedFinding[] = [];
-  for await (const finding of nuclei.parse(input)) findings.push(finding);
-  return findings;
-}
 
 describe('nuclei parser', () => {
-  it.each(rows.map((cells) => [cells[1] ?? '', Number(cells[5])] as const))(
-    '%s yields %i findings',
-    async (file, expected) => {
-      expect(await parseCorpusFile(nuclei, file)).toHaveLength(expected);
-    },
-  );
+  manifestCountTests(nuclei, 'nuclei');
+  foreignFileTests(nuclei, 'nuclei');
+  // empty.jsonl is zero bytes: nothing to detect, but it parses to 0 findings when named.
+  detectionIsolationTests(nuclei, 'nuclei', { disclaims: (_file, sniff) => sniff.shape === 'empty' });
 
   it('maps many_findings.json (JSON Lines, v2 field names)', async () => {
     const findings = await parseCorpusFile(nuclei, 'nuclei/many_findings.json');
@@ -92,7 +75,7 @@ describe('nuclei parser', () => {
       host: 'https://a.example',
       'matched-at': 'https://a.example/api',
     };
-    const [finding] = await collect(inputOf(`${JSON.stringify(line)}\n`));
+    const [finding] = await parseText(nuclei, `${JSON.stringify(line)}\n`);
     expect(finding).toMatchObject({
       cveIds: ['CVE-2021-44228'],
       cweIds: [502],
@@ -101,27 +84,14 @@ describe('nuclei parser', () => {
     });
   });
 
-  it('detects only Nuclei corpus files', async () => {
-    for (const dir of readdirSync(corpusPath('.'), { withFileTypes: true }).filter((d) => d.isDirectory())) {
-      for (const file of readdirSync(corpusPath(dir.name))) {
-        const { sniff } = await inputFromFile(corpusPath(`${dir.name}/${file}`));
-        // empty.jsonl is zero bytes: nothing to detect, but it parses to 0 findings when named.
-        const expected = dir.name === nuclei.name && sniff.shape !== 'empty';
-        expect(nuclei.detect(sniff), `${dir.name}/${file}`).toBe(expected);
-      }
-    }
-  });
-
   // An empty upload is NOT an error here: Nuclei writes a zero-byte file when it finds nothing, and
   // the MANIFEST (DefectDojo) expects empty.jsonl to give 0 findings — covered by the count test above.
-  it.each([
+  hostileInputTests(nuclei, [
     ['wrong root type', '"nuclei"'],
     ['XML', '<nuclei/>'],
     ['truncated JSON Lines', '{"template-id": "a", "info": {"name": "x"}}\n{"template-id": "b", "info": {'],
     ['truncated array', '[{"template-id": "a", "info": {"name": "x"}}, {"template-id"'],
     ['non-object line', '{"template-id": "a", "info": {}}\n[1, 2]\n'],
     ['hostile nesting', `{"template-id": "a", "info": ${'['.repeat(10_000)}${']'.repeat(10_000)}}\n`],
-  ])('rejects %s with ParseError', async (_name, content) => {
-    await expect(collect(inputOf(content))).rejects.toBeInstanceOf(ParseError);
-  });
+  ]);
 });

@@ -1,33 +1,20 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
-import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { corpusPath, parseCorpusFile } from '../../../test/support/parse-corpus.ts';
-import { buildSniff } from '../sniff.ts';
+import {
+  detectionIsolationTests,
+  foreignFileTests,
+  hostileInputTests,
+  manifestCountTests,
+} from '../../../test/support/parser-suite.ts';
 import { inputFromFile } from '../upload-input.ts';
+import type { NormalizedFinding, Severity } from './types.ts';
 import { sarifParser } from './sarif.ts';
-import { ParseError } from './types.ts';
-import type { NormalizedFinding, ParserInput, Severity } from './types.ts';
-
-const rows = readFileSync(corpusPath('MANIFEST.tsv'), 'utf8')
-  .split('\n')
-  .map((line) => line.split('\t'))
-  .filter((cells) => cells[0] === sarifParser.name);
 
 const parse = (file: string): Promise<NormalizedFinding[]> => parseCorpusFile(sarifParser, `sarif/${file}`);
-
-function inputOf(content: string): ParserInput {
-  const buffer = Buffer.from(content);
-  return { open: () => Readable.from([buffer]), sniff: buildSniff(buffer) };
-}
-
-async function collect(content: string): Promise<NormalizedFinding[]> {
-  const findings: NormalizedFinding[] = [];
-  for await (const finding of sarifParser.parse(inputOf(content))) findings.push(finding);
-  return findings;
-}
 
 function countBy(
   findings: NormalizedFinding[],
@@ -39,16 +26,12 @@ function countBy(
 }
 
 describe('sarif parser: corpus counts (DefectDojo expectations from MANIFEST.tsv)', () => {
-  it('covers every sarif row of the manifest', () => {
-    expect(rows.length).toBeGreaterThanOrEqual(13);
-  });
+  manifestCountTests(sarifParser, 'sarif', {}, { minRows: 13 });
+});
 
-  it.each(rows.map((cells) => [cells[1] ?? '', Number(cells[5])] as const))(
-    '%s yields %i findings',
-    async (file, expected) => {
-      expect(await parseCorpusFile(sarifParser, file)).toHaveLength(expected);
-    },
-  );
+describe('sarif parser: the corpus', () => {
+  foreignFileTests(sarifParser, 'sarif');
+  detectionIsolationTests(sarifParser, 'sarif');
 });
 
 describe('sarif parser: spot checks', () => {
@@ -229,7 +212,5 @@ describe('sarif parser: hostile input is a ParseError', () => {
     ['a result that is not an object', '{"runs":[{"tool":{"driver":{"name":"x"}},"results":[5]}]}'],
     ['text', 'not json'],
   ];
-  it.each(cases)('%s', async (_name, content) => {
-    await expect(collect(content)).rejects.toBeInstanceOf(ParseError);
-  });
+  hostileInputTests(sarifParser, cases);
 });

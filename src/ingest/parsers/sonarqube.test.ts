@@ -1,37 +1,19 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { Readable } from 'node:stream';
-import { createGunzip, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { corpusPath, parseCorpusFile } from '../../../test/support/parse-corpus.ts';
-import { buildSniff } from '../sniff.ts';
-import { inputFromFile } from '../upload-input.ts';
+import { parseCorpusFile } from '../../../test/support/parse-corpus.ts';
+import {
+  detectionIsolationTests,
+  foreignFileTests,
+  hostileInputTests,
+  manifestCountTests,
+  parseText,
+  truncatedGzipTest,
+} from '../../../test/support/parser-suite.ts';
 import { sonarqube } from './sonarqube.ts';
-import { ParseError } from './types.ts';
-import type { NormalizedFinding, ParserInput } from './types.ts';
-
-const rows = readFileSync(corpusPath('MANIFEST.tsv'), 'utf8')
-  .split('\n')
-  .map((line) => line.split('\t'))
-  .filter((cells) => cells[0] === sonarqube.name);
-
-function inputOf(content: string): ParserInput {
-  const buffer = Buffer.from(content);
-  return { open: () => Readable.from([buffer]), sniff: buildSniff(buffer) };
-}
-
-async function collect(input: ParserInput): Promise<NormalizedFinding[]> {
-  const findings: NormalizedFinding[] = [];
-  for await (const finding of sonarqube.parse(input)) findings.push(finding);
-  return findings;
-}
 
 describe('sonarqube parser', () => {
-  it.each(rows.map((cells) => [cells[1] ?? '', Number(cells[5])] as const))(
-    '%s yields %i findings',
-    async (file, expected) => {
-      expect(await parseCorpusFile(sonarqube, file)).toHaveLength(expected);
-    },
-  );
+  manifestCountTests(sonarqube, 'sonarqube');
+  foreignFileTests(sonarqube, 'sonarqube');
+  detectionIsolationTests(sonarqube, 'sonarqube');
 
   it('maps the sonar-report export (sonar-6-findings.json)', async () => {
     const findings = await parseCorpusFile(sonarqube, 'sonarqube/sonar-6-findings.json');
@@ -141,7 +123,7 @@ describe('sonarqube parser', () => {
       ],
       components: [],
     };
-    const findings = await collect(inputOf(JSON.stringify(doc)));
+    const findings = await parseText(sonarqube, JSON.stringify(doc));
     expect(findings.map((f) => [f.toolFingerprint, f.initialStatus, f.severity, f.filePath])).toEqual([
       ['a', 'false_positive', 'medium', 'A.java'],
       ['c', null, 'critical', 'B.java'],
@@ -149,32 +131,13 @@ describe('sonarqube parser', () => {
     expect(findings[1]?.cweIds).toEqual([89]);
   });
 
-  it('detects only SonarQube corpus files', async () => {
-    for (const dir of readdirSync(corpusPath('.'), { withFileTypes: true }).filter((d) => d.isDirectory())) {
-      for (const file of readdirSync(corpusPath(dir.name))) {
-        const { sniff } = await inputFromFile(corpusPath(`${dir.name}/${file}`));
-        expect(sonarqube.detect(sniff), `${dir.name}/${file}`).toBe(dir.name === sonarqube.name);
-      }
-    }
-  });
+  truncatedGzipTest(sonarqube, 'sonarqube/sonar-6-findings.json');
 
-  it('rejects a truncated gzip upload with ParseError', async () => {
-    const content = readFileSync(corpusPath('sonarqube/sonar-6-findings.json'));
-    const gzipped = gzipSync(content);
-    const input: ParserInput = {
-      open: () => Readable.from([gzipped.subarray(0, gzipped.length - 20)]).pipe(createGunzip()),
-      sniff: buildSniff(content),
-    };
-    await expect(collect(input)).rejects.toBeInstanceOf(ParseError);
-  });
-
-  it.each([
+  hostileInputTests(sonarqube, [
     ['empty file', ''],
     ['wrong root type', '[{"rule": "python:S4502"}]'],
     ['object without issues', '{"paging": {}}'],
     ['truncated', '{"sonarComponent": "x", "rules": {}, "issues": [{"rule": "python:S4502"'],
     ['non-object issue', '{"paging": {}, "issues": ["python:S4502"]}'],
-  ])('rejects %s with ParseError', async (_name, content) => {
-    await expect(collect(inputOf(content))).rejects.toBeInstanceOf(ParseError);
-  });
+  ]);
 });

@@ -1,36 +1,17 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { corpusPath, parseCorpusFile } from '../../../test/support/parse-corpus.ts';
-import { buildSniff } from '../sniff.ts';
-import { inputFromFile } from '../upload-input.ts';
+import { parseCorpusFile } from '../../../test/support/parse-corpus.ts';
+import {
+  detectionIsolationTests,
+  foreignFileTests,
+  hostileInputTests,
+  manifestCountTests,
+} from '../../../test/support/parser-suite.ts';
 import { tfsec } from './tfsec.ts';
-import { ParseError } from './types.ts';
-import type { NormalizedFinding, ParserInput } from './types.ts';
-
-const rows = readFileSync(corpusPath('MANIFEST.tsv'), 'utf8')
-  .split('\n')
-  .map((line) => line.split('\t'))
-  .filter((cells) => cells[0] === tfsec.name);
-
-function inputOf(content: string): ParserInput {
-  const buffer = Buffer.from(content);
-  return { open: () => Readable.from([buffer]), sniff: buildSniff(buffer) };
-}
-
-async function collect(input: ParserInput): Promise<NormalizedFinding[]> {
-  const findings: NormalizedFinding[] = [];
-  for await (const finding of tfsec.parse(input)) findings.push(finding);
-  return findings;
-}
 
 describe('tfsec parser', () => {
-  it.each(rows.map((cells) => [cells[1] ?? '', Number(cells[5])] as const))(
-    '%s yields %i findings',
-    async (file, expected) => {
-      expect(await parseCorpusFile(tfsec, file)).toHaveLength(expected);
-    },
-  );
+  manifestCountTests(tfsec, 'tfsec');
+  foreignFileTests(tfsec, 'tfsec');
+  detectionIsolationTests(tfsec, 'tfsec');
 
   it('maps the legacy finding (one_finding_legacy.json)', async () => {
     const [finding] = await parseCorpusFile(tfsec, 'tfsec/one_finding_legacy.json');
@@ -68,23 +49,12 @@ describe('tfsec parser', () => {
     expect(new Set(current.map((f) => f.severity))).toEqual(new Set(['critical', 'high', 'medium', 'low']));
   });
 
-  it('detects only tfsec corpus files', async () => {
-    for (const dir of readdirSync(corpusPath('.'), { withFileTypes: true }).filter((d) => d.isDirectory())) {
-      for (const file of readdirSync(corpusPath(dir.name))) {
-        const { sniff } = await inputFromFile(corpusPath(`${dir.name}/${file}`));
-        expect(tfsec.detect(sniff), `${dir.name}/${file}`).toBe(dir.name === tfsec.name);
-      }
-    }
-  });
-
-  it.each([
+  hostileInputTests(tfsec, [
     ['empty file', ''],
     ['wrong root type', '[{"rule_id": "GEN003"}]'],
     ['object without results', '{"warnings": []}'],
     ['truncated', '{"results": [{"rule_id": "GEN003", "location": {'],
     ['non-object result', '{"results": ["GEN003"]}'],
     ['hostile nesting', `{"results": [{"x": ${'['.repeat(10_000)}${']'.repeat(10_000)}}]}`],
-  ])('rejects %s with ParseError', async (_name, content) => {
-    await expect(collect(inputOf(content))).rejects.toBeInstanceOf(ParseError);
-  });
+  ]);
 });

@@ -1,37 +1,19 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { Readable } from 'node:stream';
-import { createGunzip, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { corpusPath, parseCorpusFile } from '../../../test/support/parse-corpus.ts';
-import { buildSniff } from '../sniff.ts';
-import { inputFromFile } from '../upload-input.ts';
+import { parseCorpusFile } from '../../../test/support/parse-corpus.ts';
+import {
+  detectionIsolationTests,
+  foreignFileTests,
+  hostileInputTests,
+  manifestCountTests,
+  parseText,
+  truncatedGzipTest,
+} from '../../../test/support/parser-suite.ts';
 import { zap } from './zap.ts';
-import { ParseError } from './types.ts';
-import type { NormalizedFinding, ParserInput } from './types.ts';
-
-const rows = readFileSync(corpusPath('MANIFEST.tsv'), 'utf8')
-  .split('\n')
-  .map((line) => line.split('\t'))
-  .filter((cells) => cells[0] === zap.name);
-
-function inputOf(content: string): ParserInput {
-  const buffer = Buffer.from(content);
-  return { open: () => Readable.from([buffer]), sniff: buildSniff(buffer) };
-}
-
-async function collect(input: ParserInput): Promise<NormalizedFinding[]> {
-  const findings: NormalizedFinding[] = [];
-  for await (const finding of zap.parse(input)) findings.push(finding);
-  return findings;
-}
 
 describe('zap parser', () => {
-  it.each(rows.map((cells) => [cells[1] ?? '', Number(cells[5])] as const))(
-    '%s yields %i findings',
-    async (file, expected) => {
-      expect(await parseCorpusFile(zap, file)).toHaveLength(expected);
-    },
-  );
+  manifestCountTests(zap, 'zap');
+  foreignFileTests(zap, 'zap');
+  detectionIsolationTests(zap, 'zap');
 
   it('maps dvwa_baseline_dojo.xml', async () => {
     const findings = await parseCorpusFile(zap, 'zap/dvwa_baseline_dojo.xml');
@@ -136,7 +118,7 @@ describe('zap parser', () => {
         },
       ],
     };
-    const findings = await collect(inputOf(JSON.stringify(report)));
+    const findings = await parseText(zap, JSON.stringify(report));
     expect(findings[0]).toMatchObject({
       title: 'Cross Site Scripting (Reflected)',
       severity: 'high',
@@ -159,26 +141,9 @@ describe('zap parser', () => {
     });
   });
 
-  it('detects only ZAP corpus files', async () => {
-    for (const dir of readdirSync(corpusPath('.'), { withFileTypes: true }).filter((d) => d.isDirectory())) {
-      for (const file of readdirSync(corpusPath(dir.name))) {
-        const { sniff } = await inputFromFile(corpusPath(`${dir.name}/${file}`));
-        expect(zap.detect(sniff), `${dir.name}/${file}`).toBe(dir.name === zap.name);
-      }
-    }
-  });
+  truncatedGzipTest(zap, 'zap/some_2.9.0.xml');
 
-  it('rejects a truncated gzip upload with ParseError', async () => {
-    const content = readFileSync(corpusPath('zap/some_2.9.0.xml'));
-    const gzipped = gzipSync(content);
-    const input: ParserInput = {
-      open: () => Readable.from([gzipped.subarray(0, gzipped.length - 20)]).pipe(createGunzip()),
-      sniff: buildSniff(content),
-    };
-    await expect(collect(input)).rejects.toBeInstanceOf(ParseError);
-  });
-
-  it.each([
+  hostileInputTests(zap, [
     ['empty file', ''],
     [
       'XXE',
@@ -195,7 +160,5 @@ describe('zap parser', () => {
       '<?xml version="1.0"?><OWASPZAPReport version="2.9.0"><site name="x"><alerts><alertitem><pluginid>1',
     ],
     ['truncated JSON', '{"@version": "2.14.0", "site": [{"@name": "x", "alerts": ['],
-  ])('rejects %s with ParseError', async (_name, content) => {
-    await expect(collect(inputOf(content))).rejects.toBeInstanceOf(ParseError);
-  });
+  ]);
 });
