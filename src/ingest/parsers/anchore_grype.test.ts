@@ -1,30 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { inputFromFile } from '../upload-input.ts';
-import { corpusPath, parseCorpusFile } from '../../../test/support/parse-corpus.ts';
-import { inputFromText, manifestRows, otherFormatFiles } from '../../../test/support/corpus-manifest.ts';
+import { parseCorpusFile } from '../../../test/support/parse-corpus.ts';
+import {
+  detectionIsolationTests,
+  foreignFileTests,
+  hostileInputTests,
+  manifestCountTests,
+} from '../../../test/support/parser-suite.ts';
 import { anchoreGrype } from './anchore_grype.ts';
-import { ParseError, type ParserInput } from './types.ts';
-
-async function collect(input: ParserInput): Promise<unknown[]> {
-  const out: unknown[] = [];
-  for await (const finding of anchoreGrype.parse(input)) out.push(finding);
-  return out;
-}
 
 describe('anchore_grype parser', () => {
-  const rows = manifestRows('anchore_grype');
-
-  it('covers the corpus', () => expect(rows.length).toBeGreaterThanOrEqual(6));
-
-  it.each(rows)('$file: detected, with DefectDojo’s finding count', async ({ file, expectedFindings }) => {
-    const input = await inputFromFile(corpusPath(file));
-    expect(anchoreGrype.detect(input.sniff)).toBe(true);
-    expect(await parseCorpusFile(anchoreGrype, file)).toHaveLength(expectedFindings ?? -1);
-  });
-
-  it.each(otherFormatFiles('anchore_grype'))('does not claim %s', async (file) => {
-    expect(anchoreGrype.detect((await inputFromFile(corpusPath(file))).sniff)).toBe(false);
-  });
+  manifestCountTests(anchoreGrype, 'anchore_grype', {}, { minRows: 6 });
+  foreignFileTests(anchoreGrype, 'anchore_grype');
+  detectionIsolationTests(anchoreGrype, 'anchore_grype');
 
   it('merges matches of the same vulnerability, package and version', async () => {
     const findings = await parseCorpusFile(anchoreGrype, 'anchore_grype/check_all_fields.json');
@@ -83,12 +70,10 @@ describe('anchore_grype parser', () => {
     );
   });
 
-  it.each([
+  hostileInputTests(anchoreGrype, [
     ['an empty file', ''],
     ['a wrong root type', '[{"vulnerability": {}}]'],
     ['an object without matches', '{"results": []}'],
     ['a truncated report', '{"matches": [{"vulnerability": {"id": "CVE-2020-1"'],
-  ])('rejects %s with ParseError', async (_label, text) => {
-    await expect(collect(inputFromText(text))).rejects.toBeInstanceOf(ParseError);
-  });
+  ]);
 });

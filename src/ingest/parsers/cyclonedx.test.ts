@@ -1,15 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { inputFromFile } from '../upload-input.ts';
-import { corpusPath, parseCorpusFile } from '../../../test/support/parse-corpus.ts';
-import { inputFromText, manifestRows, otherFormatFiles } from '../../../test/support/corpus-manifest.ts';
+import { parseCorpusFile } from '../../../test/support/parse-corpus.ts';
+import {
+  detectionIsolationTests,
+  foreignFileTests,
+  hostileInputTests,
+  manifestCountTests,
+  parseText,
+} from '../../../test/support/parser-suite.ts';
 import { cyclonedx } from './cyclonedx.ts';
-import { ParseError, type ParserInput } from './types.ts';
-
-async function collect(input: ParserInput): Promise<unknown[]> {
-  const out: unknown[] = [];
-  for await (const finding of cyclonedx.parse(input)) out.push(finding);
-  return out;
-}
 
 const XML_BOM = (vulnerabilities: string): string => `<?xml version="1.0"?>
 <bom xmlns="http://cyclonedx.org/schema/bom/1.4" version="1">
@@ -18,19 +16,9 @@ const XML_BOM = (vulnerabilities: string): string => `<?xml version="1.0"?>
 </bom>`;
 
 describe('cyclonedx parser', () => {
-  const rows = manifestRows('cyclonedx');
-
-  it('covers the corpus', () => expect(rows.length).toBeGreaterThanOrEqual(6));
-
-  it.each(rows)('$file: detected, with DefectDojo’s finding count', async ({ file, expectedFindings }) => {
-    const input = await inputFromFile(corpusPath(file));
-    expect(cyclonedx.detect(input.sniff)).toBe(true);
-    expect(await parseCorpusFile(cyclonedx, file)).toHaveLength(expectedFindings ?? -1);
-  });
-
-  it.each(otherFormatFiles('cyclonedx'))('does not claim %s', async (file) => {
-    expect(cyclonedx.detect((await inputFromFile(corpusPath(file))).sniff)).toBe(false);
-  });
+  manifestCountTests(cyclonedx, 'cyclonedx', {}, { minRows: 6 });
+  foreignFileTests(cyclonedx, 'cyclonedx');
+  detectionIsolationTests(cyclonedx, 'cyclonedx');
 
   it('maps a 1.4 vulnerability and honours its VEX analysis', async () => {
     const [finding] = await parseCorpusFile(cyclonedx, 'cyclonedx/valid-vulnerability-1.4.json');
@@ -100,7 +88,7 @@ describe('cyclonedx parser', () => {
       <ratings><rating><score>7.1</score><method>CVSSv31</method><vector>AV:N/AC:L/PR:N/UI:R/S:U/C:H/I:N/A:N</vector></rating></ratings>
       <cwes><cwe>79</cwe></cwes><analysis><state>false_positive</state></analysis>
       <affects><target><ref>pkg:npm/a@1.0.0</ref></target></affects></vulnerability>`;
-    expect(await collect(inputFromText(XML_BOM(vulnerability)))).toEqual([
+    expect(await parseText(cyclonedx, XML_BOM(vulnerability))).toEqual([
       expect.objectContaining({
         title: 'CVE-2024-0001 in a 1.0.0',
         severity: 'high',
@@ -111,7 +99,7 @@ describe('cyclonedx parser', () => {
     ]);
   });
 
-  it.each([
+  hostileInputTests(cyclonedx, [
     ['an empty file', ''],
     ['a wrong root type', '[{"bomFormat": "CycloneDX"}]'],
     ['a JSON object that is not a BOM', '{"results": []}'],
@@ -129,7 +117,5 @@ describe('cyclonedx parser', () => {
       'an XML BOM with a DOCTYPE',
       '<?xml version="1.0"?><!DOCTYPE bom><bom xmlns="http://cyclonedx.org/schema/bom/1.4"/>',
     ],
-  ])('rejects %s with ParseError', async (_label, text) => {
-    await expect(collect(inputFromText(text))).rejects.toBeInstanceOf(ParseError);
-  });
+  ]);
 });

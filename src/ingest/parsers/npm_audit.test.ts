@@ -1,47 +1,38 @@
 import { describe, expect, it } from 'vitest';
-import { inputFromFile } from '../upload-input.ts';
 import { corpusPath, parseCorpusFile } from '../../../test/support/parse-corpus.ts';
-import { inputFromText, manifestRows, otherFormatFiles } from '../../../test/support/corpus-manifest.ts';
+import {
+  collectFindings,
+  detectionIsolationTests,
+  foreignFileTests,
+  hostileInputTests,
+  manifestCountTests,
+} from '../../../test/support/parser-suite.ts';
+import { inputFromFile } from '../upload-input.ts';
+import { ParseError } from './types.ts';
 import { censorPathHashes, npmAudit } from './npm_audit.ts';
-import { ParseError, type ParserInput } from './types.ts';
-
-async function collect(input: ParserInput): Promise<unknown[]> {
-  const out: unknown[] = [];
-  for await (const finding of npmAudit.parse(input)) out.push(finding);
-  return out;
-}
 
 /** The npm 7 sample sits in this folder only to show that the v6 parser refuses it. */
 const NPM7_SAMPLE = 'npm_audit/many_vuln_npm7.json';
+/** An ENOAUDIT error report: DefectDojo raises (no count in the MANIFEST); tested below. */
+const ERROR_SAMPLE = 'npm_audit/empty_with_error.json';
 
 describe('npm_audit parser', () => {
-  const rows = manifestRows('npm_audit');
-  const counted = rows.filter((row) => row.expectedFindings !== null);
-
-  it('covers the corpus', () => expect(rows.length).toBeGreaterThanOrEqual(6));
-
-  it.each(counted)('$file: detected, with DefectDojo’s finding count', async ({ file, expectedFindings }) => {
-    const input = await inputFromFile(corpusPath(file));
-    expect(npmAudit.detect(input.sniff)).toBe(true);
-    expect(await parseCorpusFile(npmAudit, file)).toHaveLength(expectedFindings ?? -1);
-  });
+  manifestCountTests(npmAudit, 'npm_audit', {}, { minRows: 6, skip: [ERROR_SAMPLE, NPM7_SAMPLE] });
+  foreignFileTests(npmAudit, 'npm_audit');
+  detectionIsolationTests(npmAudit, 'npm_audit', { disclaims: (file) => file === NPM7_SAMPLE });
 
   it('reports npm’s own reason for a failed audit, as DefectDojo raises', async () => {
-    const input = await inputFromFile(corpusPath('npm_audit/empty_with_error.json'));
+    const input = await inputFromFile(corpusPath(ERROR_SAMPLE));
     // Claimed on purpose: "npm audit failed: ENOAUDIT" helps more than "unknown format".
     expect(npmAudit.detect(input.sniff)).toBe(true);
-    await expect(collect(input)).rejects.toThrow(/ENOAUDIT/);
-    await expect(collect(input)).rejects.toBeInstanceOf(ParseError);
+    await expect(collectFindings(npmAudit, input)).rejects.toThrow(/ENOAUDIT/);
+    await expect(collectFindings(npmAudit, input)).rejects.toBeInstanceOf(ParseError);
   });
 
   it('leaves an npm 7+ report to npm_audit_7_plus', async () => {
     const input = await inputFromFile(corpusPath(NPM7_SAMPLE));
     expect(npmAudit.detect(input.sniff)).toBe(false);
-    await expect(collect(input)).rejects.toThrow(/npm_audit_7_plus/);
-  });
-
-  it.each(otherFormatFiles('npm_audit'))('does not claim %s', async (file) => {
-    expect(npmAudit.detect((await inputFromFile(corpusPath(file))).sniff)).toBe(false);
+    await expect(collectFindings(npmAudit, input)).rejects.toThrow(/npm_audit_7_plus/);
   });
 
   it('maps one advisory', async () => {
@@ -87,12 +78,10 @@ describe('npm_audit parser', () => {
     expect(findings.find((f) => f.packageName === 'ansi-regex')?.cweIds).toEqual([918, 1333]);
   });
 
-  it.each([
+  hostileInputTests(npmAudit, [
     ['an empty file', ''],
     ['a wrong root type', '[]'],
     ['an object that is not an npm report', '{"results": []}'],
     ['a truncated report', '{"actions": [], "advisories": {"1": {"id": 1, "module_name": "x"'],
-  ])('rejects %s with ParseError', async (_label, text) => {
-    await expect(collect(inputFromText(text))).rejects.toBeInstanceOf(ParseError);
-  });
+  ]);
 });

@@ -1,36 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { inputFromFile } from '../upload-input.ts';
+import { inputFromText } from '../../../test/support/corpus-manifest.ts';
 import { corpusPath, parseCorpusFile } from '../../../test/support/parse-corpus.ts';
-import { inputFromText, manifestRows, otherFormatFiles } from '../../../test/support/corpus-manifest.ts';
+import {
+  collectFindings,
+  detectionIsolationTests,
+  foreignFileTests,
+  hostileInputTests,
+  manifestCountTests,
+} from '../../../test/support/parser-suite.ts';
+import { inputFromFile } from '../upload-input.ts';
 import { npmAudit7Plus } from './npm_audit_7_plus.ts';
-import { ParseError, type ParserInput } from './types.ts';
-
-async function collect(input: ParserInput): Promise<unknown[]> {
-  const out: unknown[] = [];
-  for await (const finding of npmAudit7Plus.parse(input)) out.push(finding);
-  return out;
-}
 
 /** An npm 7 report filed under npm_audit to show the v6 parser refusing it; it is ours to read. */
 const NPM7_IN_V6_FOLDER = 'npm_audit/many_vuln_npm7.json';
 
 describe('npm_audit_7_plus parser', () => {
-  const rows = manifestRows('npm_audit_7_plus');
-
-  it('covers the corpus', () => expect(rows.length).toBeGreaterThanOrEqual(3));
-
-  it.each(rows)('$file: detected, with DefectDojo’s finding count', async ({ file, expectedFindings }) => {
-    const input = await inputFromFile(corpusPath(file));
-    expect(npmAudit7Plus.detect(input.sniff)).toBe(true);
-    expect(await parseCorpusFile(npmAudit7Plus, file)).toHaveLength(expectedFindings ?? -1);
+  manifestCountTests(npmAudit7Plus, 'npm_audit_7_plus', {}, { minRows: 3 });
+  foreignFileTests(npmAudit7Plus, 'npm_audit_7_plus');
+  detectionIsolationTests(npmAudit7Plus, 'npm_audit_7_plus', {
+    claims: (file) => file === NPM7_IN_V6_FOLDER,
   });
-
-  it.each(otherFormatFiles('npm_audit_7_plus').filter((file) => file !== NPM7_IN_V6_FOLDER))(
-    'does not claim %s',
-    async (file) => {
-      expect(npmAudit7Plus.detect((await inputFromFile(corpusPath(file))).sniff)).toBe(false);
-    },
-  );
 
   it('reads the npm 7 sample that the v6 parser refuses, one finding per package', async () => {
     const input = await inputFromFile(corpusPath(NPM7_IN_V6_FOLDER));
@@ -86,17 +75,15 @@ describe('npm_audit_7_plus parser', () => {
     };
     const input = inputFromText(JSON.stringify(report));
     expect(npmAudit7Plus.detect(input.sniff)).toBe(true);
-    expect(await collect(input)).toEqual([
+    expect(await collectFindings(npmAudit7Plus, input)).toEqual([
       expect.objectContaining({ severity: 'critical', packageName: 'x' }),
     ]);
   });
 
-  it.each([
+  hostileInputTests(npmAudit7Plus, [
     ['an empty file', ''],
     ['a wrong root type', '[]'],
     ['an npm 6 report', '{"actions": [], "advisories": {}}'],
     ['a truncated report', '{"auditReportVersion": 2, "vulnerabilities": {"x": {"name": "x"'],
-  ])('rejects %s with ParseError', async (_label, text) => {
-    await expect(collect(inputFromText(text))).rejects.toBeInstanceOf(ParseError);
-  });
+  ]);
 });

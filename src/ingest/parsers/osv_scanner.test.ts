@@ -1,43 +1,30 @@
 import { describe, expect, it } from 'vitest';
-import { inputFromFile } from '../upload-input.ts';
 import { corpusPath, parseCorpusFile } from '../../../test/support/parse-corpus.ts';
-import { inputFromText, manifestRows, otherFormatFiles } from '../../../test/support/corpus-manifest.ts';
+import {
+  collectFindings,
+  detectionIsolationTests,
+  foreignFileTests,
+  hostileInputTests,
+  manifestCountTests,
+} from '../../../test/support/parser-suite.ts';
+import { inputFromFile } from '../upload-input.ts';
+import { ParseError } from './types.ts';
 import { compareVersions, osvScanner } from './osv_scanner.ts';
-import { ParseError, type ParserInput } from './types.ts';
-
-async function collect(input: ParserInput): Promise<unknown[]> {
-  const out: unknown[] = [];
-  for await (const finding of osvScanner.parse(input)) out.push(finding);
-  return out;
-}
 
 /** DefectDojo expects 0 findings from this zero-byte file; scanhub refuses it (see below). */
 const ZERO_BYTE_SAMPLE = 'osv_scanner/no_findings.json';
 
 describe('osv_scanner parser', () => {
-  const rows = manifestRows('osv_scanner');
-
-  it('covers the corpus', () => expect(rows.length).toBeGreaterThanOrEqual(3));
-
-  it.each(rows.filter((row) => row.file !== ZERO_BYTE_SAMPLE))(
-    '$file: detected, with DefectDojo’s finding count',
-    async ({ file, expectedFindings }) => {
-      const input = await inputFromFile(corpusPath(file));
-      expect(osvScanner.detect(input.sniff)).toBe(true);
-      expect(await parseCorpusFile(osvScanner, file)).toHaveLength(expectedFindings ?? -1);
-    },
-  );
+  manifestCountTests(osvScanner, 'osv_scanner', {}, { minRows: 3, skip: [ZERO_BYTE_SAMPLE] });
+  foreignFileTests(osvScanner, 'osv_scanner');
+  detectionIsolationTests(osvScanner, 'osv_scanner', { disclaims: (file) => file === ZERO_BYTE_SAMPLE });
 
   it('refuses the zero-byte sample instead of reading it as "no findings"', async () => {
     // Deliberate difference from DefectDojo (0 findings): an empty upload is what a crashed scan
     // leaves behind, and accepting it would mark every open OSV finding of the version fixed.
     const input = await inputFromFile(corpusPath(ZERO_BYTE_SAMPLE));
     expect(osvScanner.detect(input.sniff)).toBe(false);
-    await expect(collect(input)).rejects.toBeInstanceOf(ParseError);
-  });
-
-  it.each(otherFormatFiles('osv_scanner'))('does not claim %s', async (file) => {
-    expect(osvScanner.detect((await inputFromFile(corpusPath(file))).sniff)).toBe(false);
+    await expect(collectFindings(osvScanner, input)).rejects.toBeInstanceOf(ParseError);
   });
 
   it('maps a malicious-package entry without a severity', async () => {
@@ -85,11 +72,9 @@ describe('osv_scanner parser', () => {
     expect(compareVersions('1.26.17', '1.26.18')).toBeLessThan(0);
   });
 
-  it.each([
+  hostileInputTests(osvScanner, [
     ['a wrong root type', '[]'],
     ['an object without results', '{"vulns": []}'],
     ['a truncated report', '{"results": [{"source": {"path": "a"}, "packages": [{"package": {"name": "x"'],
-  ])('rejects %s with ParseError', async (_label, text) => {
-    await expect(collect(inputFromText(text))).rejects.toBeInstanceOf(ParseError);
-  });
+  ]);
 });

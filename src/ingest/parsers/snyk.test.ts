@@ -1,31 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { inputFromFile } from '../upload-input.ts';
-import { corpusPath, parseCorpusFile } from '../../../test/support/parse-corpus.ts';
-import { inputFromText, manifestRows, otherFormatFiles } from '../../../test/support/corpus-manifest.ts';
+import { inputFromText } from '../../../test/support/corpus-manifest.ts';
+import { parseCorpusFile } from '../../../test/support/parse-corpus.ts';
+import {
+  collectFindings,
+  detectionIsolationTests,
+  foreignFileTests,
+  hostileInputTests,
+  manifestCountTests,
+} from '../../../test/support/parser-suite.ts';
 import { severityFromPriority } from './snyk-code.ts';
 import { snyk } from './snyk.ts';
-import { ParseError, type ParserInput } from './types.ts';
-
-async function collect(input: ParserInput): Promise<unknown[]> {
-  const out: unknown[] = [];
-  for await (const finding of snyk.parse(input)) out.push(finding);
-  return out;
-}
 
 describe('snyk parser', () => {
-  const rows = manifestRows('snyk');
-
-  it('covers the corpus', () => expect(rows.length).toBeGreaterThanOrEqual(6));
-
-  it.each(rows)('$file: detected, with DefectDojo’s finding count', async ({ file, expectedFindings }) => {
-    const input = await inputFromFile(corpusPath(file));
-    expect(snyk.detect(input.sniff)).toBe(true);
-    expect(await parseCorpusFile(snyk, file)).toHaveLength(expectedFindings ?? -1);
-  });
-
-  it.each(otherFormatFiles('snyk'))('does not claim %s', async (file) => {
-    expect(snyk.detect((await inputFromFile(corpusPath(file))).sniff)).toBe(false);
-  });
+  manifestCountTests(snyk, 'snyk', {}, { minRows: 6 });
+  foreignFileTests(snyk, 'snyk');
+  detectionIsolationTests(snyk, 'snyk');
 
   it('maps an Open Source vulnerability', async () => {
     const [finding] = await parseCorpusFile(snyk, 'snyk/single_project_one_vuln.json');
@@ -100,16 +89,14 @@ describe('snyk parser', () => {
     const input = inputFromText(
       '{"ok": false, "error": "Could not detect supported target files", "path": "."}',
     );
-    await expect(collect(input)).rejects.toThrow(/Could not detect supported target files/);
+    await expect(collectFindings(snyk, input)).rejects.toThrow(/Could not detect supported target files/);
   });
 
-  it.each([
+  hostileInputTests(snyk, [
     ['an empty file', ''],
     ['a wrong root type', '"vulnerabilities"'],
     ['an object that is not a Snyk report', '{"results": []}'],
     ['a truncated report', '{"vulnerabilities": [{"id": "SNYK-JS-X-1", "title": "x"'],
     ['a truncated project list', '[{"vulnerabilities": [], "displayTargetFile": "package.json"'],
-  ])('rejects %s with ParseError', async (_label, text) => {
-    await expect(collect(inputFromText(text))).rejects.toBeInstanceOf(ParseError);
-  });
+  ]);
 });

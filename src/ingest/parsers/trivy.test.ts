@@ -1,30 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { inputFromFile } from '../upload-input.ts';
-import { corpusPath, parseCorpusFile } from '../../../test/support/parse-corpus.ts';
-import { inputFromText, manifestRows, otherFormatFiles } from '../../../test/support/corpus-manifest.ts';
+import { parseCorpusFile } from '../../../test/support/parse-corpus.ts';
+import {
+  detectionIsolationTests,
+  foreignFileTests,
+  hostileInputTests,
+  manifestCountTests,
+  parseText,
+} from '../../../test/support/parser-suite.ts';
 import { trivy } from './trivy.ts';
-import { ParseError, type ParserInput } from './types.ts';
-
-async function collect(input: ParserInput): Promise<unknown[]> {
-  const out: unknown[] = [];
-  for await (const finding of trivy.parse(input)) out.push(finding);
-  return out;
-}
 
 describe('trivy parser', () => {
-  const rows = manifestRows('trivy');
-
-  it('covers the corpus', () => expect(rows.length).toBeGreaterThanOrEqual(6));
-
-  it.each(rows)('$file: detected, with DefectDojo’s finding count', async ({ file, expectedFindings }) => {
-    const input = await inputFromFile(corpusPath(file));
-    expect(trivy.detect(input.sniff)).toBe(true);
-    expect(await parseCorpusFile(trivy, file)).toHaveLength(expectedFindings ?? -1);
-  });
-
-  it.each(otherFormatFiles('trivy'))('does not claim %s', async (file) => {
-    expect(trivy.detect((await inputFromFile(corpusPath(file))).sniff)).toBe(false);
-  });
+  manifestCountTests(trivy, 'trivy', {}, { minRows: 6 });
+  foreignFileTests(trivy, 'trivy');
+  detectionIsolationTests(trivy, 'trivy');
 
   it('maps a schema 2 image vulnerability', async () => {
     const [first, second] = await parseCorpusFile(trivy, 'trivy/scheme_2_many_vulns.json');
@@ -121,18 +109,16 @@ describe('trivy parser', () => {
         { Target: 'Dockerfile', Misconfigurations: [{ ID: 'DS001', Status: 'PASS', Severity: 'LOW' }] },
       ],
     };
-    const findings = await collect(inputFromText(JSON.stringify(report)));
+    const findings = await parseText(trivy, JSON.stringify(report));
     expect(findings).toEqual([expect.objectContaining({ severity: 'info', ruleId: 'CVE-2024-1' })]);
   });
 
-  it.each([
+  hostileInputTests(trivy, [
     ['an empty file', ''],
     ['a wrong root type', '"Results"'],
     ['an object that is not a Trivy report', '{"results": []}'],
     ['a truncated report', '{"SchemaVersion": 2, "Results": [{"Target": "a", "Vulnerabilities": [{"Vulnera'],
     ['malformed JSON', '{"SchemaVersion": 2, "Results": [}'],
     ['hostile nesting', `{"SchemaVersion": 2, "Results": ${'['.repeat(100_000)}`],
-  ])('rejects %s with ParseError', async (_label, text) => {
-    await expect(collect(inputFromText(text))).rejects.toBeInstanceOf(ParseError);
-  });
+  ]);
 });
