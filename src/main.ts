@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
+import { startMaintenance } from './maintenance.ts';
 import { openRuntime } from './runtime.ts';
 import { resumeInterruptedScans } from './modules/ingest/ingest.service.ts';
 import { bootstrapAdmin } from './modules/users/bootstrap.ts';
@@ -20,6 +21,7 @@ async function serve(config: Config): Promise<void> {
   const app = await buildApp(runtime.context);
   const admin = await bootstrapAdmin(runtime.context.db, config.admin);
   await app.listen({ port: config.port, host: config.host });
+  const stopMaintenance = startMaintenance(runtime.context, app.log);
   const resumed = await resumeInterruptedScans(runtime.context);
   if (resumed > 0) app.log.info({ scans: resumed }, 'resumed interrupted async uploads');
   const address = app.server.address();
@@ -42,6 +44,7 @@ async function serve(config: Config): Promise<void> {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
+    stopMaintenance();
     await app.close(); // stops accepting, lets in-flight requests finish
     await runtime.close();
     process.exit(0);

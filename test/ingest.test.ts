@@ -294,3 +294,52 @@ describe('empty reports', () => {
 function buildSarifText(): string {
   return JSON.stringify({ version: '2.1.0', runs: [{ tool: { driver: { name: 'x' } }, results: [] }] });
 }
+
+describe('abandoned staging', () => {
+  it('removes staged rows of uploads older than the cut-off and keeps recent ones', async () => {
+    const { discardAbandonedStaging, newUploadKey } = await import('../src/ingest/stage.ts');
+    const now = Date.now();
+    const row = (key: string) => ({
+      upload_key: key,
+      fingerprint: 'f',
+      category: '',
+      kind: 'code',
+      title: 't',
+      severity: 'low' as const,
+      severity_rank: 2,
+      severity_score: null,
+      initial_status: 'open' as const,
+      description: null,
+      remediation: null,
+      rule_id: null,
+      file_path: null,
+      line: null,
+      column: null,
+      end_line: null,
+      snippet: null,
+      package_name: null,
+      package_version: null,
+      fixed_version: null,
+      cve_ids: [],
+      cwe_ids: [],
+      cvss_score: null,
+      cvss_vector: null,
+      references: [],
+      tool_name: 'x',
+      tool_version: null,
+      tool_fingerprint: null,
+      risk_severity: 2.5,
+      risk_exploitation: 0.2,
+    });
+    const old = newUploadKey(now - 7 * 3_600_000);
+    const recent = newUploadKey(now - 60_000);
+    await t.db
+      .insertInto('ingest_staging')
+      .values([row(old), row(recent)])
+      .execute();
+    expect(await discardAbandonedStaging(t.db, 6 * 3_600_000, now)).toBe(1);
+    const left = await t.db.selectFrom('ingest_staging').select('upload_key').execute();
+    expect(left).toEqual([{ upload_key: recent }]);
+    await t.db.deleteFrom('ingest_staging').execute();
+  });
+});

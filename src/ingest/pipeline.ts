@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { publishEvents } from '../events/events.ts';
@@ -9,7 +8,7 @@ import { mergeStaged, type MergeCounts } from './merge.ts';
 import { findParser, PARSERS } from './parsers/index.ts';
 import { ParseError, type ParserInput, type ParserModule } from './parsers/types.ts';
 import { resolveVersion } from './resolve-version.ts';
-import { discardStaged, stageFindings } from './stage.ts';
+import { discardStaged, newUploadKey, stageFindings } from './stage.ts';
 import { inputFromFile } from './upload-input.ts';
 
 export interface UploadedFile {
@@ -109,7 +108,7 @@ export async function ingestPrepared(
   options: IngestOptions,
   existingScanId?: number,
 ): Promise<IngestOutcome> {
-  const uploadKey = randomUUID();
+  const uploadKey = newUploadKey();
   const startedAt = new Date();
   try {
     // A zero-byte report named by its scanner type is a tool that found nothing.

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { sql, type Insertable, type Kysely } from 'kysely';
 import type { DB, IngestStagingTable } from '../db/schema.ts';
 import { Fingerprinter } from './fingerprint.ts';
@@ -61,6 +62,27 @@ export async function stageFindings(
     await inFlight.catch(() => undefined);
   }
   return { findingsCount, toolName, toolVersion };
+}
+
+/**
+ * A staging key that starts with its creation time (13-digit milliseconds), so rows left by a
+ * process that died mid-upload can be found by age and removed.
+ */
+export function newUploadKey(now = Date.now()): string {
+  return `${String(now).padStart(13, '0')}-${randomUUID()}`;
+}
+
+/** Removes staged rows of uploads started more than `maxAgeMs` ago (crashed processes). */
+export async function discardAbandonedStaging(
+  db: Kysely<DB>,
+  maxAgeMs: number,
+  now = Date.now(),
+): Promise<number> {
+  const result = await db
+    .deleteFrom('ingest_staging')
+    .where('upload_key', '<', newUploadKey(now - maxAgeMs).slice(0, 13))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }
 
 export async function discardStaged(db: Kysely<DB>, uploadKey: string): Promise<void> {
