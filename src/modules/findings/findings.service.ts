@@ -116,13 +116,16 @@ export async function listFindings(
   };
   const page = query.page ?? 1;
   const perPage = Math.min(query.perPage ?? query.per_page ?? DEFAULT_PER_PAGE, MAX_PER_PAGE);
-  const rows = await findingPage(db, filters, {
-    sort: SORT_COLUMNS[query.sortBy ?? query.sort_by ?? 'risk_score'] ?? 'risk_score',
-    direction: query.order ?? 'desc',
-    limit: perPage,
-    offset: (page - 1) * perPage,
-  });
-  const total = await countFindings(db, filters);
+  // The page and the count are independent: on PostgreSQL they run at once on two connections.
+  const [rows, total] = await Promise.all([
+    findingPage(db, filters, {
+      sort: SORT_COLUMNS[query.sortBy ?? query.sort_by ?? 'risk_score'] ?? 'risk_score',
+      direction: query.order ?? 'desc',
+      limit: perPage,
+      offset: (page - 1) * perPage,
+    }),
+    countFindings(db, filters),
+  ]);
   return {
     findings: rows.map(presentFinding),
     pagination: { page, perPage, total, totalPages: Math.ceil(total / perPage) },
