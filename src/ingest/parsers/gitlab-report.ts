@@ -3,7 +3,7 @@ import { streamJsonValues } from './json-stream.ts';
 import { childRecord, isRecord, type JsonRecord, nonBlank } from './json-value.ts';
 import { severityIn, STANDARD_SEVERITIES } from './severity.ts';
 import { ParseError } from './types.ts';
-import type { ParserInput, Severity, Sniff } from './types.ts';
+import type { NormalizedFinding, ParserInput, Severity, Sniff } from './types.ts';
 
 /**
  * GitLab security reports (`gl-sast-report.json`, `gl-dependency-scanning-report.json`,
@@ -176,4 +176,28 @@ export function fixedVersionFrom(solution: string | null): string | null {
 export function findingIdOf(vuln: JsonRecord, ids: GitlabIdentifiers): string | null {
   const id = nonBlank(vuln['id']) ?? nonBlank(vuln['cve']);
   return id !== null && (ids.cveIds.includes(id) || ids.ruleId === id) ? null : id;
+}
+
+/** The analyzer's name: the report-wide scanner, else the vulnerability's own, else `fallback`. */
+export function gitlabToolName(vuln: JsonRecord, scanner: GitlabScanner, fallback: string): string {
+  return scanner.name ?? nonBlank(childRecord(vuln, 'scanner')['name']) ?? fallback;
+}
+
+/** The finding fields every GitLab report type reads the same way. */
+export function gitlabSharedFields(
+  vuln: JsonRecord,
+  ids: GitlabIdentifiers,
+  scanner: GitlabScanner,
+): Pick<
+  NormalizedFinding,
+  'cveIds' | 'cweIds' | 'cvssVector' | 'references' | 'initialStatus' | 'toolVersion'
+> {
+  return {
+    cveIds: ids.cveIds,
+    cweIds: ids.cweIds,
+    cvssVector: cvssVectorOf(vuln),
+    references: ids.references,
+    initialStatus: initialStatusOf(vuln),
+    toolVersion: scanner.version,
+  };
 }

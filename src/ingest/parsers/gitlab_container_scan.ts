@@ -1,11 +1,11 @@
 import {
-  cvssVectorOf,
   findingIdOf,
   fixedVersionFrom,
   gitlabReportType,
   type GitlabScanner,
   identifiersOf,
-  initialStatusOf,
+  gitlabSharedFields,
+  gitlabToolName,
   packageOf,
   severityOf,
   streamGitlabVulnerabilities,
@@ -49,7 +49,7 @@ function toFinding(vuln: JsonRecord, scanner: GitlabScanner): NormalizedFinding 
       // "CVE-2019-3462 in apt-1.4.8", as GitLab and DefectDojo show it.
       title: installed !== '' ? `${name} in ${installed}` : name,
       severity: severityOf(vuln['severity']),
-      toolName: scanner.name ?? nonBlank(childRecord(vuln, 'scanner')['name']) ?? 'GitLab Container Scanning',
+      toolName: gitlabToolName(vuln, scanner, 'GitLab Container Scanning'),
     }),
     description: [description, ...context].filter(Boolean).join('\n\n') || null,
     remediation: solution,
@@ -58,13 +58,8 @@ function toFinding(vuln: JsonRecord, scanner: GitlabScanner): NormalizedFinding 
     packageName: pkg.name,
     packageVersion: pkg.version,
     fixedVersion: fixedVersionFrom(solution),
-    cveIds: ids.cveIds,
-    cweIds: ids.cweIds,
-    cvssVector: cvssVectorOf(vuln),
-    references: ids.references,
     toolFingerprint: findingIdOf(vuln, ids),
-    initialStatus: initialStatusOf(vuln),
-    toolVersion: scanner.version,
+    ...gitlabSharedFields(vuln, ids, scanner),
   };
 }
 

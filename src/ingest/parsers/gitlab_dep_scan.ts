@@ -1,11 +1,11 @@
 import {
-  cvssVectorOf,
   findingIdOf,
   fixedVersionFrom,
   gitlabReportType,
   type GitlabScanner,
   identifiersOf,
-  initialStatusOf,
+  gitlabSharedFields,
+  gitlabToolName,
   packageOf,
   severityOf,
   streamGitlabVulnerabilities,
@@ -32,8 +32,7 @@ function toFinding(vuln: JsonRecord, scanner: GitlabScanner): NormalizedFinding 
       kind: 'dependency',
       title: pkg.name !== null ? `${name} in ${pkg.name}` : name,
       severity: severityOf(vuln['severity']),
-      toolName:
-        scanner.name ?? nonBlank(childRecord(vuln, 'scanner')['name']) ?? 'GitLab Dependency Scanning',
+      toolName: gitlabToolName(vuln, scanner, 'GitLab Dependency Scanning'),
     }),
     description: nonBlank(vuln['description']) ?? nonBlank(vuln['message']),
     remediation:
@@ -44,13 +43,8 @@ function toFinding(vuln: JsonRecord, scanner: GitlabScanner): NormalizedFinding 
     packageName: pkg.name,
     packageVersion: pkg.version,
     fixedVersion,
-    cveIds: ids.cveIds,
-    cweIds: ids.cweIds,
-    cvssVector: cvssVectorOf(vuln),
-    references: ids.references,
     toolFingerprint: findingIdOf(vuln, ids),
-    initialStatus: initialStatusOf(vuln),
-    toolVersion: scanner.version,
+    ...gitlabSharedFields(vuln, ids, scanner),
   };
 }
 

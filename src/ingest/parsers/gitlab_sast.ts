@@ -1,9 +1,9 @@
 import {
-  cvssVectorOf,
   gitlabReportType,
   type GitlabScanner,
   identifiersOf,
-  initialStatusOf,
+  gitlabSharedFields,
+  gitlabToolName,
   severityOf,
   streamGitlabVulnerabilities,
 } from './gitlab-report.ts';
@@ -27,7 +27,7 @@ function toFinding(vuln: JsonRecord, scanner: GitlabScanner): NormalizedFinding 
         fingerprint ??
         'GitLab SAST finding',
       severity: severityOf(vuln['severity']),
-      toolName: scanner.name ?? nonBlank(childRecord(vuln, 'scanner')['name']) ?? 'GitLab SAST',
+      toolName: gitlabToolName(vuln, scanner, 'GitLab SAST'),
     }),
     description: nonBlank(vuln['description']) ?? nonBlank(vuln['message']),
     remediation: nonBlank(vuln['solution']),
@@ -35,13 +35,8 @@ function toFinding(vuln: JsonRecord, scanner: GitlabScanner): NormalizedFinding 
     filePath: nonBlank(location['file']),
     line: positiveInt(location['start_line']),
     endLine: positiveInt(location['end_line']),
-    cveIds: ids.cveIds,
-    cweIds: ids.cweIds,
-    cvssVector: cvssVectorOf(vuln),
-    references: ids.references,
     toolFingerprint: fingerprint,
-    initialStatus: initialStatusOf(vuln),
-    toolVersion: scanner.version,
+    ...gitlabSharedFields(vuln, ids, scanner),
   };
 }
 
