@@ -1,4 +1,4 @@
-import { SNIFF_BYTES } from '../sniff.ts';
+import { headIsWholeDocument } from './json-input.ts';
 import { isRecord, type JsonRecord, nonBlank, positiveInt } from './json-value.ts';
 import { streamJsonValues } from './json-stream.ts';
 import { severityIn, STANDARD_SEVERITIES } from './severity.ts';
@@ -22,8 +22,6 @@ function severityOf(value: unknown): Severity {
   const word = nonBlank(value);
   return word === null ? 'medium' : (severityIn(STANDARD_SEVERITIES, word) ?? 'info');
 }
-
-const headIsWholeDocument = (sniff: Sniff): boolean => Buffer.byteLength(sniff.head) < SNIFF_BYTES;
 
 function detect(sniff: Sniff): boolean {
   if (sniff.shape === 'json-array') return /^\s*\[\s*\{\s*"check_type"\s*:/.test(sniff.head);

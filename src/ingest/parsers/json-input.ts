@@ -1,4 +1,5 @@
 import { pipeline, type Readable } from 'node:stream';
+import { SNIFF_BYTES } from '../sniff.ts';
 import { JsonShapeScanner, jsonShapeGuard } from './json-shape.ts';
 import { readJsonDocument } from './json-stream.ts';
 import { ParseError, type ParserInput, type Sniff } from './types.ts';
@@ -35,3 +36,6 @@ export async function readJsonUpload(input: ParserInput): Promise<unknown> {
     throw new ParseError(`Could not read the upload: ${(error as Error).message}`);
   }
 }
+
+/** True when the sniffed head is the whole upload, so what it lacks the document lacks too. */
+export const headIsWholeDocument = (sniff: Sniff): boolean => Buffer.byteLength(sniff.head) < SNIFF_BYTES;

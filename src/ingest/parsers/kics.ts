@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { SNIFF_BYTES } from '../sniff.ts';
+import { headIsWholeDocument } from './json-input.ts';
 import { isRecord, type JsonRecord, nonBlank, positiveIntOrDigits } from './json-value.ts';
 import { streamJsonValues } from './json-stream.ts';
 import { severityIn, STANDARD_SEVERITIES } from './severity.ts';
@@ -15,8 +15,6 @@ import type { NormalizedFinding, ParserInput, ParserModule, Severity, Sniff } fr
  */
 
 const SEVERITY: Record<string, Severity> = { ...STANDARD_SEVERITIES, trace: 'info' };
-
-const headIsWholeDocument = (sniff: Sniff): boolean => Buffer.byteLength(sniff.head) < SNIFF_BYTES;
 
 function detect(sniff: Sniff): boolean {
   const keys = sniff.topKeys;

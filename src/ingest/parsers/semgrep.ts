@@ -1,4 +1,3 @@
-import { SNIFF_BYTES } from '../sniff.ts';
 import {
   childRecord,
   isRecord,
@@ -7,6 +6,7 @@ import {
   positiveIntOrDigits,
   unique,
 } from './json-value.ts';
+import { headIsWholeDocument } from './json-input.ts';
 import { streamJsonValues } from './json-stream.ts';
 import { sha256Hex } from './secrets.ts';
 import { severityIn } from './severity.ts';
@@ -48,7 +48,6 @@ const unlessPlaceholder = (value: unknown): string | null => {
   return found === null || found.trim() === PLACEHOLDER ? null : found;
 };
 
-const headIsWholeDocument = (sniff: Sniff): boolean => Buffer.byteLength(sniff.head) < SNIFF_BYTES;
 /** Top-level keys only bandit writes next to `results`/`errors`. */
 const BANDIT_KEYS = ['generated_at', 'metrics'];
 
