@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { buildSniff } from '../../src/ingest/sniff.ts';
 import type { ParserInput } from '../../src/ingest/parsers/types.ts';
@@ -34,12 +34,4 @@ export function manifestRows(format: string): ManifestRow[] {
 export function inputFromText(text: string): ParserInput {
   const bytes = Buffer.from(text, 'utf8');
   return { open: () => Readable.from([bytes]), sniff: buildSniff(bytes) };
-}
-
-/** Every corpus file outside `format`'s folder, for proving a detector claims no other format. */
-export function otherFormatFiles(format: string): string[] {
-  const root = corpusPath('.');
-  return readdirSync(root, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && entry.name !== format)
-    .flatMap((dir) => readdirSync(corpusPath(dir.name)).map((file) => `${dir.name}/${file}`));
 }

@@ -135,3 +135,31 @@ export function truncatedGzipTest(parser: ParserModule, file: string): void {
     await expect(collectFindings(parser, input)).rejects.toBeInstanceOf(ParseError);
   });
 }
+
+/** Every string a finding carries, to prove no secret survives in any of them. */
+const fieldTexts = (finding: NormalizedFinding): string[] =>
+  Object.values(finding).flatMap((value) => (Array.isArray(value) ? value.map(String) : [String(value)]));
+
+/**
+ * One test per MANIFEST row of a secret scanner's format: no field of any finding contains any of the
+ * raw secrets `secretsOf(file)` lists, of which there must be at least `minSecrets`.
+ */
+export function noRawSecretTests(
+  parser: ParserModule,
+  format: string,
+  secretsOf: (file: string) => string[],
+  minSecrets = 0,
+): void {
+  it.each(manifestRows(format).map((row) => row.file))(
+    'keeps no raw secret of %s in any field',
+    async (file) => {
+      const secrets = secretsOf(file);
+      expect(secrets.length).toBeGreaterThanOrEqual(minSecrets);
+      for (const finding of await parseCorpusFile(parser, file)) {
+        for (const field of fieldTexts(finding)) {
+          for (const secret of secrets) expect(field).not.toContain(secret);
+        }
+      }
+    },
+  );
+}

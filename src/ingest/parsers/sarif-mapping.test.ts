@@ -1,21 +1,14 @@
-import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { parseText } from '../../../test/support/parser-suite.ts';
 import { buildSniff } from '../sniff.ts';
+import type { NormalizedFinding } from './types.ts';
 import { sarifParser } from './sarif.ts';
-import type { NormalizedFinding, ParserInput } from './types.ts';
 
 /** SARIF features the corpus does not exercise, on small hand-written logs. */
 
-function inputOf(content: string): ParserInput {
-  const buffer = Buffer.from(content);
-  return { open: () => Readable.from([buffer]), sniff: buildSniff(buffer) };
-}
-
 async function parseRun(run: Record<string, unknown>): Promise<NormalizedFinding[]> {
   const log = JSON.stringify({ version: '2.1.0', runs: [{ tool: { driver: { name: 'T' } }, ...run }] });
-  const findings: NormalizedFinding[] = [];
-  for await (const finding of sarifParser.parse(inputOf(log))) findings.push(finding);
-  return findings;
+  return parseText(sarifParser, log);
 }
 
 const at = (uri: string, uriBaseId?: string): Record<string, unknown> => ({

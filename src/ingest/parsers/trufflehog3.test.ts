@@ -1,15 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { manifestRows } from '../../../test/support/corpus-manifest.ts';
 import { corpusPath, parseCorpusFile } from '../../../test/support/parse-corpus.ts';
 import {
   detectionIsolationTests,
   foreignFileTests,
   hostileInputTests,
   manifestCountTests,
+  noRawSecretTests,
 } from '../../../test/support/parser-suite.ts';
 import { inputFromFile } from '../upload-input.ts';
-import type { NormalizedFinding } from './types.ts';
 import { sha256Hex } from './secrets.ts';
 import { trufflehog3 } from './trufflehog3.ts';
 
@@ -19,10 +18,6 @@ import { trufflehog3 } from './trufflehog3.ts';
  * added line and its later removal are one) is its own finding: 21.
  */
 const DELIBERATE: Record<string, number> = { 'trufflehog3/many_vulns_legacy.json': 21 };
-
-/** Every string a finding carries, to prove no secret survives in any of them. */
-const fieldTexts = (finding: NormalizedFinding): string[] =>
-  Object.values(finding).flatMap((value) => (Array.isArray(value) ? value.map(String) : [String(value)]));
 
 /** Raw secrets of a corpus file: current `secret`s, legacy `stringsFound` lines without diff marker. */
 function corpusSecrets(file: string): string[] {
@@ -87,17 +82,7 @@ describe('trufflehog3 parser', () => {
     expect(findings.filter((f) => f.filePath === 'fixtures/users.json')).toHaveLength(11);
   });
 
-  it.each(manifestRows('trufflehog3').map((row) => row.file))(
-    'keeps no raw secret of %s in any field',
-    async (file) => {
-      const secrets = corpusSecrets(file);
-      for (const finding of await parseCorpusFile(trufflehog3, file)) {
-        for (const field of fieldTexts(finding)) {
-          for (const secret of secrets) expect(field).not.toContain(secret);
-        }
-      }
-    },
-  );
+  noRawSecretTests(trufflehog3, 'trufflehog3', corpusSecrets);
 
   hostileInputTests(trufflehog3, [
     ['an empty file', ''],
