@@ -1,5 +1,6 @@
 import { Transform } from 'node:stream';
 import type { TransformCallback } from 'node:stream';
+import { backslashRun } from './json-splitter.ts';
 import { ParseError } from './types.ts';
 
 /**
@@ -135,13 +136,6 @@ export class JsonShapeScanner {
     if (this.key !== null && !this.topLevel.has(this.key)) this.topLevel.set(this.key, { start, text });
     this.state = 'skip';
   }
-}
-
-/** Consecutive backslashes ending just before `end`, counted no further back than `floor`. */
-function backslashRun(bytes: Buffer, end: number, floor: number): number {
-  let run = 0;
-  for (let k = end - 1; k >= floor && bytes[k] === BACKSLASH; k--) run++;
-  return run;
 }
 
 function decodeJsonString(raw: number[]): string | null {

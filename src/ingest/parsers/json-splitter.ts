@@ -25,7 +25,7 @@ const isDelimiter = (byte: number): boolean =>
   isSpace(byte) || byte === COMMA || byte === CLOSE_OBJECT || byte === CLOSE_ARRAY;
 
 /** Consecutive backslashes ending just before `end`, counted no further back than `floor`. */
-function backslashRun(chunk: Buffer, end: number, floor: number): number {
+export function backslashRun(chunk: Buffer, end: number, floor: number): number {
   let run = 0;
   for (let k = end - 1; k >= floor && chunk[k] === BACKSLASH; k--) run++;
   return run;
