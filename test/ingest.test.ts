@@ -301,6 +301,8 @@ describe('abandoned staging', () => {
     const now = Date.now();
     const row = (key: string) => ({
       upload_key: key,
+      seq: 0,
+      twin_ordinal: false,
       fingerprint: 'f',
       category: '',
       kind: 'code',

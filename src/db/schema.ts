@@ -255,7 +255,11 @@ export interface EventsTable {
 
 export interface IngestStagingTable {
   upload_key: string;
+  /** Position in the report: twins are numbered in this order. */
+  seq: number;
+  /** Identity base until twins are numbered, then the finding's fingerprint. */
   fingerprint: string;
+  twin_ordinal: boolean;
   category: string;
   kind: string;
   title: string;

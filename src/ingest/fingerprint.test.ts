@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Fingerprinter } from './fingerprint.ts';
+import { findingIdentity, twinFingerprint } from './fingerprint.ts';
 import { emptyFinding } from './parsers/types.ts';
 import type { NormalizedFinding } from './parsers/types.ts';
 
@@ -15,10 +15,9 @@ function codeFinding(overrides: Partial<NormalizedFinding> = {}): NormalizedFind
   };
 }
 
-const once = (finding: NormalizedFinding, scanner = 'sarif'): string =>
-  new Fingerprinter().fingerprint(scanner, finding);
+const once = (finding: NormalizedFinding, scanner = 'sarif'): string => findingIdentity(scanner, finding).base;
 
-describe('Fingerprinter', () => {
+describe('findingIdentity', () => {
   it('returns a hex sha256', () => {
     expect(once(codeFinding())).toMatch(/^[0-9a-f]{64}$/);
   });
@@ -56,17 +55,13 @@ describe('Fingerprinter', () => {
     expect(once(a)).not.toBe(once({ ...a, title: 'Unused variable p5.' }));
   });
 
-  it('gives identical twins distinct fingerprints, the same on every run', () => {
-    const twins = [codeFinding({ line: 3 }), codeFinding({ line: 9 }), codeFinding({ line: 12 })];
-    const run = (): string[] => {
-      const fingerprinter = new Fingerprinter();
-      return twins.map((twin) => fingerprinter.fingerprint('sarif', twin));
-    };
-    const first = run();
-    expect(new Set(first).size).toBe(3);
-    expect(run()).toEqual(first);
-    // The first twin keeps the plain fingerprint, so a twin appearing later changes nothing before it.
-    expect(first[0]).toBe(once(codeFinding()));
+  it('numbers identical twins after the first, which keeps the plain fingerprint', () => {
+    const twins = [codeFinding({ line: 3 }), codeFinding({ line: 9 })].map((f) => findingIdentity('sarif', f));
+    expect(twins[0]).toEqual(twins[1]);
+    expect(twins[0]?.twins).toBe(true);
+    const base = once(codeFinding());
+    expect(twinFingerprint(base, 0)).toBe(base);
+    expect(new Set([0, 1, 2].map((n) => twinFingerprint(base, n))).size).toBe(3);
   });
 
   it('identifies dependencies by vulnerability, package and manifest, not version or line', () => {

@@ -65,24 +65,29 @@ function identity(scannerType: string, f: NormalizedFinding): { parts: string[];
   }
 }
 
-/**
- * Computes finding fingerprints for ONE upload. It is stateful because identical twins (same rule,
- * file and snippet on two lines, or a tool repeating a result) must get distinct fingerprints: the
- * first keeps the plain hash, so a finding's fingerprint does not change when a twin appears
- * later; the n-th twin gets the hash of (identity, n). The order of twins within a report is the
- * tool's and stable, so re-uploading the same report reproduces the same fingerprints.
- */
-export class Fingerprinter {
-  private readonly seen = new Map<string, number>();
+export interface FindingIdentity {
+  /** Hex sha256 of the identity material: the fingerprint of the first (or only) such finding. */
+  base: string;
+  /** Whether identical findings in one upload are told apart by their order (see twinFingerprint). */
+  twins: boolean;
+}
 
-  /** Hex sha256 identifying `finding` among the findings of `scannerType` in one application version. */
-  fingerprint(scannerType: string, finding: NormalizedFinding): string {
-    const { parts, ordinal } = identity(scannerType, finding);
-    // JSON keeps the parts unambiguous ("a|b" + "c" never equals "a" + "b|c").
-    const base = sha256(JSON.stringify(parts));
-    if (!ordinal) return base;
-    const twin = this.seen.get(base) ?? 0;
-    this.seen.set(base, twin + 1);
-    return twin === 0 ? base : sha256(`${base}#${twin}`);
-  }
+/**
+ * The identity of a finding among the findings of `scannerType` in one application version.
+ * Stateless: identical twins (same rule, file and snippet on two lines, or a tool repeating a
+ * result) share a base and are numbered in the order the report lists them, in SQL at merge time,
+ * so the upload's size never grows memory here.
+ */
+export function findingIdentity(scannerType: string, finding: NormalizedFinding): FindingIdentity {
+  const { parts, ordinal } = identity(scannerType, finding);
+  // JSON keeps the parts unambiguous ("a|b" + "c" never equals "a" + "b|c").
+  return { base: sha256(JSON.stringify(parts)), twins: ordinal };
+}
+
+/**
+ * The fingerprint of the n-th twin (0-based). The first keeps the plain base, so a twin appearing
+ * later changes nothing before it. Mirrors the SQL in `numberTwins` (stage.ts).
+ */
+export function twinFingerprint(base: string, ordinal: number): string {
+  return ordinal === 0 ? base : sha256(`${base}#${ordinal}`);
 }

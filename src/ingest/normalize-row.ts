@@ -1,6 +1,7 @@
 import type { Insertable } from 'kysely';
 import type { IngestStagingTable } from '../db/schema.ts';
 import { exploitationPart, SEVERITY_RANK, severityPart } from '../modules/findings/risk.ts';
+import type { FindingIdentity } from './fingerprint.ts';
 import type { NormalizedFinding } from './parsers/types.ts';
 
 /** Field caps: a finding is for people to read; a megabyte "title" is a broken or hostile report. */
@@ -22,14 +23,17 @@ const intOrNull = (value: number | null): number | null =>
 /** One parsed finding as a staging row: cleaned, capped, with its fingerprint and risk inputs. */
 export function toStagingRow(
   uploadKey: string,
-  fingerprint: string,
+  seq: number,
+  identity: FindingIdentity,
   finding: NormalizedFinding,
 ): Insertable<IngestStagingTable> {
   const cvssScore = finiteOrNull(finding.cvssScore);
   const severityScore = finiteOrNull(finding.severityScore);
   return {
     upload_key: uploadKey,
-    fingerprint,
+    seq,
+    fingerprint: identity.base,
+    twin_ordinal: identity.twins,
     category: clean(finding.category, MAX.short) ?? '',
     kind: finding.kind,
     title: clean(finding.title, MAX.title) || '(untitled finding)',

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Insertable, type Kysely } from 'kysely';
 import type { DB, IngestStagingTable } from '../db/schema.ts';
-import { Fingerprinter } from './fingerprint.ts';
+import { findingIdentity } from './fingerprint.ts';
 import { toStagingRow } from './normalize-row.ts';
 import type { ParserInput, ParserModule } from './parsers/types.ts';
 
@@ -25,7 +25,6 @@ export async function stageFindings(
   input: ParserInput,
   uploadKey: string,
 ): Promise<StageResult> {
-  const fingerprinter = new Fingerprinter();
   let batch: Insertable<IngestStagingTable>[] = [];
   let findingsCount = 0;
   let toolName: string | null = null;
@@ -51,17 +50,34 @@ export async function stageFindings(
     for await (const finding of parser.parse(input)) {
       toolName ??= finding.toolName;
       toolVersion ??= finding.toolVersion;
-      batch.push(toStagingRow(uploadKey, fingerprinter.fingerprint(parser.name, finding), finding));
+      batch.push(toStagingRow(uploadKey, findingsCount, findingIdentity(parser.name, finding), finding));
       findingsCount++;
       if (batch.length >= BATCH_SIZE) await flush();
     }
     await flush();
     await inFlight;
+    await numberTwins(db, uploadKey);
   } finally {
     // Never leave a write running behind a parse error: the caller deletes the staged rows next.
     await inFlight.catch(() => undefined);
   }
   return { findingsCount, toolName, toolVersion };
+}
+
+/**
+ * Gives identical twins distinct fingerprints: the n-th (0-based, in report order) gets
+ * sha256(base + '#' + n), as `twinFingerprint` computes it. Done in SQL over the staged rows so no
+ * per-upload map of every fingerprint is held in memory.
+ */
+async function numberTwins(db: Kysely<DB>, uploadKey: string): Promise<void> {
+  await sql`
+    update ingest_staging s
+    set fingerprint = encode(sha256(convert_to(s.fingerprint || '#' || (t.rn - 1)::text, 'UTF8')), 'hex')
+    from (
+      select seq, row_number() over (partition by fingerprint order by seq) as rn
+      from ingest_staging where upload_key = ${uploadKey} and twin_ordinal
+    ) t
+    where s.upload_key = ${uploadKey} and s.seq = t.seq and t.rn > 1`.execute(db);
 }
 
 /**
