@@ -80,7 +80,10 @@ describe('finding identity across uploads', () => {
     const sarif = buildSarif({ results: [3, 9, 15].map((line) => ({ ...twin, line })) });
     const first = await ingest(app.api_token, sarif);
     expect(first.new_findings_count).toBe(3);
-    const again = await ingest(app.api_token, buildSarif({ results: [23, 29, 35].map((line) => ({ ...twin, line })) }));
+    const again = await ingest(
+      app.api_token,
+      buildSarif({ results: [23, 29, 35].map((line) => ({ ...twin, line })) }),
+    );
     expect(again).toMatchObject({ new_findings_count: 0, existing_findings_count: 3 });
     // The SQL numbering matches the documented recipe: the first twin keeps the identity's hash.
     const findings = await findingsOf(app.id);

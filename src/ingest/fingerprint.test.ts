@@ -15,7 +15,8 @@ function codeFinding(overrides: Partial<NormalizedFinding> = {}): NormalizedFind
   };
 }
 
-const once = (finding: NormalizedFinding, scanner = 'sarif'): string => findingIdentity(scanner, finding).base;
+const once = (finding: NormalizedFinding, scanner = 'sarif'): string =>
+  findingIdentity(scanner, finding).base;
 
 describe('findingIdentity', () => {
   it('returns a hex sha256', () => {
@@ -56,7 +57,9 @@ describe('findingIdentity', () => {
   });
 
   it('numbers identical twins after the first, which keeps the plain fingerprint', () => {
-    const twins = [codeFinding({ line: 3 }), codeFinding({ line: 9 })].map((f) => findingIdentity('sarif', f));
+    const twins = [codeFinding({ line: 3 }), codeFinding({ line: 9 })].map((f) =>
+      findingIdentity('sarif', f),
+    );
     expect(twins[0]).toEqual(twins[1]);
     expect(twins[0]?.twins).toBe(true);
     const base = once(codeFinding());
