@@ -5,6 +5,7 @@ import * as findings from './2026-11-22T0800-findings.ts';
 import * as findingsHotUpdates from './2026-11-22T0900-findings-hot-updates.ts';
 import * as findingScopes from './2026-11-22T0910-finding-scopes.ts';
 import * as stagingTwins from './2026-11-22T0920-staging-twins.ts';
+import * as dashboardIndex from './2026-11-22T0930-dashboard-index.ts';
 
 /** Forward-only migrations, applied in key order. Add new files here; never edit an applied one. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22T0900-findings-hot-updates': findingsHotUpdates,
   '2026-11-22T0910-finding-scopes': findingScopes,
   '2026-11-22T0920-staging-twins': stagingTwins,
+  '2026-11-22T0930-dashboard-index': dashboardIndex,
 };
