@@ -1,0 +1,202 @@
+import { relative } from 'node:path';
+import { parseArgs } from 'node:util';
+import { cleanupAll } from './cleanup.ts';
+import { measure, type Measurement, type MeasurementInput } from './measurement.ts';
+import { formatNotes, formatTable, sourceState, writeResults } from './report.ts';
+import { concurrentScenario } from './scenarios/concurrent.ts';
+import { dashboardScenario } from './scenarios/dashboard.ts';
+import { httpScenario } from './scenarios/http-overhead.ts';
+import { ingestScenario } from './scenarios/ingest.ts';
+import { listScenario } from './scenarios/list.ts';
+import { memoryScenario } from './scenarios/memory.ts';
+import type { RunOptions, Scenario } from './scenarios/types.ts';
+import { disposeSeeded } from './seed-million.ts';
+import { REPO_ROOT } from './server.ts';
+import { adminDatabaseUrl, checkPostgres, ENGINES, redactUrl, type Engine } from './targets.ts';
+
+const USAGE = `Usage: npm run bench -- [--quick | --full] [--only=<scenarios>] [--postgres-only | --pglite-only]
+                         [--repeats=N] [--findings=N] [--requests=N] [--log-level=LEVEL]
+
+  --quick            (default) 10k/100k ingests, fewer repeats and requests, list/dashboard on 100k findings
+  --full             everything: 500k memory run, 1M-finding database, 200 requests per list combination
+  --only=1,2,list    scenarios by number or name: 1 ingest, 2 reupload, 3 memory, 4 list, 5 dashboard,
+                     6 concurrent, 7 http
+  --postgres-only    PostgreSQL only (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres)
+  --pglite-only      PGlite only
+  --repeats=N        repeats of each timed ingest (default: 1 quick, 3 full)
+  --findings=N       findings in the seeded database of scenarios 4 and 5
+  --requests=N       requests per list combination (scenario 4)
+  --log-level=LEVEL  LOG_LEVEL of the servers (default warn)`;
+
+const NAMES: Record<string, string> = {
+  ingest: '1',
+  reupload: '2',
+  memory: '3',
+  list: '4',
+  dashboard: '5',
+  concurrent: '6',
+  http: '7',
+};
+
+/** Run order: ingestion first, then the seeded-database scenarios (which share one database). */
+const SCENARIOS: Scenario[] = [
+  ingestScenario,
+  memoryScenario,
+  concurrentScenario,
+  httpScenario,
+  listScenario,
+  dashboardScenario,
+];
+
+function positiveInt(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (!Number.isSafeInteger(number) || number < 1) throw new Error(`--${name} must be a positive integer`);
+  return number;
+}
+
+function parseOptions(argv: string[]) {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      quick: { type: 'boolean', default: false },
+      full: { type: 'boolean', default: false },
+      only: { type: 'string' },
+      'postgres-only': { type: 'boolean', default: false },
+      'pglite-only': { type: 'boolean', default: false },
+      repeats: { type: 'string' },
+      findings: { type: 'string' },
+      requests: { type: 'string' },
+      'log-level': { type: 'string', default: 'warn' },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  if (values.quick && values.full) throw new Error('--quick and --full exclude each other');
+  if (values['postgres-only'] && values['pglite-only'])
+    throw new Error('--postgres-only and --pglite-only exclude each other');
+  const full = values.full;
+  // Quick mode must finish in minutes: one timed run per ingest scenario; full mode repeats three times.
+  const repeats = positiveInt(values.repeats, 'repeats') ?? (full ? 3 : 1);
+  const options: RunOptions = {
+    mode: full ? 'full' : 'quick',
+    repeats,
+    memoryRepeats: full ? 3 : 1,
+    memorySizes: full ? [10_000, 100_000, 500_000] : [10_000, 100_000],
+    ingestSize: 100_000,
+    seedFindings: positiveInt(values.findings, 'findings') ?? (full ? 1_000_000 : 100_000),
+    listRequests: positiveInt(values.requests, 'requests') ?? (full ? 200 : 50),
+    dashboardRequests: full ? 100 : 30,
+    httpSeconds: 10,
+    logLevel: values['log-level'],
+  };
+  const engines: Engine[] = values['postgres-only']
+    ? ['postgres']
+    : values['pglite-only']
+      ? ['pglite']
+      : [...ENGINES];
+  const only = values.only
+    ?.split(',')
+    .map((item) => item.trim().toLowerCase())
+    .filter(Boolean)
+    .map((item) => NAMES[item] ?? item);
+  const known = new Set(Object.values(NAMES));
+  const unknown = (only ?? []).filter((id) => !known.has(id));
+  if (unknown.length) throw new Error(`unknown scenario ${unknown.join(', ')}\n\n${USAGE}`);
+  return { options, engines, only: only ? new Set(only) : undefined };
+}
+
+async function main(): Promise<void> {
+  const { options, engines, only } = parseOptions(process.argv.slice(2));
+  if (engines.includes('postgres')) {
+    const problem = await checkPostgres();
+    if (problem)
+      throw new Error(
+        `PostgreSQL is not reachable (${problem}); set BENCH_DATABASE_URL or use --pglite-only`,
+      );
+  }
+  console.log(
+    `scanhub bench, ${options.mode} mode, engines: ${engines.join(', ')}` +
+      (engines.includes('postgres') ? ` (PostgreSQL: ${redactUrl(adminDatabaseUrl())})` : ''),
+  );
+  const sourceAtStart = sourceState();
+  if (sourceAtStart.dirty) console.log(`note: src/ has uncommitted changes (HEAD ${sourceAtStart.commit})`);
+  const measurements: Measurement[] = [];
+  const started = performance.now();
+  for (const engine of engines) {
+    for (const scenario of SCENARIOS) {
+      const ids = scenario.ids.filter((id) => !only || only.has(id));
+      if (ids.length === 0) continue;
+      console.log(`\n[${engine}] scenario ${scenario.ids.join('+')}: ${scenario.title}`);
+      const recorded: MeasurementInput[] = [];
+      const scenarioStarted = performance.now();
+      try {
+        await scenario.run(engine, {
+          options,
+          record: (input) => recorded.push(input),
+          log: (message) => console.log(message),
+        });
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        console.log(`  failed: ${message}`);
+        for (const id of scenario.ids.filter(
+          (candidate) => !recorded.some((m) => m.scenario === candidate),
+        )) {
+          recorded.push({
+            scenario: id,
+            name: scenario.title,
+            engine,
+            unit: 'ms',
+            statistic: 'median',
+            samples: [],
+            unavailable: `failed: ${message.split('\n')[0]?.slice(0, 120)}`,
+          });
+        }
+      }
+      console.log(`  (${((performance.now() - scenarioStarted) / 1000).toFixed(0)} s)`);
+      measurements.push(...recorded.filter((m) => ids.includes(m.scenario)).map(measure));
+    }
+    await disposeSeeded();
+  }
+  measurements.sort((a, b) => Number(a.scenario) - Number(b.scenario));
+  console.log(`\n${formatTable(measurements)}\n`);
+  const notes = formatNotes(measurements);
+  if (notes) console.log(`${notes}\n`);
+  const sourceAtEnd = sourceState();
+  const sourceChanged = sourceAtEnd.digest !== sourceAtStart.digest;
+  if (sourceChanged) {
+    console.log(
+      `WARNING: the code under src/ changed during the run (${sourceAtStart.commit} → ${sourceAtEnd.commit}); ` +
+        'servers started at different times ran different code, and a route and its replayed SQL may differ.\n',
+    );
+  }
+  const path = await writeResults(measurements, {
+    source: { atStart: sourceAtStart, atEnd: sourceAtEnd, changed: sourceChanged },
+    mode: options.mode,
+    engines,
+    only: only ? [...only] : undefined,
+    options,
+    seconds: Math.round((performance.now() - started) / 1000),
+  });
+  console.log(
+    `Results: ${relative(REPO_ROOT, path)} (${((performance.now() - started) / 1000).toFixed(0)} s)`,
+  );
+}
+
+let interrupted = false;
+process.on('SIGINT', () => {
+  if (interrupted) process.exit(130);
+  interrupted = true;
+  console.error('\ninterrupted: stopping servers and dropping bench databases…');
+  void cleanupAll().then(() => process.exit(130));
+});
+
+main()
+  .catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exitCode = 1;
+  })
+  .finally(() => cleanupAll());

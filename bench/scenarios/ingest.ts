@@ -1,0 +1,102 @@
+import { stat } from 'node:fs/promises';
+import { Environment } from '../environment.ts';
+import { sarifFile } from '../generate-sarif.ts';
+import { IngestLimit } from '../ingest-limit.ts';
+import type { Check } from '../measurement.ts';
+import { findingRows, type NormalizedRows } from '../normalized-rows.ts';
+import { createApplication, createGroup, upload, type UploadResult } from '../server.ts';
+import type { Scenario } from './types.ts';
+
+/** Throws unless the upload answered 201; returns its body. */
+export function requireCreated(result: UploadResult, what: string) {
+  if (!result.body) throw new Error(`${what}: HTTP ${result.status} ${result.error ?? ''}`);
+  return result.body;
+}
+
+const countCheck = (name: string, actual: number[], expected: number): Check => ({
+  name,
+  ok: actual.every((value) => value === expected),
+  detail: `expected ${expected}, got ${actual.join(', ')}`,
+});
+
+/** Scenarios 1 and 2: a first upload of N results into a new application, then the same file again. */
+export const ingestScenario: Scenario = {
+  ids: ['1', '2'],
+  title: 'ingest via POST /api/ingest, then an identical re-upload',
+  async run(engine, { options, record, log }) {
+    const size = options.ingestSize;
+    const file = await sarifFile({ count: size });
+    const fileMiB = (await stat(file)).size / 1024 ** 2;
+    const env = await Environment.open(engine, 'ingest', { logLevel: options.logLevel });
+    const limit = await IngestLimit.open(env.target);
+    try {
+      const groupId = await createGroup(env.api(), 'bench-ingest');
+      const first: number[] = [];
+      const again: number[] = [];
+      const limits: number[] = [];
+      const parse: number[] = [];
+      const copy: number[] = [];
+      const newFirst: number[] = [];
+      const newAgain: number[] = [];
+      let rows: NormalizedRows | undefined;
+      for (let repeat = 1; repeat <= options.repeats; repeat++) {
+        const app = await createApplication(env.api(), groupId, `ingest-${repeat}`);
+        const a = await upload(env.server, app.token, file, '1.0.0');
+        const b = await upload(env.server, app.token, file, '1.0.0');
+        newFirst.push(requireCreated(a, 'first upload').new_findings_count);
+        newAgain.push(requireCreated(b, 're-upload').new_findings_count);
+        // PGlite: reading the rows stops and restarts the server (one process per data dir): once.
+        rows ??= await env.withSql((sql) => findingRows(sql, app.id));
+        const floor = await limit.measure(file, rows);
+        first.push(a.ms);
+        again.push(b.ms);
+        parse.push(floor.parseMs);
+        copy.push(floor.copyMs);
+        limits.push(floor.parseMs + floor.copyMs);
+        log(
+          `  repeat ${repeat}: upload ${(a.ms / 1000).toFixed(2)} s, re-upload ${(b.ms / 1000).toFixed(2)} s, ` +
+            `limit ${(floor.parseMs / 1000).toFixed(2)} s parse + ${(floor.copyMs / 1000).toFixed(2)} s COPY`,
+        );
+      }
+      const median = (values: number[]) =>
+        [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)] ?? 0;
+      record({
+        scenario: '1',
+        name: `ingest ${size / 1000}k results (${fileMiB.toFixed(0)} MiB SARIF)`,
+        engine,
+        unit: 'ms',
+        statistic: 'median',
+        samples: first,
+        limit: { name: 'JSON.parse + COPY', samples: limits },
+        target: { text: '≤ 2.0× limit', max: 2, on: 'ratio' },
+        checks: [countCheck('new_findings_count of the first upload', newFirst, size)],
+        notes: [
+          `limit = JSON.parse of the file (median ${median(parse).toFixed(0)} ms) + COPY of the ` +
+            `${rows?.rows.length ?? 0} finding rows the upload wrote (every column) into an unindexed table ` +
+            `(median ${median(copy).toFixed(0)} ms)` +
+            (engine === 'pglite' ? ', COPY into a PGlite data dir of its own' : ', COPY FROM STDIN via pg'),
+        ],
+        extra: {
+          results: size,
+          fileMiB: Number(fileMiB.toFixed(1)),
+          parseMs: median(parse),
+          copyMs: median(copy),
+        },
+      });
+      record({
+        scenario: '2',
+        name: `identical re-upload of the ${size / 1000}k`,
+        engine,
+        unit: 'ms',
+        statistic: 'median',
+        samples: again,
+        limit: { name: 'first upload', samples: first },
+        target: { text: '≤ 1.0× first upload', max: 1, on: 'ratio' },
+        checks: [countCheck('new_findings_count of the re-upload', newAgain, 0)],
+      });
+    } finally {
+      await limit.close();
+      await env.dispose();
+    }
+  },
+};

@@ -1,0 +1,228 @@
+import type { UserPrincipal } from '../src/access/principal.ts';
+import { ASSET_WEIGHT, RISK_FORMULA_VERSION } from '../src/modules/findings/risk.ts';
+import { Environment } from './environment.ts';
+import type { Headers } from './http.ts';
+import { createApplication, createGroup, signIn, type Api } from './server.ts';
+import type { SqlExecutor } from './sql.ts';
+import type { Engine } from './targets.ts';
+
+/**
+ * The big database of scenarios 4 and 5: 50 applications (5 groups × 10) × 4 versions, a member
+ * granted read on 10 applications, 10 users to assign findings to, one scan per version, and N
+ * findings (1M in full mode) inserted by SQL (INSERT … SELECT generate_series) with deterministic,
+ * realistic distributions: severity 5/20/40/25/10 % critical…info; status 55 % open, 10 % confirmed,
+ * 10 % false_positive, 25 % fixed; a quarter assigned; first seen over the last year; risk from the
+ * real formula's parts. A finding has the same fingerprint in every version of its application.
+ */
+
+const GROUPS = 5;
+const APPS_PER_GROUP = 10;
+const VERSIONS = ['default', '1.0.0', '1.1.0', '2.0.0'];
+const CRITICALITIES = ['critical', 'high', 'medium', 'low'] as const;
+const MEMBER = { email: 'bench-member@scanhub.local', password: 'bench-member-password-1' };
+const DEVELOPERS = 8;
+
+export interface BenchUser {
+  principal: UserPrincipal;
+  headers: Headers;
+}
+
+export interface SeededDatabase {
+  env: Environment;
+  admin: BenchUser;
+  member: BenchUser;
+  applicationIds: number[];
+  memberApplicationIds: number[];
+  findings: number;
+}
+
+async function principalOf(api: Api): Promise<UserPrincipal> {
+  const { user } = await api.get<{
+    user: { id: number; email: string; name: string; role: 'admin' | 'member' };
+  }>('/api/auth/me');
+  return { kind: 'user', id: user.id, email: user.email, name: user.name, role: user.role, via: 'api_key' };
+}
+
+/** Users, groups, applications, versions and grants, through the API as an admin would. */
+async function createStructure(env: Environment) {
+  const admin = env.api();
+  const member = await admin.post<{ id: number }>('/api/users', {
+    ...MEMBER,
+    name: 'Bench Member',
+    role: 'member',
+  });
+  const assignees = [member.id];
+  for (let i = 1; i <= DEVELOPERS; i++) {
+    const user = await admin.post<{ id: number }>('/api/users', {
+      email: `bench-dev-${i}@scanhub.local`,
+      password: `bench-dev-password-${i}`,
+      name: `Developer ${i}`,
+      role: 'member',
+    });
+    assignees.push(user.id);
+  }
+  const applicationIds: number[] = [];
+  const memberApplicationIds: number[] = [];
+  const criticality = new Map<number, (typeof CRITICALITIES)[number]>();
+  for (let g = 1; g <= GROUPS; g++) {
+    const groupId = await createGroup(admin, `bench-group-${g}`);
+    for (let a = 1; a <= APPS_PER_GROUP; a++) {
+      const index = applicationIds.length;
+      const level = CRITICALITIES[index % CRITICALITIES.length] ?? 'high';
+      const app = await createApplication(admin, groupId, `app-${g}-${a}`, level);
+      for (const name of VERSIONS.slice(1))
+        await admin.post(`/api/applications/${app.id}/versions`, { name });
+      applicationIds.push(app.id);
+      criticality.set(app.id, level);
+      if (index % 5 === 0) {
+        await admin.post(`/api/applications/${app.id}/permissions`, {
+          subject: `user:${member.id}`,
+          action: 'read',
+        });
+        memberApplicationIds.push(app.id);
+      }
+    }
+  }
+  return { assignees, applicationIds, memberApplicationIds, criticality };
+}
+
+const SEVERITIES_SQL = `(values ('critical', 5, 9.5, 15, 50), ('high', 4, 7.5, 30, 250), ('medium', 3, 5.0, 90, 650),
+  ('low', 2, 2.5, 180, 900), ('info', 1, 0.0, 365, 1000)) as x(severity, rank, score, sla, upto)`;
+
+/** Schema features that came later than the first findings table, present in this checkout or not. */
+interface SchemaFeatures {
+  /** `findings.present`: false once a finding is absent from its scope's latest upload. */
+  present: boolean;
+  /** `finding_scopes`: a scope's latest scan is the last sighting of its present findings. */
+  scopes: boolean;
+}
+
+async function schemaFeatures(sql: SqlExecutor): Promise<SchemaFeatures> {
+  const rows = await sql.query<{ present: boolean; scopes: boolean }>(
+    `select exists (select 1 from information_schema.columns where table_schema = current_schema()
+       and table_name = 'findings' and column_name = 'present') as present,
+     to_regclass('finding_scopes') is not null as scopes`,
+  );
+  return { present: rows[0]?.present ?? false, scopes: rows[0]?.scopes ?? false };
+}
+
+function findingsSql(
+  applicationId: number,
+  perVersion: number,
+  asset: number,
+  assignees: number[],
+  features: SchemaFeatures,
+): string {
+  return `
+insert into findings (application_id, version_id, scanner_type_id, first_scan_id, last_scan_id, fingerprint,
+  category, kind, title, severity, severity_rank, severity_score, status, description, rule_id, file_path, line,
+  snippet, cwe_ids, cwe_id, tool_name, tool_version, risk_score, risk_severity, risk_exploitation, risk_age,
+  risk_asset, risk_formula_version, assignee_id, due_date, first_seen_at, last_seen_at, fixed_at, created_at,
+  updated_at${features.present ? ', present' : ''})
+select v.application_id, v.id, s.scanner_type_id, s.id, s.id, md5(v.application_id || ':' || g),
+  'bench-analysis', 'code', r.rule || ' reaches a sink in Handler' || g, sv.severity, sv.rank, sv.score::float8,
+  st.status, 'Seeded by the benchmark.', r.rule,
+  'services/svc-' || (h.h2 % 8) || '/src/main/java/com/example/module' || (g % 50) || '/Handler' || g || '.java',
+  1 + h.h3 % 2000, 'final String input' || g || ' = request.getParameter("q");', array[r.cwe], r.cwe,
+  'CodeQL', '2.19.3',
+  round(100 * ${asset} * (0.6 * sv.score / 10 + 0.3 * 0.2 + 0.1 * least(t.days_open::float8 / sv.sla, 1)))::int,
+  sv.score::float8, 0.2, least(t.days_open::float8 / sv.sla, 1), ${asset}, ${RISK_FORMULA_VERSION},
+  case when h.h3 < 250 then (array[${assignees.join(',')}])[1 + h.h3 % ${assignees.length}] end,
+  t.first_seen + make_interval(days => sv.sla), t.first_seen, now() - make_interval(days => h.h2 % 7),
+  case when st.status = 'fixed' then t.first_seen + make_interval(days => least(h.h3 % 60, t.days_open)) end,
+  t.first_seen, t.first_seen${features.present ? ", st.status <> 'fixed'" : ''}
+from application_versions v
+join scans s on s.version_id = v.id
+cross join generate_series(1, ${perVersion}) g
+cross join lateral (select abs(hashtext(v.application_id || ':' || g)) % 1000 as h1,
+  abs(hashtext(v.id || ':' || g || ':status')) % 1000 as h2,
+  abs(hashtext(v.id || ':' || g || ':assignee')) % 1000 as h3) h
+cross join lateral (select * from ${SEVERITIES_SQL} where x.upto > h.h1 order by x.upto limit 1) sv
+cross join lateral (select case when h.h2 < 550 then 'open' when h.h2 < 650 then 'confirmed'
+  when h.h2 < 750 then 'false_positive' else 'fixed' end as status) st
+cross join lateral (select (h.h1 * 7 + h.h2) % 365 as days_open) d
+cross join lateral (select d.days_open, now() - make_interval(days => d.days_open) as first_seen) t
+cross join lateral (select (array['java/sql-injection', 'java/xss', 'java/path-injection', 'js/redos',
+  'java/ssrf', 'java/log-injection', 'js/incomplete-sanitization', 'py/stack-trace-exposure'])[1 + h.h1 % 8] as rule,
+  (array[89, 79, 22, 1333, 918, 117, 116, 209])[1 + h.h1 % 8] as cwe) r
+where v.application_id = ${applicationId}`;
+}
+
+const SCANS_SQL = `
+insert into scans (application_id, version_id, scanner_type_id, scanner_type, tool_name, tool_version, file_name,
+  file_size, file_sha256, status, findings_count, uploaded_via, started_at, completed_at, created_at, updated_at)
+select v.application_id, v.id, t.id, 'sarif', 'CodeQL', '2.19.3', 'seed.sarif', 0, md5(v.id::text), 'completed',
+  0, 'application_token', now(), now(), now() - make_interval(days => v.id % 40), now()
+from application_versions v cross join scanner_types t where t.name = 'sarif'`;
+
+const SCOPES_SQL = `
+insert into finding_scopes (version_id, scanner_type_id, tool_name, category, last_scan_id, last_seen_at)
+select s.version_id, s.scanner_type_id, 'CodeQL', 'bench-analysis', s.id, s.completed_at from scans s`;
+
+async function insertFindings(
+  sql: SqlExecutor,
+  structure: Awaited<ReturnType<typeof createStructure>>,
+  perVersion: number,
+  log: (message: string) => void,
+): Promise<void> {
+  const features = await schemaFeatures(sql);
+  await sql.exec(SCANS_SQL);
+  if (features.scopes) await sql.exec(SCOPES_SQL);
+  const started = performance.now();
+  for (const [index, applicationId] of structure.applicationIds.entries()) {
+    const asset = ASSET_WEIGHT[structure.criticality.get(applicationId) ?? 'high'];
+    await sql.exec(findingsSql(applicationId, perVersion, asset, structure.assignees, features));
+    if ((index + 1) % 10 === 0) {
+      const done = (index + 1) * perVersion * VERSIONS.length;
+      log(
+        `  seeded ${done.toLocaleString('en-US')} findings (${((performance.now() - started) / 1000).toFixed(0)} s)`,
+      );
+    }
+  }
+  await sql.exec('vacuum analyze');
+}
+
+async function seed(engine: Engine, findings: number, logLevel: string, log: (message: string) => void) {
+  const env = await Environment.open(engine, 'seeded', { logLevel });
+  const structure = await createStructure(env);
+  const perVersion = Math.max(1, Math.round(findings / (structure.applicationIds.length * VERSIONS.length)));
+  await env.withSql((sql) => insertFindings(sql, structure, perVersion, log));
+  const admin = env.api();
+  const member = await signIn(env.server.url, MEMBER.email, MEMBER.password);
+  const seeded: SeededDatabase = {
+    env,
+    admin: { principal: await principalOf(admin), headers: admin.headers },
+    member: { principal: await principalOf(member), headers: member.headers },
+    applicationIds: structure.applicationIds,
+    memberApplicationIds: structure.memberApplicationIds,
+    findings: perVersion * VERSIONS.length * structure.applicationIds.length,
+  };
+  return seeded;
+}
+
+const seeded = new Map<Engine, Promise<SeededDatabase>>();
+
+/** The seeded database of `engine`, built on first use and shared by scenarios 4 and 5. */
+export function seededDatabase(
+  engine: Engine,
+  findings: number,
+  logLevel: string,
+  log: (message: string) => void,
+): Promise<SeededDatabase> {
+  let database = seeded.get(engine);
+  if (!database) {
+    log(`  seeding ${findings.toLocaleString('en-US')} findings (${engine})…`);
+    database = seed(engine, findings, logLevel, log);
+    seeded.set(engine, database);
+  }
+  return database;
+}
+
+export async function disposeSeeded(): Promise<void> {
+  const all = [...seeded.values()];
+  seeded.clear();
+  for (const database of all) {
+    const resolved = await database.catch(() => undefined);
+    await resolved?.env.dispose();
+  }
+}

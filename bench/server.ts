@@ -1,0 +1,266 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { onCleanup } from './cleanup.ts';
+import { request, requestJson, uploadMultipart, type Headers } from './http.ts';
+import type { BenchTarget } from './targets.ts';
+
+export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const ADMIN = { email: 'bench-admin@scanhub.local', password: 'bench-admin-password-1' };
+const SECRET_KEY = 'scanhub-bench-secret-key-0123456789abcdef';
+const START_TIMEOUT_MS = 180_000;
+const STOP_TIMEOUT_MS = 60_000;
+
+export interface ServerOptions {
+  logLevel: string;
+}
+
+export interface BenchServer {
+  pid: number;
+  url: string;
+  target: BenchTarget;
+  /** Peak (VmHWM) and current (VmRSS) resident set of the server process, in MiB. */
+  memory(): { peakMb: number; rssMb: number };
+  /** The last lines the server printed (for error messages). */
+  output(): string;
+  /** Distinct messages of the errors the server logged (pino level ≥ 50), with how often each came. */
+  errors(): Map<string, number>;
+  stop(): Promise<void>;
+}
+
+/** The environment of a server on `target`: only what the bench means to set, over the caller's. */
+function serverEnv(target: BenchTarget, options: ServerOptions): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const key of Object.keys(env)) {
+    if (key === 'DATABASE_URL' || key.startsWith('SCANHUB_')) delete env[key];
+  }
+  return {
+    ...env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: target.dataDir,
+    ...(target.databaseUrl ? { DATABASE_URL: target.databaseUrl } : {}),
+    SCANHUB_ADMIN_EMAIL: ADMIN.email,
+    SCANHUB_ADMIN_PASSWORD: ADMIN.password,
+    SCANHUB_SECRET_KEY: SECRET_KEY,
+    LOG_LEVEL: options.logLevel,
+    // The bench sends thousands of requests a minute with one credential: lift the limits out of the way.
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    LOGIN_RATE_LIMIT_PER_MINUTE: '10000',
+    UPLOAD_LIMIT_BYTES: String(8 * 1024 ** 3),
+  };
+}
+
+function readStatusKb(pid: number, field: string): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status);
+    return match ? Number(match[1]) : Number.NaN;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** The error message of a pino JSON log line at level error or fatal, if it is one. */
+function loggedError(line: string): string | undefined {
+  if (!line.startsWith('{')) return undefined;
+  try {
+    const entry = JSON.parse(line) as { level?: number; msg?: string; err?: { message?: string } };
+    if ((entry.level ?? 0) < 50) return undefined;
+    return (entry.err?.message ?? entry.msg ?? 'unknown error').slice(0, 300);
+  } catch {
+    return undefined;
+  }
+}
+
+function waitForExit(child: ChildProcess, timeoutMs: number): Promise<boolean> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), timeoutMs);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+}
+
+/**
+ * Starts `node --import tsx src/main.ts serve` on `target` as a child process (the same program as
+ * `npx tsx src/main.ts serve`, without the tsx wrapper process, so the pid is the server's own and
+ * /proc/<pid>/status measures it) and waits until it listens.
+ */
+export async function startServer(target: BenchTarget, options: ServerOptions): Promise<BenchServer> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], {
+    cwd: REPO_ROOT,
+    env: serverEnv(target, options),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const pid = child.pid;
+  if (pid === undefined) throw new Error('could not start the scanhub server');
+  const lines: string[] = [];
+  const errors = new Map<string, number>();
+  /** A line splitter per stream (stdout and stderr chunks must not be glued together). */
+  const lineReader = () => {
+    let partial = '';
+    return (chunk: Buffer) => {
+      const complete = (partial + chunk.toString('utf8')).split('\n');
+      partial = complete.pop() ?? '';
+      for (const line of complete.filter(Boolean)) {
+        lines.push(line);
+        const message = loggedError(line);
+        if (message !== undefined && (errors.size < 50 || errors.has(message))) {
+          errors.set(message, (errors.get(message) ?? 0) + 1);
+        }
+      }
+      if (lines.length > 100) lines.splice(0, lines.length - 100);
+    };
+  };
+  child.stderr?.on('data', lineReader());
+  const rememberStdout = lineReader();
+
+  const stop = async () => {
+    child.kill('SIGTERM');
+    if (!(await waitForExit(child, STOP_TIMEOUT_MS))) {
+      child.kill('SIGKILL');
+      await waitForExit(child, 5_000);
+    }
+  };
+  const forget = onCleanup(`stop server ${pid}`, stop);
+
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('server did not start in time')), START_TIMEOUT_MS);
+    let listening = false;
+    child.stdout?.on('data', (chunk: Buffer) => {
+      rememberStdout(chunk);
+      if (listening) return;
+      const match = /scanhub listening on (http:\/\/\S+)/.exec(lines.join('\n'));
+      if (match?.[1]) {
+        listening = true;
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      const cause = lines.findLast((line) => /Error|error:/.test(line)) ?? lines.at(-1) ?? '';
+      reject(new Error(`server exited (${code}) before listening: ${cause.trim()}\n${lines.join('\n')}`));
+    });
+  }).catch(async (error: unknown) => {
+    await forget();
+    throw error;
+  });
+
+  return {
+    pid,
+    url,
+    target,
+    memory: () => ({
+      peakMb: readStatusKb(pid, 'VmHWM') / 1024,
+      rssMb: readStatusKb(pid, 'VmRSS') / 1024,
+    }),
+    output: () => lines.join('\n'),
+    errors: () => errors,
+    stop: forget,
+  };
+}
+
+/** An API client authenticated by an API key (no CSRF needed). */
+export class Api {
+  constructor(
+    readonly baseUrl: string,
+    readonly headers: Headers,
+  ) {}
+
+  get<T>(path: string): Promise<T> {
+    return requestJson<T>(this.baseUrl + path, { headers: this.headers });
+  }
+
+  post<T>(path: string, body: unknown): Promise<T> {
+    return requestJson<T>(this.baseUrl + path, { method: 'POST', headers: this.headers, body });
+  }
+
+  /** Status of a GET, for probing whether a route exists (404) without throwing. */
+  async status(path: string): Promise<number> {
+    return (await request(this.baseUrl + path, { headers: this.headers })).status;
+  }
+}
+
+/** Signs in with a password, creates an API key and returns a client that uses it. */
+export async function signIn(baseUrl: string, email: string, password: string): Promise<Api> {
+  const login = await request(`${baseUrl}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  if (login.status !== 200) throw new Error(`login ${email} → ${login.status}: ${login.text}`);
+  const { csrfToken } = JSON.parse(login.text) as { csrfToken: string };
+  const setCookie = login.headers['set-cookie'] ?? [];
+  const cookie = setCookie.map((value) => value.split(';')[0]).join('; ');
+  const created = await requestJson<{ key: string }>(`${baseUrl}/api/api-keys`, {
+    method: 'POST',
+    headers: { cookie, 'x-csrf-token': csrfToken },
+    body: { name: 'bench' },
+  });
+  return new Api(baseUrl, { 'x-api-key': created.key });
+}
+
+export interface BenchApplication {
+  id: number;
+  slug: string;
+  token: string;
+  defaultVersionId: number;
+}
+
+export async function createGroup(api: Api, path: string): Promise<number> {
+  return (await api.post<{ id: number }>('/api/groups', { name: path, path })).id;
+}
+
+export async function createApplication(
+  api: Api,
+  groupId: number,
+  slug: string,
+  criticality: 'low' | 'medium' | 'high' | 'critical' = 'high',
+): Promise<BenchApplication> {
+  const created = await api.post<{ id: number; api_token: string; default_version: { id: number } }>(
+    '/api/applications',
+    { name: slug, slug, group_id: groupId, asset_criticality: criticality },
+  );
+  return { id: created.id, slug, token: created.api_token, defaultVersionId: created.default_version.id };
+}
+
+export interface IngestBody {
+  scan: { id: number; status: string };
+  findings_count: number;
+  new_findings_count: number;
+  existing_findings_count: number;
+  fixed_findings_count: number;
+}
+
+export interface UploadResult {
+  ms: number;
+  status: number;
+  body: IngestBody | undefined;
+  error: string | undefined;
+}
+
+/** `POST /api/ingest` of `file` with the application token, timed from first byte sent to answer. */
+export async function upload(
+  server: BenchServer,
+  token: string,
+  file: string,
+  version: string,
+): Promise<UploadResult> {
+  const started = performance.now();
+  const response = await uploadMultipart(
+    `${server.url}/api/ingest`,
+    { 'x-api-token': token },
+    { version },
+    file,
+  );
+  const ms = performance.now() - started;
+  if (response.status !== 201) {
+    return { ms, status: response.status, body: undefined, error: response.text.slice(0, 500) };
+  }
+  return { ms, status: response.status, body: JSON.parse(response.text) as IngestBody, error: undefined };
+}
