@@ -238,6 +238,22 @@ describe('finding identity across uploads', () => {
     expect(created).toBe(40);
   });
 
+  it('concurrent overlapping uploads into one version all succeed, with no twins and nothing lost', async () => {
+    const app = await makeApplication(t, admin);
+    const all = manyResults(400);
+    // Upload k holds results [k·50, k·50 + 100): each overlaps its neighbours by half.
+    const files = Array.from({ length: 7 }, (_, k) =>
+      buildSarif({ results: all.slice(k * 50, k * 50 + 100) }),
+    );
+    const responses = await Promise.all(
+      files.map((file) => upload(t, '/api/ingest', { 'x-api-token': app.api_token }, { file })),
+    );
+    expect(responses.map((response) => response.statusCode)).toEqual(Array(7).fill(201));
+    const findings = await findingsOf(app.id);
+    expect(new Set(findings.map((finding) => finding.fingerprint)).size).toBe(findings.length);
+    expect(findings).toHaveLength(400);
+  });
+
   it('scores risk at ingest with the application criticality and sets an SLA due date', async () => {
     const app = await makeApplication(t, admin, { assetCriticality: 'critical' });
     await ingest(app.api_token, buildSarif({ results: manyResults(1) }));

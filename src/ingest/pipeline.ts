@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { publishEvents } from '../events/events.ts';
 import { AppError, badRequest } from '../http/errors.ts';
@@ -33,6 +33,9 @@ export interface PreparedUpload {
   scannerTypeId: number;
   input: ParserInput;
 }
+
+/** First key of the advisory locks that serialize merges per version (the second is the version id). */
+const MERGE_LOCK_SPACE = 0x5ca4;
 
 const supportedList = (): string => PARSERS.map((parser) => parser.name).join(', ');
 
@@ -125,6 +128,10 @@ export async function ingestPrepared(
         .where('id', '=', options.applicationId)
         .executeTakeFirstOrThrow();
       const version = await resolveVersion(trx, application.id, options.versionName, options.branch);
+      // Uploads into one version merge one at a time (parsing and staging still run side by side):
+      // concurrent merges over the same findings deadlocked on PostgreSQL, and "absent from this
+      // upload" only means something against the state the previous upload left.
+      await sql`select pg_advisory_xact_lock(${MERGE_LOCK_SPACE}, ${version.id})`.execute(trx);
       const scanColumns = {
         version_id: version.id,
         scanner_type_id: prepared.scannerTypeId,
