@@ -11,7 +11,7 @@ export interface JsonPathValue {
 }
 
 export interface StreamJsonOptions {
-  /** JSONPath-like selectors understood by @streamparser/json: `$`, `$.a.*`, `$.*.b`. */
+  /** JSONPath-like selectors (see JsonSplitter): `$`, `$.a.*`, `$.*.b`; `*` matches any key or index. */
   paths: string[];
   /** Separator for multi-document input; `''` accepts JSON Lines / concatenated documents. */
   separator?: string;
