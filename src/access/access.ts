@@ -1,12 +1,15 @@
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { AccessAction, DB } from '../db/schema.ts';
 import { AppError, forbidden, notFound } from '../http/errors.ts';
-import { isAdmin, type UserPrincipal } from './principal.ts';
+import { isAdmin, type Principal, type UserPrincipal } from './principal.ts';
+import { splitPermission, type AdminPermission } from './vocabulary.ts';
 
 /**
- * Access to applications, answered in one place. A user reaches an application through a grant to
- * themselves or to one of their teams, on the application, on its group, or on everything (an admin
- * permission policy with resource `*`). `write` implies `read`. Admins reach everything.
+ * Access, answered in one place. A user reaches an application through a grant to themselves or to
+ * one of their teams, on the application, on its group, or on everything (an admin permission policy
+ * with resource `*`). `write` implies `read`. Admins reach everything. An application token reads its
+ * own application (its scans, findings and version comparisons, so CI can follow and gate its upload)
+ * and writes nothing through these checks (it ingests through its own route).
  */
 
 const ACCESS_RANK: Record<AccessAction, number> = { read: 1, write: 2 };
@@ -20,8 +23,60 @@ function accessLevelSql(userId: number) {
            or p.team_id in (select tm.team_id from team_members tm where tm.user_id = ${userId}))
       and (p.application_id = app.id
            or p.group_id = app.group_id
-           or (p.application_id is null and p.group_id is null))
+           or (p.application_id is null and p.group_id is null and p.resource is null))
   ), 0)`;
+}
+
+/** SQL for the level `principal` holds on the application row aliased `app`. */
+function levelSql(principal: Principal) {
+  if (principal.kind === 'application_token') {
+    return sql<number>`case when app.id = ${principal.applicationId} then 1 else 0 end`;
+  }
+  return isAdmin(principal) ? sql<number>`2` : accessLevelSql(principal.id);
+}
+
+/**
+ * SQL for a member's level on the group row aliased `g`: 2 with a write grant on the group (or
+ * everything), 1 with a read grant there or any grant on one of its applications (so the group of a
+ * readable application is visible).
+ */
+export function groupAccessLevelSql(userId: number) {
+  return sql<number>`coalesce((
+    select max(case when p.action = 'write' and p.application_id is null then 2 else 1 end)
+    from permission_policies p
+    where (p.user_id = ${userId}
+           or p.team_id in (select tm.team_id from team_members tm where tm.user_id = ${userId}))
+      and (p.group_id = g.id
+           or (p.application_id is null and p.group_id is null and p.resource is null)
+           or p.application_id in (select a.id from applications a where a.group_id = g.id))
+  ), 0)`;
+}
+
+/**
+ * Whether `user` may act on an administrative area (`scanner-types.update`, ...): admins always,
+ * members through a permission policy on that resource and action, to themselves or a team.
+ */
+export async function holdsAdminPermission(
+  db: Kysely<DB>,
+  user: UserPrincipal,
+  permission: AdminPermission,
+): Promise<boolean> {
+  if (isAdmin(user)) return true;
+  const { resource, action } = splitPermission(permission);
+  const row = await db
+    .selectFrom('permission_policies as p')
+    .select(sql<number>`1`.as('one'))
+    .where('p.resource', '=', resource)
+    .where('p.action', '=', action)
+    .where((eb) =>
+      eb.or([
+        eb('p.user_id', '=', user.id),
+        eb('p.team_id', 'in', eb.selectFrom('team_members').select('team_id').where('user_id', '=', user.id)),
+      ]),
+    )
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /**
@@ -30,13 +85,18 @@ function accessLevelSql(userId: number) {
  * members see only what they may read.
  */
 export function canAccessApplication(
-  user: UserPrincipal,
+  principal: Principal,
   action: AccessAction,
   applicationIdColumn: string,
 ): Expression<SqlBool> {
-  if (isAdmin(user)) return sql<SqlBool>`true`;
+  if (principal.kind === 'application_token') {
+    return action === 'read'
+      ? sql<SqlBool>`${sql.ref(applicationIdColumn)} = ${principal.applicationId}`
+      : sql<SqlBool>`false`;
+  }
+  if (isAdmin(principal)) return sql<SqlBool>`true`;
   return sql<SqlBool>`${sql.ref(applicationIdColumn)} in (
-    select app.id from applications app where ${accessLevelSql(user.id)} >= ${ACCESS_RANK[action]}
+    select app.id from applications app where ${accessLevelSql(principal.id)} >= ${ACCESS_RANK[action]}
   )`;
 }
 
@@ -46,14 +106,14 @@ export interface ApplicationAccess {
   level: 0 | 1 | 2;
 }
 
-/** Access level of `user` on each of `applicationIds`, in one query. */
+/** Access level of `principal` on each of `applicationIds`, in one query. */
 export async function accessLevels(
   db: Kysely<DB>,
-  user: UserPrincipal,
+  principal: Principal,
   applicationIds: readonly number[],
 ): Promise<Map<number, ApplicationAccess>> {
   if (applicationIds.length === 0) return new Map();
-  const level = isAdmin(user) ? sql<number>`2` : accessLevelSql(user.id);
+  const level = levelSql(principal);
   const rows = await db
     .selectFrom('applications as app')
     .select(['app.id', 'app.group_id', level.as('level')])
@@ -72,17 +132,17 @@ export function parseId(value: string): number | null {
 }
 
 /**
- * Resolves an application path parameter (id, or slug when unique among what the user can read) and
+ * Resolves an application path parameter (id, or slug when unique among what the caller can read) and
  * checks access: unreadable → 404, readable but `write` needed → 403.
  */
 export async function requireApplication(
   db: Kysely<DB>,
-  user: UserPrincipal,
+  principal: Principal,
   idOrSlug: string,
   action: AccessAction,
 ): Promise<{ id: number; group_id: number }> {
   const id = parseId(idOrSlug);
-  const level = isAdmin(user) ? sql<number>`2` : accessLevelSql(user.id);
+  const level = levelSql(principal);
   const candidates = await db
     .selectFrom('applications as app')
     .innerJoin('groups', 'groups.id', 'app.group_id')

@@ -103,7 +103,10 @@ export interface PermissionPoliciesTable {
   team_id: number | null;
   application_id: number | null;
   group_id: number | null;
-  action: AccessAction;
+  /** An administrative resource (src/access/vocabulary.ts); null for application grants. */
+  resource: string | null;
+  /** `read`/`write` on applications; an administrative resource's own actions otherwise. */
+  action: string;
   created_by: number | null;
   created_at: CreatedAt;
 }

@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
+import { holdsAdminPermission } from '../access/access.ts';
 import { isAdmin, type Principal, type UserPrincipal } from '../access/principal.ts';
+import type { AdminPermission } from '../access/vocabulary.ts';
 import type { DB } from '../db/schema.ts';
 import { constantTimeEqual, hmacHex, sha256Hex } from '../lib/secrets.ts';
 import { AppError, unauthorized } from './errors.ts';
@@ -9,14 +11,19 @@ import { AppError, unauthorized } from './errors.ts';
  * What a route needs from the caller:
  * - `public`: nothing (health, docs, login, CSRF token);
  * - `user`: a signed-in user (session or API key); application access is checked by the service;
- * - `admin`: a signed-in admin;
- * - `application_token`: an application API token (`X-Api-Token`), for `POST /api/ingest`.
+ * - `admin`: a signed-in admin, or — when the route names a `permission` — a member holding a
+ *   permission policy on that administrative resource and action (src/access/vocabulary.ts);
+ * - `application_token`: an application API token (`X-Api-Token`), for `POST /api/ingest`;
+ * - `user_or_application_token`: a signed-in user, or an application token (read routes a CI job
+ *   needs to follow its own upload; the service limits the token to its own application).
  */
-export type AuthRequirement = 'public' | 'user' | 'admin' | 'application_token';
+export type AuthRequirement = 'public' | 'user' | 'admin' | 'application_token' | 'user_or_application_token';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: AuthRequirement;
+    /** With `auth: 'admin'`: the delegable permission that also admits a member. */
+    permission?: AdminPermission;
   }
   interface FastifyRequest {
     principal: Principal | null;
@@ -108,7 +115,10 @@ export function registerAuthentication(app: FastifyInstance, db: Kysely<DB>, sec
     const appToken = headerValue(request, 'x-api-token');
     const session = request.cookies[SESSION_COOKIE];
 
-    if (requirement === 'application_token') {
+    if (
+      requirement === 'application_token' ||
+      (requirement === 'user_or_application_token' && appToken && !apiKey)
+    ) {
       if (!appToken) throw unauthorized('X-Api-Token header with the application API token required');
       request.principal = await applicationByToken(db, appToken);
       if (!request.principal) throw unauthorized('Invalid application API token');
@@ -125,7 +135,11 @@ export function registerAuthentication(app: FastifyInstance, db: Kysely<DB>, sec
 
     const user = request.principal;
     if (!user || user.kind !== 'user') {
-      throw unauthorized(appToken ? 'An application token only authenticates POST /api/ingest' : undefined);
+      throw unauthorized(
+        appToken
+          ? "An application token only uploads (POST /api/ingest) and reads its own application's scans, findings and version comparisons"
+          : undefined,
+      );
     }
     if (user.sessionId && !SAFE_METHODS.has(request.method)) {
       const presented = headerValue(request, 'x-csrf-token') ?? '';
@@ -138,9 +152,25 @@ export function registerAuthentication(app: FastifyInstance, db: Kysely<DB>, sec
       }
     }
     if (requirement === 'admin' && !isAdmin(user)) {
-      throw new AppError(403, 'admin_required', 'This action needs the admin role');
+      const permission = request.routeOptions.config.permission;
+      if (!permission || !(await holdsAdminPermission(db, user, permission))) {
+        throw new AppError(
+          403,
+          'admin_required',
+          permission
+            ? `This action needs the admin role or the permission ${permission}`
+            : 'This action needs the admin role',
+        );
+      }
     }
   });
+}
+
+/** The caller of a `user_or_application_token` route: a signed-in user or an application token. */
+export function currentPrincipal(request: FastifyRequest): Principal {
+  const principal = request.principal;
+  if (!principal) throw unauthorized();
+  return principal;
 }
 
 /** The signed-in user of a route that requires one (`auth: 'user'` or `'admin'`). */

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { parseId } from '../../access/access.ts';
+import { groupAccessLevelSql, parseId } from '../../access/access.ts';
 import { isAdmin, type UserPrincipal } from '../../access/principal.ts';
 import type { DB, GroupsTable } from '../../db/schema.ts';
 import { conflict, forbidden, notFound } from '../../http/errors.ts';
@@ -13,22 +13,6 @@ export function presentGroup(row: Selectable<GroupsTable>) {
     created_at: iso(row.created_at),
     updated_at: iso(row.updated_at),
   };
-}
-
-/**
- * A member's level on each group: 2 with a write grant on the group (or everything), 1 with a read
- * grant there or any grant on one of its applications (so the group of a readable app is visible).
- */
-function groupLevelSql(userId: number) {
-  return sql<number>`coalesce((
-    select max(case when p.action = 'write' and p.application_id is null then 2 else 1 end)
-    from permission_policies p
-    where (p.user_id = ${userId}
-           or p.team_id in (select tm.team_id from team_members tm where tm.user_id = ${userId}))
-      and (p.group_id = g.id
-           or (p.application_id is null and p.group_id is null)
-           or p.application_id in (select a.id from applications a where a.group_id = g.id))
-  ), 0)`;
 }
 
 /** Creates a group; its creator gets write on it. A taken path → 409 `group_path_taken`. */
@@ -63,7 +47,7 @@ export async function listGroups(db: Kysely<DB>, viewer: UserPrincipal) {
   const rows = await db
     .selectFrom('groups as g')
     .selectAll()
-    .$if(!isAdmin(viewer), (query) => query.where(groupLevelSql(viewer.id), '>', 0))
+    .$if(!isAdmin(viewer), (query) => query.where(groupAccessLevelSql(viewer.id), '>', 0))
     .orderBy('g.path')
     .execute();
   return rows.map(presentGroup);
@@ -80,7 +64,7 @@ export async function requireGroup(
   action: 'read' | 'write',
 ) {
   const id = parseId(idOrPath);
-  const level = isAdmin(viewer) ? sql<number>`2` : groupLevelSql(viewer.id);
+  const level = isAdmin(viewer) ? sql<number>`2` : groupAccessLevelSql(viewer.id);
   const row = await db
     .selectFrom('groups as g')
     .selectAll()

@@ -88,10 +88,11 @@ export function permissionRoutes(app: App, { db }: AppContext): void {
   app.get(
     '/api/admin/permissions',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'admin', permission: 'permissions.read' },
       schema: {
         tags: ['admin'],
-        summary: 'All permission policies, optionally by subject prefix',
+        summary:
+          'All permission policies, optionally by subject prefix (admin, or permission permissions.read)',
         querystring: AdminListQuery,
         response: { 200: Type.Array(PermissionSchema) },
       },
@@ -112,7 +113,7 @@ export function permissionRoutes(app: App, { db }: AppContext): void {
     },
     async (request, reply) => {
       const { subject, resource, action } = request.body;
-      const grant = { ...parseSubject(subject), ...parseResource(resource), action };
+      const grant = { ...parseSubject(subject), ...parseResource(resource, action) };
       return reply.status(201).send(await addGrant(db, currentUser(request), grant));
     },
   );
@@ -130,7 +131,7 @@ export function permissionRoutes(app: App, { db }: AppContext): void {
     },
     async (request) => {
       const { subject, resource, action } = request.body;
-      return removeGrant(db, { ...parseSubject(subject), ...parseResource(resource), action });
+      return removeGrant(db, { ...parseSubject(subject), ...parseResource(resource, action) });
     },
   );
 }

@@ -1,13 +1,18 @@
 import { Type } from 'typebox';
+import { ADMIN_RESOURCES, POLICY_ACTIONS, vocabularyDescription } from '../../access/vocabulary.ts';
 import { AccessActionSchema, Timestamp } from '../../http/schemas.ts';
+
+const PolicyActionSchema = Type.Enum([...POLICY_ACTIONS], {
+  description: `What the policy allows; which actions a resource takes:\n\n${vocabularyDescription()}`,
+});
 
 export const PermissionSchema = Type.Object({
   id: Type.Integer(),
   /** `user:<id>` or `team:<id>`. */
   subject: Type.String(),
-  /** `application:<id>`, `group:<id>` or `*` (everything). */
+  /** `application:<id>`, `group:<id>`, `*` (every application) or an administrative resource. */
   resource: Type.String(),
-  action: AccessActionSchema,
+  action: PolicyActionSchema,
   created_at: Timestamp,
 });
 
@@ -16,15 +21,15 @@ const Subject = Type.String({
   description: '`user:<id>` or `team:<id>`',
 });
 const Resource = Type.String({
-  pattern: '^((application|group):[1-9][0-9]*|\\*)$',
-  description: '`application:<id>`, `group:<id>` or `*`',
+  pattern: `^((application|group):[1-9][0-9]*|\\*|${ADMIN_RESOURCES.join('|')})$`,
+  description: `\`application:<id>\`, \`group:<id>\`, \`*\` (every application), or an administrative resource:\n\n${vocabularyDescription()}`,
 });
 
 export const ApplicationGrantBody = Type.Object({ subject: Subject, action: AccessActionSchema });
 export const AdminGrantBody = Type.Object({
   subject: Subject,
   resource: Resource,
-  action: AccessActionSchema,
+  action: PolicyActionSchema,
 });
 export const AdminListQuery = Type.Object({ subject: Type.Optional(Type.String({ maxLength: 100 })) });
 

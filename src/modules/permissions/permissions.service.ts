@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { requireApplication } from '../../access/access.ts';
 import type { UserPrincipal } from '../../access/principal.ts';
+import { actionsOf, isAdminResource, type PolicyAction } from '../../access/vocabulary.ts';
 import type { AccessAction, DB, PermissionPoliciesTable } from '../../db/schema.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import { iso } from '../../http/schemas.ts';
@@ -11,7 +12,9 @@ export interface Grant {
   team_id: number | null;
   application_id: number | null;
   group_id: number | null;
-  action: AccessAction;
+  /** An administrative resource (vocabulary.ts), or null for application grants. */
+  resource: string | null;
+  action: PolicyAction;
 }
 
 export function presentPermission(row: Selectable<PermissionPoliciesTable>) {
@@ -21,8 +24,14 @@ export function presentPermission(row: Selectable<PermissionPoliciesTable>) {
       ? `application:${row.application_id}`
       : row.group_id !== null
         ? `group:${row.group_id}`
-        : '*';
-  return { id: row.id, subject, resource, action: row.action, created_at: iso(row.created_at) };
+        : (row.resource ?? '*');
+  return {
+    id: row.id,
+    subject,
+    resource,
+    action: row.action as PolicyAction,
+    created_at: iso(row.created_at),
+  };
 }
 
 export function parseSubject(subject: string): Pick<Grant, 'user_id' | 'team_id'> {
@@ -30,12 +39,26 @@ export function parseSubject(subject: string): Pick<Grant, 'user_id' | 'team_id'
   return kind === 'user' ? { user_id: Number(id), team_id: null } : { user_id: null, team_id: Number(id) };
 }
 
-export function parseResource(resource: string): Pick<Grant, 'application_id' | 'group_id'> {
-  if (resource === '*') return { application_id: null, group_id: null };
+/**
+ * An admin policy's `resource` and `action` as a grant's columns. An action the resource does not
+ * take (`scanner-types` + `write`) is a 400 naming the ones it does.
+ */
+export function parseResource(
+  resource: string,
+  action: PolicyAction,
+): Pick<Grant, 'application_id' | 'group_id' | 'resource' | 'action'> {
+  const allowed = actionsOf(resource);
+  if (!allowed.includes(action)) {
+    throw badRequest('validation_failed', `Resource "${resource}" takes the actions ${allowed.join(', ')}`, [
+      { path: 'body.action', message: `must be one of ${allowed.join(', ')} for ${resource}` },
+    ]);
+  }
+  if (isAdminResource(resource)) return { application_id: null, group_id: null, resource, action };
+  if (resource === '*') return { application_id: null, group_id: null, resource: null, action };
   const [kind, id] = resource.split(':');
   return kind === 'application'
-    ? { application_id: Number(id), group_id: null }
-    : { application_id: null, group_id: Number(id) };
+    ? { application_id: Number(id), group_id: null, resource: null, action }
+    : { application_id: null, group_id: Number(id), resource: null, action };
 }
 
 /** 404 when the user, team, application or group a grant names does not exist. */
@@ -62,6 +85,7 @@ function grantFilter(grant: Grant) {
     and team_id is not distinct from ${grant.team_id}
     and application_id is not distinct from ${grant.application_id}
     and group_id is not distinct from ${grant.group_id}
+    and resource is not distinct from ${grant.resource}
     and action = ${grant.action}`;
 }
 
@@ -107,7 +131,13 @@ export async function applicationGrant(
   body: { subject: string; action: AccessAction },
 ): Promise<Grant> {
   const app = await requireApplication(db, user, appRef, 'write');
-  return { ...parseSubject(body.subject), application_id: app.id, group_id: null, action: body.action };
+  return {
+    ...parseSubject(body.subject),
+    application_id: app.id,
+    group_id: null,
+    resource: null,
+    action: body.action,
+  };
 }
 
 /** Admin list, optionally filtered by a subject prefix such as `user:` or `team:3`. */
@@ -140,6 +170,7 @@ export async function legacyGrant(
     team_id: body.user_id === undefined ? Number(subjectId) : null,
     application_id: app.id,
     group_id: null,
+    resource: null,
     action: body.permission,
   };
 }

@@ -25,18 +25,21 @@ export function scannerTypeRoutes(app: App, { db }: AppContext): void {
     async () => listScannerTypes(db),
   );
 
-  app.put(
-    '/api/admin/scanner-types/:id',
-    {
-      config: { auth: 'admin' },
-      schema: {
-        tags: ['admin'],
-        summary: 'Enable or disable a scanner type (id or name)',
-        params: IdParams,
-        body: Type.Object({ enabled: Type.Boolean() }),
-        response: { 200: ScannerTypeSchema },
-      },
+  const setEnabled = {
+    config: { auth: 'admin', permission: 'scanner-types.update' },
+    schema: {
+      tags: ['admin'],
+      summary: 'Enable or disable a scanner type by id or name (admin, or permission scanner-types.update)',
+      params: IdParams,
+      body: Type.Object({ enabled: Type.Boolean() }),
+      response: { 200: ScannerTypeSchema },
     },
-    async (request) => setScannerTypeEnabled(db, request.params.id, request.body.enabled),
+  } as const;
+  app.put('/api/admin/scanner-types/:id', setEnabled, async (request) =>
+    setScannerTypeEnabled(db, request.params.id, request.body.enabled),
+  );
+  // The same change where the resource lives, for clients that PATCH the record they listed.
+  app.patch('/api/scanner-types/:id', setEnabled, async (request) =>
+    setScannerTypeEnabled(db, request.params.id, request.body.enabled),
   );
 }

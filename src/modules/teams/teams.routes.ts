@@ -9,10 +9,10 @@ export function teamRoutes(app: App, { db }: AppContext): void {
   app.post(
     '/api/teams',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'admin', permission: 'teams.create' },
       schema: {
         tags: ['teams'],
-        summary: 'Create a team (admin)',
+        summary: 'Create a team (admin, or permission teams.create)',
         body: CreateTeamBody,
         response: { 201: TeamSchema },
       },
@@ -48,10 +48,10 @@ export function teamRoutes(app: App, { db }: AppContext): void {
   app.post(
     '/api/teams/:id/members',
     {
-      config: { auth: 'admin' },
+      config: { auth: 'admin', permission: 'teams.update' },
       schema: {
         tags: ['teams'],
-        summary: 'Add a member (admin)',
+        summary: 'Add a member (admin, or permission teams.update)',
         params: IdParams,
         body: AddMemberBody,
         response: { 201: TeamMemberSchema },
@@ -64,8 +64,12 @@ export function teamRoutes(app: App, { db }: AppContext): void {
   app.delete(
     '/api/teams/:id/members/:userId',
     {
-      config: { auth: 'admin' },
-      schema: { tags: ['teams'], summary: 'Remove a member (admin)', params: MemberParams },
+      config: { auth: 'admin', permission: 'teams.update' },
+      schema: {
+        tags: ['teams'],
+        summary: 'Remove a member (admin, or permission teams.update)',
+        params: MemberParams,
+      },
     },
     async (request, reply) => {
       await removeTeamMember(db, request.params.id, request.params.userId);

@@ -23,8 +23,12 @@ export function userRoutes(app: App, { db }: AppContext): void {
   app.get(
     '/api/users',
     {
-      config: { auth: 'admin' },
-      schema: { tags: ['users'], summary: 'List users (admin)', response: { 200: Type.Array(UserSchema) } },
+      config: { auth: 'admin', permission: 'users.read' },
+      schema: {
+        tags: ['users'],
+        summary: 'List users (admin, or permission users.read)',
+        response: { 200: Type.Array(UserSchema) },
+      },
     },
     async () => listUsers(db),
   );
