@@ -23,7 +23,8 @@ let admin: TestUser;
 let member: TestUser;
 let outsider: TestUser;
 let reader: TestUser;
-let application: { id: number; slug: string; group_id: number };
+let application: { id: number; slug: string; group_id: number; api_token: string };
+let otherApplicationToken: string;
 let versionId: number;
 let findingId: number | undefined;
 let scanId: number | undefined;
@@ -198,6 +199,7 @@ beforeAll(async () => {
   outsider = await makeUser(t);
   reader = await makeUser(t);
   application = await makeApplication(t, admin);
+  otherApplicationToken = (await makeApplication(t, admin)).api_token;
   const row = await t.db
     .selectFrom('applications')
     .select('api_token_hash')
@@ -273,7 +275,10 @@ describe('the collected route list', () => {
   it('declares public exactly the public routes, and only known requirements', () => {
     for (const endpoint of endpoints()) {
       const auth = endpoint.route.config?.auth;
-      expect([undefined, 'public', 'user', 'admin', 'application_token'], label(endpoint)).toContain(auth);
+      expect(
+        [undefined, 'public', 'user', 'admin', 'application_token', 'user_or_application_token'],
+        label(endpoint),
+      ).toContain(auth);
       expect(auth === 'public', `${label(endpoint)} public?`).toBe(isPublic(endpoint.url));
     }
   });
@@ -385,5 +390,72 @@ describe('cookie sessions', () => {
       const response = await inject(endpoint, { cookie: `${SESSION_COOKIE}=${sessionCookie}` });
       expectProblem(endpoint, response, 401, 'unauthorized');
     }
+  });
+});
+
+describe('an application token', () => {
+  const tokenReads = () =>
+    endpoints().filter(({ route }) => route.config?.auth === 'user_or_application_token');
+
+  it('is accepted only on reads', () => {
+    expect(tokenReads().length).toBeGreaterThan(4);
+    for (const endpoint of tokenReads()) expect(['GET', 'HEAD'], label(endpoint)).toContain(endpoint.method);
+  });
+
+  it("reads its own application's scans, findings and version comparisons", async () => {
+    for (const endpoint of tokenReads().filter(({ method }) => method === 'GET')) {
+      const response = await inject(endpoint, { 'x-api-token': application.api_token });
+      expect(response.statusCode, label(endpoint)).toBe(200);
+    }
+    const scans = await t.app.inject({
+      url: '/api/scans',
+      headers: { 'x-api-token': application.api_token },
+    });
+    expect(scans.json().map((scan: { id: number }) => scan.id)).toEqual([scanId]);
+    const findings = await t.app.inject({
+      url: `/api/findings?scanId=${scanId}`,
+      headers: { 'x-api-token': application.api_token },
+    });
+    expect(findings.json().findings.map((finding: { id: number }) => finding.id)).toEqual([findingId]);
+  });
+
+  it('reads nothing of another application: 404 on its records, nothing of it in lists', async () => {
+    const other = { 'x-api-token': otherApplicationToken };
+    for (const endpoint of tokenReads().filter(({ method }) => method === 'GET')) {
+      const response = await inject(endpoint, other);
+      if (scopeOf(endpoint.url) !== undefined) {
+        expectProblem(endpoint, response, 404, 'not_found');
+        continue;
+      }
+      expect(response.statusCode, label(endpoint)).toBe(200);
+      expect(response.body, label(endpoint)).not.toContain(`"application_id":${application.id}`);
+    }
+  });
+
+  it('is refused (401) on every other route but ingest; nothing changes', async () => {
+    const others = endpoints().filter(
+      ({ url, route }) =>
+        !isPublic(url) &&
+        route.config?.auth !== 'application_token' &&
+        route.config?.auth !== 'user_or_application_token',
+    );
+    expect(others.length).toBeGreaterThan(30);
+    for (const endpoint of others) {
+      expectProblem(
+        endpoint,
+        await inject(endpoint, { 'x-api-token': application.api_token }),
+        401,
+        'unauthorized',
+      );
+    }
+    await expectUntouched();
+  });
+
+  it('cannot filter findings by "assigned to me"', async () => {
+    const response = await t.app.inject({
+      url: '/api/findings?assignedTo=me',
+      headers: { 'x-api-token': application.api_token },
+    });
+    expect(response.statusCode).toBe(400);
   });
 });

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { App, AppContext } from '../../app-context.ts';
-import { currentUser } from '../../http/auth.ts';
+import { currentPrincipal } from '../../http/auth.ts';
 import { IdParams } from '../../http/schemas.ts';
 import { commentRoutes } from './comments.routes.ts';
 import {
@@ -22,6 +22,7 @@ export function findingRoutes(app: App, context: AppContext): void {
   app.get(
     '/api/findings',
     {
+      config: { auth: 'user_or_application_token' },
       schema: {
         tags: ['findings'],
         summary: 'Findings of the applications the caller may read, filtered, sorted and paged',
@@ -29,12 +30,13 @@ export function findingRoutes(app: App, context: AppContext): void {
         response: { 200: FindingListSchema },
       },
     },
-    async (request) => listFindings(db, currentUser(request), request.query),
+    async (request) => listFindings(db, currentPrincipal(request), request.query),
   );
 
   app.get(
     '/api/findings/:id',
     {
+      config: { auth: 'user_or_application_token' },
       schema: {
         tags: ['findings'],
         summary: 'A finding with every field, its risk parts and its timeline',
@@ -42,12 +44,13 @@ export function findingRoutes(app: App, context: AppContext): void {
         response: { 200: FindingDetailSchema },
       },
     },
-    async (request) => getFinding(db, currentUser(request), request.params.id),
+    async (request) => getFinding(db, currentPrincipal(request), request.params.id),
   );
 
   app.get(
     '/api/findings/:id/timeline',
     {
+      config: { auth: 'user_or_application_token' },
       schema: {
         tags: ['findings'],
         summary: 'History of a finding, oldest first, starting with its creation',
@@ -55,12 +58,13 @@ export function findingRoutes(app: App, context: AppContext): void {
         response: { 200: Type.Array(TimelineEntrySchema) },
       },
     },
-    async (request) => getTimeline(db, currentUser(request), request.params.id),
+    async (request) => getTimeline(db, currentPrincipal(request), request.params.id),
   );
 
   app.get(
     '/api/applications/:id/versions/:versionId/findings',
     {
+      config: { auth: 'user_or_application_token' },
       schema: {
         tags: ['findings', 'versions'],
         summary: 'Findings of a version (id or name), highest risk first',
@@ -72,7 +76,7 @@ export function findingRoutes(app: App, context: AppContext): void {
     async (request) =>
       listVersionFindings(
         db,
-        currentUser(request),
+        currentPrincipal(request),
         request.params.id,
         request.params.versionId,
         request.query,

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { accessLevels, canAccessApplication, parseId } from '../../access/access.ts';
-import type { UserPrincipal } from '../../access/principal.ts';
+import type { Principal } from '../../access/principal.ts';
 import type { DB, FindingStatus, SeverityName } from '../../db/schema.ts';
 import { badRequest, forbidden, notFound, type ValidationIssue } from '../../http/errors.ts';
 import { requireVersion } from '../versions/versions.service.ts';
@@ -80,9 +80,13 @@ function throwIfInvalid(issues: ValidationIssue[]): void {
   if (issues.length > 0) throw badRequest('validation_failed', 'The request is invalid', issues);
 }
 
-function assigneeFilter(value: string | undefined, user: UserPrincipal, issues: ValidationIssue[]) {
+function assigneeFilter(value: string | undefined, user: Principal, issues: ValidationIssue[]) {
   if (value === undefined) return undefined;
-  if (value === 'me') return user.id;
+  if (value === 'me') {
+    if (user.kind === 'user') return user.id;
+    issues.push({ path: 'querystring.assignedTo', message: 'me names no one for an application token' });
+    return undefined;
+  }
   if (value === 'none') return 'none' as const;
   const id = parseId(value);
   if (id === null) issues.push({ path: 'querystring.assignedTo', message: 'must be me, none or a user id' });
@@ -95,7 +99,7 @@ function assigneeFilter(value: string | undefined, user: UserPrincipal, issues: 
  */
 export async function listFindings(
   db: Kysely<DB>,
-  user: UserPrincipal,
+  user: Principal,
   query: ListFindingsInput,
 ): Promise<FindingList> {
   const issues: ValidationIssue[] = [];
@@ -138,7 +142,7 @@ export async function listFindings(
  */
 export async function requireFindingAccess(
   db: Kysely<DB>,
-  user: UserPrincipal,
+  user: Principal,
   ref: string,
   action: 'read' | 'write',
 ): Promise<{ id: number; application_id: number }> {
@@ -164,18 +168,14 @@ export async function findingDetail(db: Kysely<DB>, id: number): Promise<Finding
   return { ...presentFinding(row), timeline: presentTimeline(row, await timelineRows(db, id)) };
 }
 
-export async function getFinding(
-  db: Kysely<DB>,
-  user: UserPrincipal,
-  ref: string,
-): Promise<FindingDetailRecord> {
+export async function getFinding(db: Kysely<DB>, user: Principal, ref: string): Promise<FindingDetailRecord> {
   const { id } = await requireFindingAccess(db, user, ref, 'read');
   return findingDetail(db, id);
 }
 
 export async function getTimeline(
   db: Kysely<DB>,
-  user: UserPrincipal,
+  user: Principal,
   ref: string,
 ): Promise<TimelineEntryRecord[]> {
   const { id } = await requireFindingAccess(db, user, ref, 'read');
@@ -186,7 +186,7 @@ export async function getTimeline(
 /** Findings of one version (id or name), highest risk first, at most `limit` (default 1,000, max 10,000). */
 export async function listVersionFindings(
   db: Kysely<DB>,
-  user: UserPrincipal,
+  user: Principal,
   appRef: string,
   versionRef: string,
   query: VersionFindingsInput,

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { App, AppContext } from '../../app-context.ts';
-import { currentUser } from '../../http/auth.ts';
+import { currentPrincipal } from '../../http/auth.ts';
 import { IdParams } from '../../http/schemas.ts';
 import { ScanListQuery, ScanSchema } from './scans.schema.ts';
 import { getScan, listScans } from './scans.service.ts';
@@ -9,6 +9,7 @@ export function scanRoutes(app: App, { db }: AppContext): void {
   app.get(
     '/api/scans',
     {
+      config: { auth: 'user_or_application_token' },
       schema: {
         tags: ['scans'],
         summary: 'Scans of readable applications, newest first',
@@ -18,7 +19,7 @@ export function scanRoutes(app: App, { db }: AppContext): void {
     },
     async (request) => {
       const query = request.query;
-      return listScans(db, currentUser(request), {
+      return listScans(db, currentPrincipal(request), {
         applicationId: query.applicationId ?? query.application_id,
         versionId: query.versionId ?? query.version_id,
         status: query.status,
@@ -30,6 +31,7 @@ export function scanRoutes(app: App, { db }: AppContext): void {
   app.get(
     '/api/scans/:id',
     {
+      config: { auth: 'user_or_application_token' },
       schema: {
         tags: ['scans'],
         summary: 'A scan with its counts and status',
@@ -37,6 +39,6 @@ export function scanRoutes(app: App, { db }: AppContext): void {
         response: { 200: ScanSchema },
       },
     },
-    async (request) => getScan(db, currentUser(request), request.params.id),
+    async (request) => getScan(db, currentPrincipal(request), request.params.id),
   );
 }

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { canAccessApplication, parseId, requireApplication } from '../../access/access.ts';
-import type { UserPrincipal } from '../../access/principal.ts';
+import type { Principal } from '../../access/principal.ts';
 import type { DB, ScanStatus } from '../../db/schema.ts';
 import { notFound } from '../../http/errors.ts';
 import { presentScan, type ScanRecord } from './scans.presenter.ts';
@@ -12,12 +12,8 @@ export interface ScanFilter {
   limit: number;
 }
 
-/** Scans of applications the caller may read, newest first. */
-export async function listScans(
-  db: Kysely<DB>,
-  user: UserPrincipal,
-  filter: ScanFilter,
-): Promise<ScanRecord[]> {
+/** Scans of applications the caller may read (an application token: its own), newest first. */
+export async function listScans(db: Kysely<DB>, user: Principal, filter: ScanFilter): Promise<ScanRecord[]> {
   if (filter.applicationId !== undefined)
     await requireApplication(db, user, String(filter.applicationId), 'read');
   const rows = await db
@@ -33,7 +29,7 @@ export async function listScans(
   return rows.map(presentScan);
 }
 
-export async function getScan(db: Kysely<DB>, user: UserPrincipal, idParam: string): Promise<ScanRecord> {
+export async function getScan(db: Kysely<DB>, user: Principal, idParam: string): Promise<ScanRecord> {
   const id = parseId(idParam);
   const row =
     id === null

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { App, AppContext } from '../../app-context.ts';
-import { currentUser } from '../../http/auth.ts';
+import { currentPrincipal } from '../../http/auth.ts';
 import { IdParams, Nullable } from '../../http/schemas.ts';
 import { compareVersions } from './compare.service.ts';
 import { VersionSchema } from './versions.schema.ts';
@@ -42,6 +42,7 @@ export function compareRoutes(app: App, { db }: AppContext): void {
   app.get(
     '/api/applications/:id/versions/compare',
     {
+      config: { auth: 'user_or_application_token' },
       schema: {
         tags: ['versions'],
         summary: 'Findings new, fixed and still present between two versions (by fingerprint)',
@@ -51,6 +52,6 @@ export function compareRoutes(app: App, { db }: AppContext): void {
       },
     },
     async (request) =>
-      compareVersions(db, currentUser(request), request.params.id, request.query.from, request.query.to),
+      compareVersions(db, currentPrincipal(request), request.params.id, request.query.from, request.query.to),
   );
 }

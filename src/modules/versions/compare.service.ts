@@ -1,6 +1,6 @@
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import { requireApplication } from '../../access/access.ts';
-import type { UserPrincipal } from '../../access/principal.ts';
+import type { Principal } from '../../access/principal.ts';
 import type { DB, FindingStatus, SeverityName } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
 import { presentVersion } from './versions.presenter.ts';
@@ -52,7 +52,7 @@ function presentIn(eb: ExpressionBuilder<DB & { f: DB['findings'] }, 'f'>, versi
  */
 export async function compareVersions(
   db: Kysely<DB>,
-  user: UserPrincipal,
+  user: Principal,
   appRef: string,
   fromRef: string,
   toRef: string,

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { requireApplication } from '../../access/access.ts';
-import type { UserPrincipal } from '../../access/principal.ts';
+import type { Principal, UserPrincipal } from '../../access/principal.ts';
 import type { DB } from '../../db/schema.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { presentVersion } from './versions.presenter.ts';
@@ -70,7 +70,7 @@ export async function createVersion(
 /** Resolves application and version (id or name) with the needed access; unknown version → 404. */
 export async function requireVersion(
   db: Kysely<DB>,
-  user: UserPrincipal,
+  user: Principal,
   appRef: string,
   versionRef: string,
   action: 'read' | 'write',
