@@ -10,7 +10,7 @@ import type { Kysely } from 'kysely';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import type { DB } from './db/schema.ts';
-import type { IngestQueue } from './ingest/ingest-queue.ts';
+import type { Jobs } from './jobs/jobs.ts';
 import type { SecretBox } from './lib/secrets.ts';
 
 /** What route plugins and services are built from. Services take only the parts they use. */
@@ -21,8 +21,8 @@ export interface AppContext {
   /** Resolved secret key (configured or generated into the data dir). */
   secretKey: string;
   secrets: SecretBox;
-  /** Async uploads waiting to be processed in this process. */
-  ingestQueue: IngestQueue;
+  /** Background jobs (pg-boss): send work, and in a worker process, run it. */
+  jobs: Jobs;
 }
 
 export type App = FastifyInstance<

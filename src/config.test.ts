@@ -26,6 +26,7 @@ describe('loadConfig', () => {
       sessionTtlHours: 24 * 7,
       rateLimit: { perMinute: 1200, loginPerMinute: 10 },
       trustProxy: false,
+      jobs: { inServer: true, timeoutSeconds: 1800 },
     });
   });
 

@@ -17,6 +17,8 @@ const EnvSchema = Type.Object({
   RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 1200 }),
   LOGIN_RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 10 }),
   TRUST_PROXY: Type.Boolean({ default: false }),
+  JOBS_IN_SERVER: Type.Boolean({ default: true }),
+  JOB_TIMEOUT_SECONDS: Type.Integer({ minimum: 2, default: 1800 }),
 });
 
 type Env = Static<typeof EnvSchema>;
@@ -36,6 +38,12 @@ export interface Config {
   sessionTtlHours: number;
   rateLimit: { perMinute: number; loginPerMinute: number };
   trustProxy: boolean;
+  jobs: {
+    /** Run background workers in the server process (`scanhub worker` runs them alone). */
+    inServer: boolean;
+    /** A job running longer is taken as abandoned (its worker died) and retried elsewhere. */
+    timeoutSeconds: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -77,5 +85,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       loginPerMinute: parsed.LOGIN_RATE_LIMIT_PER_MINUTE,
     },
     trustProxy: parsed.TRUST_PROXY,
+    jobs: { inServer: parsed.JOBS_IN_SERVER, timeoutSeconds: parsed.JOB_TIMEOUT_SECONDS },
   };
 }

@@ -1,29 +1,26 @@
 import { parseArgs } from 'node:util';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
-import { startMaintenance } from './maintenance.ts';
 import { openRuntime } from './runtime.ts';
-import { resumeInterruptedScans } from './modules/ingest/ingest.service.ts';
 import { bootstrapAdmin } from './modules/users/bootstrap.ts';
 import { createUser } from './modules/users/users.service.ts';
 
 const USAGE = `Usage: scanhub <command>
 
 Commands:
-  serve                     run the HTTP server (default)
+  serve                     run the HTTP server (default); it also runs background jobs unless
+                            JOBS_IN_SERVER=false
+  worker                    run background jobs only (async uploads, maintenance), for scaling out
   migrate                   apply pending database migrations and exit
   users create --email E --password P [--name N] [--role admin|member]
 `;
 
 async function serve(config: Config): Promise<void> {
   const started = performance.now();
-  const runtime = await openRuntime(config);
+  const runtime = await openRuntime(config, { work: config.jobs.inServer });
   const app = await buildApp(runtime.context);
   const admin = await bootstrapAdmin(runtime.context.db, config.admin);
   await app.listen({ port: config.port, host: config.host });
-  const stopMaintenance = startMaintenance(runtime.context, app.log);
-  const resumed = await resumeInterruptedScans(runtime.context);
-  if (resumed > 0) app.log.info({ scans: resumed }, 'resumed interrupted async uploads');
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`;
@@ -44,13 +41,26 @@ async function serve(config: Config): Promise<void> {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
-    stopMaintenance();
     await app.close(); // stops accepting, lets in-flight requests finish
-    await runtime.close();
+    await runtime.close(); // lets running jobs finish (or hands them back), then closes the database
     process.exit(0);
   };
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
+}
+
+async function worker(config: Config): Promise<void> {
+  const runtime = await openRuntime(config, { work: true });
+  console.log('scanhub worker running background jobs (Ctrl-C to stop)');
+  let closing = false;
+  const shutdown = async () => {
+    if (closing) return;
+    closing = true;
+    await runtime.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void shutdown());
+  process.once('SIGINT', () => void shutdown());
 }
 
 async function migrate(config: Config): Promise<void> {
@@ -96,6 +106,7 @@ async function main(argv: string[]): Promise<void> {
   const [command = 'serve', ...rest] = argv;
   const config = loadConfig();
   if (command === 'serve') return serve(config);
+  if (command === 'worker') return worker(config);
   if (command === 'migrate') return migrate(config);
   if (command === 'users') return usersCommand(config, rest);
   throw new UsageError(USAGE);

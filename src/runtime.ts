@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from './app-context.ts';
 import type { Config } from './config.ts';
 import { createAppContext } from './context.ts';
 import { migrateToLatest, openDatabase } from './db/database.ts';
 import { PARSERS } from './ingest/parsers/index.ts';
+import type { JobLog } from './jobs/jobs.ts';
 import { syncScannerTypes } from './modules/scanner-types/scanner-types.service.ts';
 
 /** The configured secret key, or one generated once into the data dir and reused after. */
@@ -57,10 +57,34 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-/** Opens and migrates the database named by config and prepares what the app needs. */
+/**
+ * Background jobs log to the terminal: the message and, for an error, its message and code only —
+ * never the error object, which for database errors carries the statement's parameters.
+ */
+function terminalLog(verbose: boolean): JobLog {
+  const line = (fields: unknown, message?: string): string => {
+    if (typeof fields === 'string') return fields;
+    const { err, ...rest } = (fields ?? {}) as { err?: unknown } & Record<string, unknown>;
+    const error =
+      err instanceof Error ? ` (${err.message}${'code' in err ? `, ${String(err.code)}` : ''})` : '';
+    return `${message ?? ''}${error} ${Object.keys(rest).length > 0 ? JSON.stringify(rest) : ''}`.trim();
+  };
+  return {
+    info: ((fields: unknown, message?: string) => {
+      if (verbose) console.log(line(fields, message));
+    }) as JobLog['info'],
+    warn: ((fields: unknown, message?: string) => console.warn(line(fields, message))) as JobLog['warn'],
+    error: ((fields: unknown, message?: string) => console.error(line(fields, message))) as JobLog['error'],
+  };
+}
+
+/**
+ * Opens and migrates the database named by config and prepares what the app needs: the one wiring
+ * of serve, worker, migrate and the users commands. `work` runs job workers in this process.
+ */
 export async function openRuntime(
   config: Config,
-  log: Pick<FastifyBaseLogger, 'error'> = { error: (...args: unknown[]) => console.error(...args) },
+  options: { log?: JobLog; work?: boolean } = {},
 ): Promise<Runtime> {
   mkdirSync(config.dataDir, { recursive: true });
   const unlock = config.databaseUrl ? () => {} : lockDataDir(config.dataDir);
@@ -69,12 +93,20 @@ export async function openRuntime(
     const migrations = await migrateToLatest(database.db);
     await syncScannerTypes(database.db, PARSERS);
     const secretKey = resolveSecretKey(config);
-    const context: AppContext = createAppContext(config, database, secretKey, log);
+    const context: AppContext = await createAppContext(
+      config,
+      database,
+      secretKey,
+      options.log ?? terminalLog(['info', 'debug', 'trace'].includes(config.logLevel)),
+      {
+        work: options.work ?? false,
+      },
+    );
     return {
       context,
       migrations,
       close: async () => {
-        await context.ingestQueue.idle();
+        await context.jobs.stop();
         await database.close();
         unlock();
       },

@@ -220,7 +220,7 @@ describe('async and idempotent uploads', () => {
     );
     expect(response.statusCode).toBe(202);
     expect(response.json().scan.status).toBe('pending');
-    await t.ingestQueue.idle();
+    await t.jobs.drained('ingest-scan');
     const scan = await t.app.inject({ url: `/api/scans/${response.json().scan.id}`, headers: admin.headers });
     expect(scan.json()).toMatchObject({ status: 'completed', findings_count: 53, new_findings_count: 53 });
   });
@@ -236,7 +236,7 @@ describe('async and idempotent uploads', () => {
       },
     );
     expect(response.statusCode).toBe(202);
-    await t.ingestQueue.idle();
+    await t.jobs.drained('ingest-scan');
     const scan = await t.db
       .selectFrom('scans')
       .selectAll()

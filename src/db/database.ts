@@ -10,6 +10,8 @@ export type DatabaseKind = 'pglite' | 'postgres';
 export interface Database {
   db: Kysely<DB>;
   kind: DatabaseKind;
+  /** Schema of the job tables (pg-boss): `pgboss`, or beside a test's own schema. */
+  jobSchema: string;
   /** The PGlite instance and its session lock, for other users of the same session (jobs). */
   pglite?: { instance: PGlite; lock: SessionLock };
   /** Runs `VACUUM ANALYZE` where no autovacuum exists (PGlite) after large writes. */
@@ -47,6 +49,7 @@ function postgresDatabase(url: string, schema: string | undefined): Database {
   return {
     db,
     kind: 'postgres',
+    jobSchema: schema ? `${schema}_jobs` : 'pgboss',
     maintain: async () => {},
     close: () => db.destroy(),
   };
@@ -62,6 +65,7 @@ async function pgliteDatabase(options: DatabaseOptions): Promise<Database> {
   return {
     db,
     kind: 'pglite',
+    jobSchema: 'pgboss',
     pglite: { instance, lock },
     maintain: async () => {
       await sql`vacuum analyze`.execute(db);

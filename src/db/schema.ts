@@ -153,6 +153,13 @@ export interface ScansTable {
   updated_at: UpdatedAt;
 }
 
+/** An async upload's bytes, in order, until its scan finishes. */
+export interface UploadChunksTable {
+  scan_id: number;
+  seq: number;
+  data: Buffer;
+}
+
 export interface FindingsTable {
   id: Generated<number>;
   application_id: number;
@@ -311,4 +318,5 @@ export interface DB {
   finding_comments: FindingCommentsTable;
   events: EventsTable;
   ingest_staging: IngestStagingTable;
+  upload_chunks: UploadChunksTable;
 }

@@ -109,8 +109,22 @@ export async function ingestPrepared(
   prepared: PreparedUpload,
   file: UploadedFile,
   options: IngestOptions,
+): Promise<IngestOutcome>;
+/** An async upload's pending scan; null when another run of its job completed it first. */
+export async function ingestPrepared(
+  db: Kysely<DB>,
+  prepared: PreparedUpload,
+  file: UploadedFile,
+  options: IngestOptions,
+  existingScanId: number,
+): Promise<IngestOutcome | null>;
+export async function ingestPrepared(
+  db: Kysely<DB>,
+  prepared: PreparedUpload,
+  file: UploadedFile,
+  options: IngestOptions,
   existingScanId?: number,
-): Promise<IngestOutcome> {
+): Promise<IngestOutcome | null> {
   const uploadKey = newUploadKey();
   const startedAt = new Date();
   try {
@@ -122,6 +136,17 @@ export async function ingestPrepared(
             throw isContentError(error) ? malformed(prepared.parser.displayName, error) : error;
           });
     const outcome = await db.transaction().execute(async (trx) => {
+      if (existingScanId !== undefined) {
+        // A job delivered twice (its first worker seemed dead, or was slow) merges once: the second
+        // run waits on the scan row and finds it completed.
+        const current = await trx
+          .selectFrom('scans')
+          .select('status')
+          .where('id', '=', existingScanId)
+          .forUpdate()
+          .executeTakeFirst();
+        if (!current || current.status === 'completed') return null;
+      }
       const application = await trx
         .selectFrom('applications')
         .select(['id', 'asset_criticality'])

@@ -3,7 +3,10 @@ import { writeFileSync, rmSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { loadConfig } from '../../src/config.ts';
 import { migrateToLatest, openDatabase } from '../../src/db/database.ts';
+import { startJobs } from '../../src/jobs/jobs.ts';
+import { SecretBox } from '../../src/lib/secrets.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -22,6 +25,13 @@ export default async function setup(project: TestProject): Promise<() => void> {
   if (!process.env.TEST_DATABASE_URL) {
     const database = await openDatabase({});
     await migrateToLatest(database.db);
+    // The job tables and queues too, so a test file's first job does not create them.
+    const secretKey = 'template-secret-key-template-secret-key';
+    const jobs = await startJobs(
+      { config: loadConfig({}), database, db: database.db, secretKey, secrets: new SecretBox(secretKey) },
+      { work: false, expireInSeconds: 60, log: { info: () => {}, warn: () => {}, error: () => {} } },
+    );
+    await jobs.stop();
     const instance = database.pglite?.instance as PGlite;
     const dump = await instance.dumpDataDir('none');
     writeFileSync(file, Buffer.from(await dump.arrayBuffer()));

@@ -44,6 +44,7 @@ async function openTestDatabase(): Promise<{ database: Database; drop: () => Pro
       const client = new pg.Client({ connectionString: url });
       await client.connect();
       await client.query(`drop schema ${schema} cascade`);
+      await client.query(`drop schema if exists ${schema}_jobs cascade`);
       await client.end();
     },
   };
@@ -73,6 +74,8 @@ async function buildObservedApp(context: AppContext, onRoute: TestAppOptions['on
   }
 }
 
+const silentLog = { info: () => {}, warn: () => {}, error: () => {} };
+
 export async function createTestApp(
   overrides: Partial<Config> = {},
   options: TestAppOptions = {},
@@ -87,7 +90,8 @@ export async function createTestApp(
   const dataDir = mkdtempSync(join(tmpdir(), 'scanhub-test-'));
   const config: Config = { ...base, dataDir, ...overrides };
   const secretKey = 'test-secret-key-test-secret-key-0123456789';
-  const context: AppContext = createAppContext(config, database, secretKey, console);
+  // The production wiring with test config: job workers run in this process, as in the server.
+  const context: AppContext = await createAppContext(config, database, secretKey, silentLog, { work: true });
   const app = await buildObservedApp(context, options.onRoute);
   await app.ready();
   return {
@@ -95,7 +99,7 @@ export async function createTestApp(
     app,
     close: async () => {
       await app.close();
-      await context.ingestQueue.idle();
+      await context.jobs.stop();
       await database.close();
       await drop();
       rmSync(dataDir, { recursive: true, force: true });

@@ -1,9 +1,10 @@
-import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Kysely } from 'kysely';
+import type { Config } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
-import type { IngestQueue } from '../../ingest/ingest-queue.ts';
+import type { Jobs } from '../../jobs/jobs.ts';
 import {
   ingestPrepared,
   prepareUpload,
@@ -12,6 +13,7 @@ import {
 } from '../../ingest/pipeline.ts';
 import { resolveVersion } from '../../ingest/resolve-version.ts';
 import { removeSpooled } from '../../ingest/spool.ts';
+import { dropUpload, restoreUpload, storeUpload } from '../../ingest/upload-store.ts';
 import { presentScan, type ScanRecord } from '../scans/scans.presenter.ts';
 
 /** PGlite has no autovacuum: clean up after uploads big enough to leave many dead rows. */
@@ -20,7 +22,7 @@ const MAINTAIN_AFTER_FINDINGS = 10_000;
 export interface IngestDeps {
   db: Kysely<DB>;
   database: Database;
-  ingestQueue: IngestQueue;
+  jobs: Pick<Jobs, 'send' | 'wake'>;
 }
 
 export interface IngestResponse {
@@ -86,7 +88,7 @@ export async function ingestUpload(
     if (mode.async) {
       const scan = await db.transaction().execute(async (trx) => {
         const version = await resolveVersion(trx, options.applicationId, options.versionName, options.branch);
-        return trx
+        const row = await trx
           .insertInto('scans')
           .values({
             application_id: options.applicationId,
@@ -100,13 +102,17 @@ export async function ingestUpload(
             uploaded_by: options.uploadedBy,
             uploaded_via: options.uploadedVia,
             idempotency_key: options.idempotencyKey ?? null,
-            spool_path: file.path,
             branch: options.branch ?? null,
           })
           .returningAll()
           .executeTakeFirstOrThrow();
+        // The file and the job commit with the scan: any server's worker can finish it, once.
+        await storeUpload(trx, row.id, file.path);
+        await deps.jobs.send(trx, 'ingest-scan', { scanId: row.id });
+        return row;
       });
-      deps.ingestQueue.enqueue(scan.id);
+      await removeSpooled(file.path);
+      deps.jobs.wake('ingest-scan');
       return responseFor(presentScan(scan), false);
     }
     const outcome = await ingestPrepared(db, prepared, file, options);
@@ -124,11 +130,21 @@ export async function ingestUpload(
   }
 }
 
-/** Finishes a queued async upload; a failure is recorded on the scan, never thrown away silently. */
-export async function processQueuedScan(deps: IngestDeps, scanId: number): Promise<void> {
+export interface StoredScanDeps {
+  db: Kysely<DB>;
+  database: Database;
+  config: Pick<Config, 'dataDir'>;
+}
+
+/**
+ * Finishes an async upload from its stored file (the `ingest-scan` job). Safe to run twice: the
+ * merge locks the scan row and stops when another run completed it first. A failure is recorded
+ * on the scan, never thrown away silently.
+ */
+export async function processStoredScan(deps: StoredScanDeps, scanId: number): Promise<void> {
   const { db } = deps;
   const scan = await db.selectFrom('scans').selectAll().where('id', '=', scanId).executeTakeFirst();
-  if (!scan || scan.status === 'completed') return;
+  if (!scan || scan.status === 'completed' || scan.status === 'failed') return;
   const version = await db
     .selectFrom('application_versions')
     .select('name')
@@ -138,16 +154,17 @@ export async function processQueuedScan(deps: IngestDeps, scanId: number): Promi
     .updateTable('scans')
     .set({ status: 'processing', started_at: new Date(), updated_at: new Date() })
     .where('id', '=', scanId)
+    .where('status', 'in', ['pending', 'processing'])
     .execute();
+  const path = await restoreUpload(db, scanId, join(deps.config.dataDir, 'uploads'));
   const file: UploadedFile = {
-    path: scan.spool_path ?? '',
+    path: path ?? '',
     size: Number(scan.file_size),
     sha256: scan.file_sha256,
     name: scan.file_name,
   };
   try {
-    if (!scan.spool_path || !existsSync(scan.spool_path))
-      throw new AppError(500, 'upload_lost', 'The uploaded file is no longer available');
+    if (!path) throw new AppError(500, 'upload_lost', 'The uploaded file is no longer available');
     const prepared = await prepareUpload(db, file, scan.scanner_type ?? undefined);
     const options: IngestOptions = {
       applicationId: scan.application_id,
@@ -157,34 +174,18 @@ export async function processQueuedScan(deps: IngestDeps, scanId: number): Promi
       uploadedVia: scan.uploaded_via,
     };
     const outcome = await ingestPrepared(db, prepared, file, options, scanId);
-    if (outcome.counts.findings >= MAINTAIN_AFTER_FINDINGS) await deps.database.maintain();
+    if (outcome && outcome.counts.findings >= MAINTAIN_AFTER_FINDINGS) await deps.database.maintain();
   } catch (error) {
     const message = error instanceof AppError ? error.detail : 'Processing failed unexpectedly';
     await db
       .updateTable('scans')
-      .set({
-        status: 'failed',
-        error: message,
-        completed_at: new Date(),
-        spool_path: null,
-        updated_at: new Date(),
-      })
+      .set({ status: 'failed', error: message, completed_at: new Date(), updated_at: new Date() })
       .where('id', '=', scanId)
+      .where('status', '!=', 'completed')
       .execute();
     if (!(error instanceof AppError)) throw error;
   } finally {
-    await removeSpooled(scan.spool_path);
+    await removeSpooled(path);
+    await dropUpload(db, scanId);
   }
-}
-
-/** At start: re-queue async uploads a restart interrupted; those whose file is gone are failed. */
-export async function resumeInterruptedScans(deps: IngestDeps): Promise<number> {
-  const waiting = await deps.db
-    .selectFrom('scans')
-    .select(['id', 'spool_path'])
-    .where('status', 'in', ['pending', 'processing'])
-    .orderBy('id')
-    .execute();
-  for (const scan of waiting) deps.ingestQueue.enqueue(scan.id);
-  return waiting.length;
 }

@@ -1,0 +1,14 @@
+/**
+ * Every background job: its name and the payload it carries. Callers send by name and the compiler
+ * checks the payload; each job has one handler file in `handlers/` (wired in `jobs.ts`).
+ */
+export interface JobPayloads {
+  /** Finish an async upload: parse and merge the scan's stored file. */
+  'ingest-scan': { scanId: number };
+  /** Remove staging rows and spool files no live process owns; expire sessions; PGlite VACUUM. */
+  'maintenance-hourly': Record<string, never>;
+  /** Re-score open findings: the age part of the risk formula grows every day. */
+  'maintenance-daily': Record<string, never>;
+}
+
+export type JobName = keyof JobPayloads;
