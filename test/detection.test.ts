@@ -1,8 +1,12 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
-import { matchingParsers } from '../src/ingest/detect.ts';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { detectFormat } from '../src/ingest/detect.ts';
 import { findParser, PARSERS } from '../src/ingest/parsers/index.ts';
 import { inputFromFile } from '../src/ingest/upload-input.ts';
+import { objectMembers, reorderedObject } from './support/json-members.ts';
 import { corpusPath } from './support/parse-corpus.ts';
 
 /** MANIFEST.tsv rows: format (= corpus folder = scanner type name) and file. */
@@ -12,9 +16,23 @@ const rows = readFileSync(corpusPath('MANIFEST.tsv'), 'utf8')
   .filter((line) => line.trim() !== '')
   .map((line) => {
     const [format = '', file = ''] = line.split('\t');
-    return { format, file };
+    return { format, file, path: corpusPath(file) };
   });
 const formats = [...new Set(rows.map((row) => row.format))].sort();
+
+/** Real reports made by regen.sh for the formats the DefectDojo corpus lacks, one folder per format. */
+const FIXTURES = resolve(import.meta.dirname, 'fixtures/formats');
+const fixtureRows = readdirSync(FIXTURES, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .flatMap((dir) =>
+    readdirSync(join(FIXTURES, dir.name), { withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => ({
+        format: dir.name,
+        file: `formats/${dir.name}/${entry.name}`,
+        path: join(FIXTURES, dir.name, entry.name),
+      })),
+  );
 
 /**
  * Files kept in one format's folder whose content is another format, as their MANIFEST note says
@@ -24,11 +42,12 @@ const CONTENT_FORMAT: Record<string, string> = {
   'npm_audit/many_vuln_npm7.json': 'npm_audit_7_plus',
 };
 
-async function detectedFormats(file: string): Promise<{ names: string[]; empty: boolean }> {
-  const { sniff } = await inputFromFile(corpusPath(file));
+async function detectedFormats(path: string): Promise<{ names: string[]; empty: boolean }> {
+  const input = await inputFromFile(path);
   // A bare [] is every array-shaped tool's empty report: it names no format either.
-  const empty = sniff.shape === 'empty' || sniff.head.trim() === '[]';
-  return { names: matchingParsers(sniff).map((parser) => parser.name), empty };
+  const empty = input.sniff.shape === 'empty' || input.sniff.head.trim() === '[]';
+  const { parsers } = await detectFormat(input);
+  return { names: parsers.map((parser) => parser.name), empty };
 }
 
 describe('format detection over the corpus', () => {
@@ -39,11 +58,11 @@ describe('format detection over the corpus', () => {
       continue;
     }
     describe(format, () => {
-      for (const { file } of rows.filter((row) => row.format === format)) {
+      for (const { file, path } of rows.filter((row) => row.format === format)) {
         const expected = CONTENT_FORMAT[file] ?? format;
         const test = findParser(expected) === undefined ? it.skip : it;
         test(`${file} is detected as exactly ${expected}`, async () => {
-          const { names, empty } = await detectedFormats(file);
+          const { names, empty } = await detectedFormats(path);
           // An empty file says nothing about its format (nuclei/empty.jsonl): no parser may claim it,
           // or every empty upload would become that scanner's; the caller must name `scannerType`.
           expect(names).toEqual(empty ? [] : [expected]);
@@ -60,9 +79,78 @@ describe('format detection over the corpus', () => {
     expect(folders).toEqual(formats);
   });
 
-  it('every registered parser has corpus files under its own name, and names are unique', () => {
+  it('every registered parser has real samples under its own name (corpus or fixtures), and names are unique', () => {
     const names = PARSERS.map((parser) => parser.name);
-    expect(names.filter((name) => !formats.includes(name))).toEqual([]);
+    const sampled = new Set([...formats, ...fixtureRows.map((row) => row.format)]);
+    expect(names.filter((name) => !sampled.has(name))).toEqual([]);
     expect(new Set(names).size).toBe(names.length);
   });
+});
+
+describe('format detection over the regenerated tool reports (test/fixtures/formats)', () => {
+  it('has a report for each of the six formats', () => {
+    expect(new Set(fixtureRows.map((row) => row.format))).toEqual(
+      new Set(['cppcheck', 'eslint', 'gitlab_code_quality', 'pylint', 'retirejs', 'shellcheck']),
+    );
+  });
+
+  it.each(fixtureRows)('$file is detected as exactly $format', async ({ format, path }) => {
+    expect((await detectedFormats(path)).names).toEqual([format]);
+  });
+});
+
+/** A permutation of 0..n-1 drawn from a seed, different for each document of a JSON Lines file. */
+function permutation(n: number, seed: number, document: number): number[] {
+  const weight = (index: number): number => Math.sin(seed * 7919 + document * 104729 + index * 15485863);
+  return [...Array(n).keys()].sort((a, b) => weight(a) - weight(b));
+}
+
+/**
+ * The file with the top-level keys of its object (or of every line, for JSON Lines) reordered by
+ * `seed`; null when the file has no top-level keys to reorder (arrays, XML, empty files).
+ */
+function reorderTopLevelKeys(text: string, seed: number): string | null {
+  const whole = objectMembers(text);
+  if (whole !== null) return reorderedObject(whole, permutation(whole.length, seed, 0));
+  const lines = text.split('\n');
+  const documents = lines.map((line) => (line.trim() === '' ? null : objectMembers(line)));
+  if (!documents.some((members) => members !== null)) return null;
+  return lines
+    .map((line, index) => {
+      const members = documents[index];
+      return members ? reorderedObject(members, permutation(members.length, seed, index)) : line;
+    })
+    .join('\n');
+}
+
+describe('detection depends on the set of top-level keys, not their order', () => {
+  const scratch = mkdtempSync(join(tmpdir(), 'scanhub-key-order-'));
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+  const jsonFiles = [...rows, ...fixtureRows].filter(({ path }) => {
+    if (statSync(path).size === 0) return false;
+    return reorderTopLevelKeys(readFileSync(path, 'utf8'), 1) !== null;
+  });
+
+  it('reorders every JSON object corpus file and fixture (at least 80 files)', () => {
+    expect(jsonFiles.length).toBeGreaterThanOrEqual(80);
+  });
+
+  it.each(jsonFiles)(
+    '$file: any order of its top-level keys is detected the same',
+    async ({ file, path }) => {
+      const original = readFileSync(path, 'utf8');
+      const expected = await detectedFormats(path);
+      const target = join(scratch, file.replaceAll('/', '__'));
+      await fc.assert(
+        fc.asyncProperty(fc.integer(), async (seed) => {
+          const reordered = reorderTopLevelKeys(original, seed);
+          expect(reordered).not.toBeNull();
+          writeFileSync(target, reordered ?? '');
+          expect(await detectedFormats(target)).toEqual(expected);
+        }),
+        { numRuns: 6, examples: [[0], [-1]] },
+      );
+    },
+  );
 });

@@ -72,7 +72,8 @@ export async function prepareUpload(
       'An empty list ([]) could come from several tools; name its scannerType',
     );
   }
-  const parser = scannerType ? findParser(scannerType) : detectParser(input.sniff);
+  const detected = scannerType ? null : await detectParser(input);
+  const parser = scannerType ? findParser(scannerType) : detected?.parser;
   if (!parser) {
     const detail = scannerType
       ? `Unknown scanner type "${scannerType}". Supported: ${supportedList()}`
@@ -91,7 +92,8 @@ export async function prepareUpload(
       `Scanner type "${parser.name}" is disabled by an administrator`,
     );
   }
-  return { parser, scannerTypeId: row.id, input };
+  // A detection that had to read every top-level key hands the parser that complete sniff.
+  return { parser, scannerTypeId: row.id, input: detected?.input ?? input };
 }
 
 export interface IngestOutcome {

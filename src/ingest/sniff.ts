@@ -1,41 +1,31 @@
+import { JsonShapeScanner } from './parsers/json-shape.ts';
 import type { Sniff } from './parsers/types.ts';
 
 export const SNIFF_BYTES = 256 * 1024;
 
-/** Top-level keys of a JSON object found in a possibly truncated prefix of it. */
-function topLevelKeys(text: string): string[] {
-  const keys: string[] = [];
-  let depth = 0;
-  let inString = false;
-  let stringStart = -1;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (inString) {
-      if (ch === '\\') i++;
-      else if (ch === '"') {
-        inString = false;
-        if (depth === 1) {
-          // A string at depth 1 followed by ':' is a key.
-          let j = i + 1;
-          while (j < text.length && /\s/.test(text[j] ?? '')) j++;
-          if (text[j] === ':') {
-            try {
-              keys.push(JSON.parse(text.slice(stringStart, i + 1)) as string);
-            } catch {
-              // a malformed key is simply not reported
-            }
-          }
-        }
-      }
-      continue;
-    }
-    if (ch === '"') {
-      inString = true;
-      stringStart = i;
-    } else if (ch === '{' || ch === '[') depth++;
-    else if (ch === '}' || ch === ']') depth--;
+interface ObjectKeys {
+  keys: string[];
+  complete: boolean;
+}
+
+/**
+ * Keys of the JSON object that starts `text` (a possibly truncated prefix), and whether the object
+ * closed within it. Hostile nesting stops the scan; the keys found before it are still reported.
+ */
+export function objectKeys(text: string): ObjectKeys {
+  const scanner = new JsonShapeScanner();
+  try {
+    scanner.write(Buffer.from(text, 'utf8'));
+  } catch {
+    // too deeply nested: report what was seen, the parser refuses the document later
   }
-  return keys;
+  return { keys: [...scanner.topLevel.keys()], complete: scanner.rootComplete };
+}
+
+/** Keys of the first element of the JSON array that starts `text`, when that element is an object. */
+function firstItemKeys(text: string): string[] {
+  const start = /^\[\s*\{/.exec(text);
+  return start === null ? [] : objectKeys(text.slice(start[0].length - 1)).keys;
 }
 
 function xmlRootElement(text: string): string | null {
@@ -52,9 +42,10 @@ export function buildSniff(start: Buffer): Sniff {
   if (head.charCodeAt(0) === 0xfeff) head = head.slice(1);
   const trimmed = head.trimStart();
   const first = trimmed[0];
-  if (first === undefined) return { head, shape: 'empty', topKeys: [], rootElement: null };
-  if (first === '<') return { head, shape: 'xml', topKeys: [], rootElement: xmlRootElement(trimmed) };
-  if (first === '[') return { head, shape: 'json-array', topKeys: [], rootElement: null };
+  const none = { topKeys: [], topKeysComplete: false, itemKeys: [], rootElement: null };
+  if (first === undefined) return { head, shape: 'empty', ...none };
+  if (first === '<') return { head, shape: 'xml', ...none, rootElement: xmlRootElement(trimmed) };
+  if (first === '[') return { head, shape: 'json-array', ...none, itemKeys: firstItemKeys(trimmed) };
   if (first === '{') {
     // JSON Lines: a complete object followed by another object on the next line.
     const firstLineEnd = trimmed.indexOf('\n');
@@ -64,13 +55,15 @@ export function buildSniff(start: Buffer): Sniff {
       if (rest.startsWith('{') && firstLine.endsWith('}')) {
         try {
           JSON.parse(firstLine);
-          return { head, shape: 'jsonl', topKeys: topLevelKeys(firstLine), rootElement: null };
+          const { keys } = objectKeys(firstLine);
+          return { head, shape: 'jsonl', ...none, topKeys: keys, topKeysComplete: true };
         } catch {
           // not a complete object on one line: a pretty-printed document
         }
       }
     }
-    return { head, shape: 'json-object', topKeys: topLevelKeys(trimmed), rootElement: null };
+    const { keys, complete } = objectKeys(trimmed);
+    return { head, shape: 'json-object', ...none, topKeys: keys, topKeysComplete: complete };
   }
-  return { head, shape: 'unknown', topKeys: [], rootElement: null };
+  return { head, shape: 'unknown', ...none };
 }

@@ -24,6 +24,12 @@ import { trufflehog3 } from './trufflehog3.ts';
 import { cyclonedx } from './cyclonedx.ts';
 import { burp } from './burp.ts';
 import { kics } from './kics.ts';
+import { eslint } from './eslint.ts';
+import { pylint } from './pylint.ts';
+import { cppcheck } from './cppcheck.ts';
+import { shellcheck } from './shellcheck.ts';
+import { gitlabCodeQuality } from './gitlab_code_quality.ts';
+import { retirejs } from './retirejs.ts';
 import type { ParserModule } from './types.ts';
 
 /**
@@ -58,6 +64,12 @@ export const PARSERS: readonly ParserModule[] = [
   cyclonedx,
   burp,
   kics,
+  eslint,
+  pylint,
+  cppcheck,
+  shellcheck,
+  gitlabCodeQuality,
+  retirejs,
 ];
 
 export function findParser(name: string): ParserModule | undefined {

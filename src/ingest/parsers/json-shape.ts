@@ -34,6 +34,8 @@ export class JsonShapeScanner {
   readonly topLevel = new Map<string, TopLevelValue>();
   private depth = 0;
   private rootIsObject = false;
+  private rootOpened = false;
+  private rootClosed = false;
   private inString = false;
   private escaped = false;
   private state: State = 'skip';
@@ -42,6 +44,15 @@ export class JsonShapeScanner {
   private captureOverflow = false;
 
   constructor(private readonly maxDepth = MAX_JSON_DEPTH) {}
+
+  /**
+   * True once the first document's root value has closed: `topLevel` then holds every top-level
+   * member, not only those of a prefix. Later documents (JSON Lines) are still depth-checked but
+   * add no members.
+   */
+  get rootComplete(): boolean {
+    return this.rootClosed;
+  }
 
   write(chunk: Uint8Array): void {
     const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
@@ -86,7 +97,7 @@ export class JsonShapeScanner {
   private structuralByte(byte: number): void {
     if (byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09) return;
     const ch = String.fromCharCode(byte);
-    const atTop = this.depth === 1 && this.rootIsObject;
+    const atTop = this.depth === 1 && this.rootIsObject && !this.rootClosed;
     if (ch === '"') {
       this.inString = true;
       if (atTop && (this.state === 'key' || this.state === 'value')) this.startCapture();
@@ -106,12 +117,14 @@ export class JsonShapeScanner {
       if (this.depth > this.maxDepth) {
         throw new ParseError(`JSON nested deeper than ${this.maxDepth} levels`);
       }
-      if (this.depth === 1) {
+      if (this.depth === 1 && !this.rootOpened) {
+        this.rootOpened = true;
         this.rootIsObject = ch === '{';
         this.state = 'key';
       }
     } else if (ch === '}' || ch === ']') {
       this.depth = Math.max(0, this.depth - 1);
+      if (this.depth === 0 && this.rootOpened) this.rootClosed = true;
     }
   }
 

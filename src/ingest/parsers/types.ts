@@ -64,8 +64,18 @@ export interface Sniff {
   head: string;
   /** Shape of the document judged from its first non-blank characters. */
   shape: 'json-object' | 'json-array' | 'jsonl' | 'xml' | 'empty' | 'unknown';
-  /** For JSON objects: the top-level keys seen within `head`, in order. */
+  /**
+   * For JSON objects (and the first line of JSON Lines): the top-level keys seen within `head`.
+   * Detectors treat them as a set: tools and post-processors write keys in any order.
+   */
   topKeys: string[];
+  /**
+   * True when `head` holds the whole root object, so `topKeys` are all of its keys. When false, keys
+   * beyond the head are unknown; detection then reads every top-level key before giving up (detect.ts).
+   */
+  topKeysComplete: boolean;
+  /** For JSON arrays: the keys of the first element when it is an object, as far as `head` shows it. */
+  itemKeys: string[];
   /** For XML: the name of the root element. */
   rootElement: string | null;
 }
