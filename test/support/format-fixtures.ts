@@ -20,3 +20,29 @@ export function readFixtureJson(relative: string): unknown {
 export async function parseFixture(parser: ParserModule, relative: string): Promise<NormalizedFinding[]> {
   return collectFindings(parser, await inputFromFile(formatFixturePath(relative)));
 }
+
+type Json = Record<string, unknown>;
+const list = (value: unknown): Json[] => (Array.isArray(value) ? (value as Json[]) : []);
+
+/**
+ * Each fixture report's issue count as its tool counts it, read from the report itself: what a
+ * user sees in the tool's summary and must see in scanhub.
+ */
+export const TOOL_ISSUE_COUNTS: Record<string, (relative: string) => number> = {
+  eslint: (relative) =>
+    list(readFixtureJson(relative)).reduce(
+      (sum, result) => sum + Number(result['errorCount']) + Number(result['warningCount']),
+      0,
+    ),
+  pylint: (relative) => list(readFixtureJson(relative)).length,
+  shellcheck: (relative) => {
+    const report = readFixtureJson(relative);
+    return Array.isArray(report) ? report.length : list((report as Json)['comments']).length;
+  },
+  gitlab_code_quality: (relative) => list(readFixtureJson(relative)).length,
+  retirejs: (relative) =>
+    list((readFixtureJson(relative) as Json)['data'])
+      .flatMap((entry) => list(entry['results']))
+      .reduce((sum, library) => sum + list(library['vulnerabilities']).length, 0),
+  cppcheck: (relative) => (readFileSync(formatFixturePath(relative), 'utf8').match(/<error\s/g) ?? []).length,
+};
