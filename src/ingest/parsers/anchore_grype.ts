@@ -158,9 +158,11 @@ async function* parseGrype(input: ParserInput): AsyncGenerator<NormalizedFinding
 
 function detectGrype(sniff: Sniff): boolean {
   if (sniff.shape !== 'json-object' || !sniff.topKeys.includes('matches')) return false;
+  // Key order is free at every level (`jq -S` sorts it): look for Grype's own words, not a sequence.
+  // `matchDetails` is Grype's alone; an empty report names the tool in its descriptor.
   return (
-    /"matches"\s*:\s*\[\s*\{\s*"vulnerability"\s*:/.test(sniff.head) ||
-    /"descriptor"\s*:\s*\{\s*"name"\s*:\s*"grype"/.test(sniff.head)
+    /"matchDetails"\s*:/.test(sniff.head) ||
+    (sniff.topKeys.includes('descriptor') && /"name"\s*:\s*"grype"/.test(sniff.head))
   );
 }
 

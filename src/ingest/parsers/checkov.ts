@@ -24,7 +24,7 @@ function severityOf(value: unknown): Severity {
 }
 
 function detect(sniff: Sniff): boolean {
-  if (sniff.shape === 'json-array') return /^\s*\[\s*\{\s*"check_type"\s*:/.test(sniff.head);
+  if (sniff.shape === 'json-array') return sniff.itemKeys.includes('check_type');
   if (sniff.shape !== 'json-object') return false;
   const keys = sniff.topKeys;
   return (keys.includes('check_type') && keys.includes('results')) || keys.includes('checkov_version');

@@ -99,14 +99,15 @@ async function* parseNpmAudit(input: ParserInput): AsyncGenerator<NormalizedFind
 function detectNpmAudit(sniff: Sniff): boolean {
   if (sniff.shape !== 'json-object' || sniff.topKeys.includes('auditReportVersion')) return false;
   const keys = sniff.topKeys;
+  // A long `actions` list can push `advisories` past the sniffed head; detection then reads every
+  // top-level key (detect.ts), so the set is complete here when it matters.
   if (keys.includes('advisories') && (keys.includes('actions') || keys.includes('muted'))) return true;
-  // A long `actions` list can push `advisories` past the sniffed head.
-  if (keys[0] === 'actions' && /"resolves"\s*:\s*\[/.test(sniff.head)) return true;
   // The failed-audit document, so the user sees npm's reason instead of "unknown format".
   return (
     keys.length === 1 &&
     keys[0] === 'error' &&
-    /^\s*\{\s*"error"\s*:\s*\{\s*"code"\s*:\s*"E[A-Z0-9]+"\s*,\s*"summary"\s*:/.test(sniff.head)
+    /"code"\s*:\s*"E[A-Z0-9]+"/.test(sniff.head) &&
+    /"summary"\s*:/.test(sniff.head)
   );
 }
 

@@ -154,7 +154,7 @@ const SNYK_VULNERABILITY_KEYS = /"(?:upgradePath|isUpgradable|isPatchable|severi
 function detectSnyk(sniff: Sniff): boolean {
   if (isSnykCodeSarif(sniff)) return true;
   if (sniff.shape === 'json-array') {
-    return /^\s*\[\s*\{\s*"vulnerabilities"\s*:/.test(sniff.head) && /"packageManager"\s*:/.test(sniff.head);
+    return sniff.itemKeys.includes('vulnerabilities') && /"packageManager"\s*:/.test(sniff.head);
   }
   if (sniff.shape !== 'json-object' || !sniff.topKeys.includes('vulnerabilities')) return false;
   const keys = sniff.topKeys;

@@ -213,8 +213,8 @@ function detectTrivy(sniff: Sniff): boolean {
     if (keys.has('SchemaVersion') && (keys.has('Results') || keys.has('ArtifactName'))) return true;
     return keys.has('ClusterName') && RESOURCE_LISTS.some((list) => keys.has(list));
   }
-  // The pre-schema-2 report is a bare list of results, each opening with its Target.
-  return sniff.shape === 'json-array' && /^\s*\[\s*\{\s*"Target"\s*:/.test(sniff.head);
+  // The pre-schema-2 report is a bare list of results, each naming its Target.
+  return sniff.shape === 'json-array' && sniff.itemKeys.includes('Target');
 }
 
 export const trivy: ParserModule = {
