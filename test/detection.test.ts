@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { detectFormat } from '../src/ingest/detect.ts';
+import { detectFormat, matchingParsers } from '../src/ingest/detect.ts';
 import { findParser, PARSERS } from '../src/ingest/parsers/index.ts';
 import { inputFromFile } from '../src/ingest/upload-input.ts';
 import { objectMembers, reorderedObject } from './support/json-members.ts';
@@ -205,6 +205,33 @@ const NESTED_ORDER_PENDING = new Set([
  * read as the generic SARIF it also is. Snyk writes `tool` first; not worth a whole-file pass.
  */
 const NESTED_ORDER_BEYOND_HEAD = new Set(['snyk/snykcode_issue_9270.json']);
+
+describe('a key beyond the sniffed head', () => {
+  it('is found by reading every top-level key when the head alone names no format', async () => {
+    const source = corpusPath('gitlab_sast/gl-sast-report-many-vuln_v15.json');
+    const members = objectMembers(readFileSync(source, 'utf8')) ?? [];
+    const vulnerabilities = members.findIndex((member) => /^\s*"vulnerabilities"/.test(member));
+    const others = [...members.keys()].filter((index) => index !== vulnerabilities);
+    const scratch = mkdtempSync(join(tmpdir(), 'scanhub-beyond-head-'));
+    try {
+      // 270 KB of vulnerabilities first: `version` now lies beyond the 256 KiB head.
+      const target = join(scratch, 'report.json');
+      writeFileSync(target, reorderedObject(members, [vulnerabilities, ...others]));
+      const input = await inputFromFile(target);
+      expect(input.sniff.topKeys).toEqual(['vulnerabilities']);
+      expect(input.sniff.topKeysComplete).toBe(false);
+      expect(matchingParsers(input.sniff)).toEqual([]);
+      const detection = await detectFormat(input);
+      expect(detection.parsers.map((parser) => parser.name)).toEqual(['gitlab_sast']);
+      expect(new Set(detection.input.sniff.topKeys)).toEqual(
+        new Set(['vulnerabilities', 'version', 'remediations']),
+      );
+      expect(detection.input.sniff.topKeysComplete).toBe(true);
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  });
+});
 
 describe('detection does not depend on key order inside the document either (jq -S, sort_keys)', () => {
   const scratch = mkdtempSync(join(tmpdir(), 'scanhub-nested-order-'));
