@@ -24,13 +24,17 @@ export async function parseFixture(parser: ParserModule, relative: string): Prom
 type Json = Record<string, unknown>;
 const list = (value: unknown): Json[] => (Array.isArray(value) ? (value as Json[]) : []);
 
+/** ESLint's results: the bare `-f json` array, or `results` of `-f json-with-metadata`. */
+const eslintResults = (report: unknown): Json[] =>
+  Array.isArray(report) ? (report as Json[]) : list((report as Json)['results']);
+
 /**
  * Each fixture report's issue count as its tool counts it, read from the report itself: what a
  * user sees in the tool's summary and must see in scanhub.
  */
 export const TOOL_ISSUE_COUNTS: Record<string, (relative: string) => number> = {
   eslint: (relative) =>
-    list(readFixtureJson(relative)).reduce(
+    eslintResults(readFixtureJson(relative)).reduce(
       (sum, result) => sum + Number(result['errorCount']) + Number(result['warningCount']),
       0,
     ),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseFixture, readFixtureJson } from '../../../test/support/format-fixtures.ts';
+import { parseFixture, TOOL_ISSUE_COUNTS } from '../../../test/support/format-fixtures.ts';
 import {
   detectionIsolationTests,
   foreignFileTests,
@@ -10,21 +10,18 @@ import { eslint } from './eslint.ts';
 
 const REPORT = 'eslint/eslint.json';
 
-interface EslintResult {
-  errorCount: number;
-  warningCount: number;
-}
-
 describe('eslint parser', () => {
   detectionIsolationTests(eslint, 'eslint');
   foreignFileTests(eslint, 'eslint');
 
-  it("yields ESLint's own problem count (errorCount + warningCount of every file)", async () => {
-    const results = readFixtureJson(REPORT) as EslintResult[];
-    const expected = results.reduce((sum, result) => sum + result.errorCount + result.warningCount, 0);
-    expect(expected).toBeGreaterThan(10);
-    expect(await parseFixture(eslint, REPORT)).toHaveLength(expected);
-  });
+  it.each([REPORT, 'eslint/eslint-with-metadata.json'])(
+    "yields ESLint's own problem count (errorCount + warningCount of every file) from %s",
+    async (report) => {
+      const expected = TOOL_ISSUE_COUNTS['eslint']?.(report) ?? -1;
+      expect(expected).toBeGreaterThan(10);
+      expect(await parseFixture(eslint, report)).toHaveLength(expected);
+    },
+  );
 
   it('maps a rule error with its source line, and a warning', async () => {
     const findings = await parseFixture(eslint, REPORT);
@@ -43,6 +40,22 @@ describe('eslint parser', () => {
     });
     expect(evalCall?.filePath).toMatch(/(^|\/)app\.js$/);
     expect(findings.find((finding) => finding.ruleId === 'no-var')?.severity).toBe('low');
+  });
+
+  it('reads json-with-metadata: the same findings, paths relative to its cwd, rule docs', async () => {
+    const plain = await parseFixture(eslint, REPORT);
+    const withMetadata = await parseFixture(eslint, 'eslint/eslint-with-metadata.json');
+    expect(withMetadata.map((finding) => [finding.ruleId, finding.line])).toEqual(
+      plain.map((finding) => [finding.ruleId, finding.line]),
+    );
+    expect(withMetadata.map((finding) => finding.filePath)).toEqual(
+      plain.map((finding) => finding.filePath?.replace(/^.*\/eslint\/src\//, '')),
+    );
+    expect(withMetadata.find((finding) => finding.ruleId === 'no-eval')).toMatchObject({
+      filePath: 'app.js',
+      description: 'Disallow the use of `eval()`',
+      references: ['https://eslint.org/docs/latest/rules/no-eval'],
+    });
   });
 
   it('keeps a parse error (fatal, no rule) as a finding', async () => {
@@ -73,7 +86,8 @@ describe('eslint parser', () => {
 
   hostileInputTests(eslint, [
     ['empty file', ''],
-    ['wrong root type', '{"filePath": "a.js", "messages": []}'],
+    ['wrong root type', '"a.js"'],
+    ['object without results', '{"metadata": {"cwd": "/ci"}}'],
     ['truncated', '[{"filePath": "a.js", "messages": [{"ruleId": "semi"'],
     ['result without messages', '[{"filePath": "a.js"}]'],
     ['non-object message', '[{"filePath": "a.js", "messages": ["semi"]}]'],
