@@ -11,6 +11,7 @@ import {
 } from '../../../test/support/parser-suite.ts';
 import { buildSniff } from '../sniff.ts';
 import { inputFromFile } from '../upload-input.ts';
+import { findingIdentity } from '../fingerprint.ts';
 import { gitleaks } from './gitleaks.ts';
 import { sha256Hex } from './secrets.ts';
 
@@ -48,7 +49,8 @@ describe('gitleaks parser', () => {
       ruleId: 'Github',
       filePath: '.bashrc',
       line: null,
-      snippet: 'export JEKYLL_[REDACTED]',
+      // The first 4 characters stay, like `gitleaks --redact`.
+      snippet: 'export JEKYLL_GITH[REDACTED]',
       cweIds: [798],
       secretHash: sha256Hex('GITHUB_TOKEN="c77e01c1e89682e4d4b94a059a7fd2b37ab326ed"'),
       toolName: 'Gitleaks',
@@ -85,22 +87,34 @@ describe('gitleaks parser', () => {
       ruleId: 'generic-api-key',
       filePath: 'tests/api.py',
       line: 21,
-      snippet: 'apikey = "[REDACTED]"',
+      snippet: 'apikey = "dfjk[REDACTED]"',
     });
   });
 
-  it('takes the Gitleaks fingerprint without its line number', async () => {
-    const leak = {
-      Description: 'AWS',
-      StartLine: 7,
-      Secret: 'AKIAXXXXXXXXXXXXXXXX',
-      Match: 'key=AKIAXXXXXXXXXXXXXXXX',
-      File: 'a.tf',
-      RuleID: 'aws-access-token',
-      Fingerprint: '0a1b2c:a.tf:aws-access-token:7',
-    };
-    const [finding] = await parseText(gitleaks, JSON.stringify([leak]));
-    expect(finding?.toolFingerprint).toBe('0a1b2c:a.tf:aws-access-token');
+  it('keeps different secrets of one rule in one file apart, and one secret pasted twice as one', async () => {
+    // Gitleaks' Fingerprint differs only by line ("file:rule:line"): it cannot be the identity.
+    const leak = (line: number, secret: string) => ({
+      Description: 'GitHub Personal Access Token',
+      StartLine: line,
+      EndLine: line,
+      Secret: secret,
+      Match: `TOKEN=${secret}`,
+      File: 'config/credentials.env',
+      RuleID: 'github-pat',
+      Fingerprint: `config/credentials.env:github-pat:${line}`,
+    });
+    const first = `ghp_${'a1'.repeat(18)}`;
+    const second = `ghp_${'b2'.repeat(18)}`;
+    const findings = await parseText(
+      gitleaks,
+      JSON.stringify([leak(4, first), leak(5, second), leak(9, first)]),
+    );
+    expect(findings.map((f) => [f.line, f.secretHash, f.toolFingerprint])).toEqual([
+      [4, sha256Hex(first), null],
+      [5, sha256Hex(second), null],
+    ]);
+    const identities = findings.map((f) => findingIdentity('gitleaks', f).base);
+    expect(new Set(identities).size).toBe(2);
   });
 
   noRawSecretTests(gitleaks, 'gitleaks', (file) => [

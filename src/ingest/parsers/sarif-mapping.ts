@@ -4,6 +4,7 @@ import { severityFromScore } from './severity.ts';
 import { placeOf } from './sarif-location.ts';
 import type { SarifPlace } from './sarif-location.ts';
 import { findComponent, findRule } from './sarif-run.ts';
+import { asSecretFinding, isSecretResult } from './sarif-secret.ts';
 import type { RunMeta } from './sarif-run.ts';
 import {
   messageString,
@@ -159,8 +160,9 @@ export function mapResult(meta: RunMeta, result: JsonRecord): NormalizedFinding[
   const packageTexts = [message, helpText];
   const cwes = cweIds(meta, rule, result);
   const initialStatus = isSuppressed(result) ? 'false_positive' : null;
+  const isSecret = isSecretResult(meta.toolName, rule, result);
 
-  return places.map((place) => {
+  const findings = places.map((place): NormalizedFinding => {
     // Grype/Trivy report a vulnerable package at a manifest or archive path: no code snippet to show.
     const isDependency = ruleId !== null && VULNERABILITY_ID.test(ruleId) && place.snippet === null;
     const packageName = isDependency ? packageField(packageTexts, /Package/) : null;
@@ -201,4 +203,5 @@ export function mapResult(meta: RunMeta, result: JsonRecord): NormalizedFinding[
       toolVersion: meta.toolVersion,
     };
   });
+  return isSecret ? findings.map((finding) => asSecretFinding(finding, result)) : findings;
 }

@@ -59,13 +59,13 @@ describe('trufflehog3 parser', () => {
       filePath: 'docker/Dockerfile',
       line: 3,
       cweIds: [798],
-      toolFingerprint: '6ac0ab3b-5f34-3d2a-886c-08424de77b23',
+      toolFingerprint: null,
       secretHash: sha256Hex('964a1afa20dd4a3723002560124dd96f2a9e853f7ef5b86f5c2354af336fca37'),
-      snippet: '+FROM python:3.9.7-alpine@sha256:[REDACTED]',
+      snippet: '+FROM python:3.9.7-alpine@sha256:964a[REDACTED]',
       toolName: 'trufflehog3',
     });
     expect(findings.map((f) => f.severity)).toEqual(['high', 'medium', 'low']);
-    expect(findings[2]?.snippet).toBe('DD_API_KEY=[REDACTED]\nsecond line of context');
+    expect(findings[2]?.snippet).toBe('DD_API_KEY=44c4[REDACTED]\nsecond line of context');
   });
 
   it('maps legacy issues, one finding per secret line', async () => {

@@ -62,7 +62,9 @@ function currentIssue(issue: JsonRecord): NormalizedFinding {
     snippet: contextSnippet(issue['context']),
     cweIds: [798],
     // trufflehog3's issue id is a name-based UUID of rule, path, line and secret: stable across commits.
-    toolFingerprint: nonBlank(issue['id']),
+    // trufflehog3's issue id hashes the line among other things: moving code would change it. The
+    // secret's hash is the identity; the id stands in only when the report has no secret.
+    toolFingerprint: secret === null ? nonBlank(issue['id']) : null,
     secretHash: secret !== null ? sha256Hex(secret) : null,
   };
   return redactSecrets(finding, [secret]);
