@@ -20,9 +20,10 @@ function detect(sniff: Sniff): boolean {
   // `[]` is every array-shaped tool's empty report; it is left to an explicit scannerType.
   if (headIsNull(sniff)) return true;
   if (sniff.shape !== 'json-array') return false;
-  const v8 =
-    /^\s*\[\s*\{\s*"(Description|RuleID)"\s*:/.test(sniff.head) && /"StartLine"\s*:/.test(sniff.head);
-  const legacy = /^\s*\[\s*\{\s*"line"\s*:/.test(sniff.head) && /"offender"\s*:/.test(sniff.head);
+  // The first leak's keys, in any order (a `jq -S` report sorts them).
+  const keys = new Set(sniff.itemKeys);
+  const v8 = (keys.has('Description') || keys.has('RuleID')) && keys.has('StartLine');
+  const legacy = keys.has('line') && keys.has('offender');
   return v8 || legacy;
 }
 

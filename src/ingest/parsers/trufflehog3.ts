@@ -16,13 +16,10 @@ import type { NormalizedFinding, ParserInput, ParserModule, Sniff } from './type
 function detect(sniff: Sniff): boolean {
   // A bare `[]` is every array-shaped tool's empty report; it is left to an explicit scannerType.
   if (sniff.shape !== 'json-array') return false;
-  const current =
-    /^\s*\[\s*\{\s*"rule"\s*:\s*\{\s*"id"\s*:/.test(sniff.head) && /"secret"\s*:/.test(sniff.head);
-  const legacy =
-    /^\s*\[\s*\{/.test(sniff.head) &&
-    /"stringsFound"\s*:/.test(sniff.head) &&
-    /"reason"\s*:/.test(sniff.head) &&
-    /"commitHash"\s*:/.test(sniff.head);
+  // The first record's keys, in any order.
+  const keys = new Set(sniff.itemKeys);
+  const current = keys.has('rule') && keys.has('secret') && keys.has('path');
+  const legacy = keys.has('stringsFound') && keys.has('reason') && keys.has('commitHash');
   return current || legacy;
 }
 
