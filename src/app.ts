@@ -7,6 +7,8 @@ import type { App, AppContext } from './app-context.ts';
 import { apiKeyFrom, registerAuthentication, SESSION_COOKIE } from './http/auth.ts';
 import { registerErrorHandling, sendProblem } from './http/errors.ts';
 import { registerOpenApi } from './http/openapi.ts';
+import { registerNulByteGuard, schemaController } from './http/validation.ts';
+import { loggableError } from './lib/loggable-error.ts';
 import { sha256Hex } from './lib/secrets.ts';
 import { apiKeyRoutes } from './modules/api-keys/api-keys.routes.ts';
 import { applicationRoutes } from './modules/applications/applications.routes.ts';
@@ -51,6 +53,8 @@ function rateLimitKey(request: FastifyRequest): string {
 
 export interface BuildAppOptions {
   logger?: boolean;
+  /** Where log lines go (default stdout); tests capture the log here to prove what it never holds. */
+  logStream?: { write(line: string): void };
 }
 
 /** Builds the HTTP application over an opened, migrated database. Does not listen. */
@@ -71,14 +75,15 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
               ],
               censor: '[redacted]',
             },
+            // Any error logged anywhere goes through the whitelist (no SQL parameters, no bodies).
+            serializers: { err: (error) => loggableError(error) },
+            ...(options.logStream ? { stream: options.logStream } : {}),
           },
     trustProxy: context.config.trustProxy,
     bodyLimit: 1024 * 1024,
     requestIdHeader: 'x-request-id',
     genReqId: () => crypto.randomUUID(),
-    ajv: {
-      customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: true, useDefaults: true },
-    },
+    schemaController,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // Plugin routes (docs UI) declare no auth; they are public documentation.
@@ -87,6 +92,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   });
 
   registerErrorHandling(app);
+  registerNulByteGuard(app);
   await app.register(cookie);
   await app.register(multipart, {
     limits: { fileSize: context.config.uploadLimitBytes, files: 1, fields: 20, fieldSize: 64 * 1024 },

@@ -3,7 +3,10 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { openRuntime } from './runtime.ts';
 import { bootstrapAdmin } from './modules/users/bootstrap.ts';
+import { setPasswordByEmail } from './modules/users/passwords.service.ts';
 import { createUser } from './modules/users/users.service.ts';
+import { AppError } from './http/errors.ts';
+import type { Runtime } from './runtime.ts';
 
 const USAGE = `Usage: scanhub <command>
 
@@ -13,6 +16,11 @@ Commands:
   worker                    run background jobs only (async uploads, maintenance), for scaling out
   migrate                   apply pending database migrations and exit
   users create --email E --password P [--name N] [--role admin|member]
+  users set-password --email E --password P   (ends that user's sessions)
+
+The users commands open the database themselves: with DATABASE_URL (PostgreSQL) they work while
+servers run; the embedded database allows one process, so stop the server first, or use the API
+(POST /api/users, POST /api/users/{id}/password) with an admin's API key while it runs.
 `;
 
 async function serve(config: Config): Promise<void> {
@@ -71,6 +79,26 @@ async function migrate(config: Config): Promise<void> {
   await runtime.close();
 }
 
+/**
+ * Opens the database for a users command. The embedded database (PGlite) is one process's: when the
+ * server holds it, say so and what to do instead of a bare lock error.
+ */
+async function openForUsersCommand(config: Config): Promise<Runtime> {
+  try {
+    return await openRuntime(config);
+  } catch (error) {
+    if (config.databaseUrl) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new UsageError(
+      `Cannot open the embedded database: ${reason}\n` +
+        'The embedded database (PGlite, DATA_DIR) can be used by one process at a time, and a running ' +
+        'server holds it. Either stop the server and run this command again, or, while it runs, use the ' +
+        "API with an admin's API key: POST /api/users to create a user, POST /api/users/{id}/password " +
+        'to set a password. With DATABASE_URL (PostgreSQL) the users commands work beside running servers.',
+    );
+  }
+}
+
 async function usersCommand(config: Config, args: string[]): Promise<void> {
   const { positionals, values } = parseArgs({
     args,
@@ -82,12 +110,22 @@ async function usersCommand(config: Config, args: string[]): Promise<void> {
       role: { type: 'string' },
     },
   });
-  if (positionals[0] !== 'create' || !values.email || !values.password) throw new UsageError(USAGE);
+  const command = positionals[0];
+  if ((command !== 'create' && command !== 'set-password') || !values.email || !values.password)
+    throw new UsageError(USAGE);
   if (values.role && values.role !== 'admin' && values.role !== 'member')
     throw new UsageError('--role must be admin or member');
   if (values.password.length < 12) throw new UsageError('--password must have at least 12 characters');
-  const runtime = await openRuntime(config);
+  if (values.password.length > 1024) throw new UsageError('--password must have at most 1024 characters');
+  const runtime = await openForUsersCommand(config);
   try {
+    if (command === 'set-password') {
+      const result = await setPasswordByEmail(runtime.context.db, values.email, values.password);
+      console.log(
+        `Password set for ${result.email} (id ${result.id}); ${result.sessions_revoked} sessions ended`,
+      );
+      return;
+    }
     const user = await createUser(runtime.context.db, {
       email: values.email,
       password: values.password,
@@ -114,6 +152,7 @@ async function main(argv: string[]): Promise<void> {
 
 main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof ConfigError || error instanceof UsageError) console.error(error.message);
+  else if (error instanceof AppError) console.error(error.detail);
   else console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 });

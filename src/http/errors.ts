@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { loggableError } from '../lib/loggable-error.ts';
 
 export interface ValidationIssue {
   path: string;
@@ -43,7 +44,46 @@ const TITLES: Record<number, string> = {
   503: 'Service Unavailable',
 };
 
-/** Writes an RFC 9457 problem document. */
+/**
+ * Bounds on what an error body repeats. Details and messages often quote the input (a parser's
+ * message, an unknown field's name, a JSON syntax error); a 1 MB stack of unclosed XML tags once came
+ * back as a 3.5 MB error. The detail keeps its fixed text plus a short quote; every other string at
+ * most ~200 characters; at most 50 validation issues.
+ */
+const MAX_DETAIL = 500;
+const MAX_TEXT = 200;
+const MAX_ISSUES = 50;
+const TRUNCATED = '… (truncated)';
+
+export function truncateText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let cut = text.slice(0, max);
+  // Never leave half of a surrogate pair.
+  if (/[\uD800-\uDBFF]$/.test(cut)) cut = cut.slice(0, -1);
+  return `${cut}${TRUNCATED}`;
+}
+
+/** Every string inside bounded; arrays and objects kept (validation issues capped separately). */
+function bounded(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return truncateText(value, MAX_TEXT);
+  if (depth > 4 || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((item) => bounded(item, depth + 1));
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, bounded(item, depth + 1)]));
+}
+
+function boundedExtra(extra: Record<string, unknown>): Record<string, unknown> {
+  const result = bounded(extra) as Record<string, unknown>;
+  if (Array.isArray(result.errors) && result.errors.length > MAX_ISSUES) {
+    const total = result.errors.length;
+    result.errors = [
+      ...result.errors.slice(0, MAX_ISSUES),
+      { path: '', message: `… and ${total - MAX_ISSUES} more issues` },
+    ];
+  }
+  return result;
+}
+
+/** Writes an RFC 9457 problem document; texts from the input are bounded (see MAX_DETAIL). */
 export function sendProblem(
   reply: FastifyReply,
   status: number,
@@ -58,9 +98,9 @@ export function sendProblem(
       type: `https://scanhub.dev/problems/${code.replaceAll('_', '-')}`,
       title: TITLES[status] ?? 'Error',
       status,
-      detail,
+      detail: truncateText(detail, MAX_DETAIL),
       code,
-      ...extra,
+      ...boundedExtra(extra),
     });
 }
 
@@ -78,7 +118,26 @@ const SQLSTATE: Record<string, { status: number; code: string; detail: string }>
   '22003': { status: 400, code: 'number_out_of_range', detail: 'A number is out of range' },
   '22007': { status: 400, code: 'invalid_date', detail: 'A date is invalid' },
   '22008': { status: 400, code: 'invalid_date', detail: 'A date is out of range' },
+  // Backstop for what the edge already refuses (NUL characters, invalid encodings).
+  '22021': {
+    status: 400,
+    code: 'invalid_text',
+    detail: 'A text value holds a character that cannot be stored',
+  },
+  '22P05': {
+    status: 400,
+    code: 'invalid_text',
+    detail: 'A text value holds a character that cannot be stored',
+  },
 };
+
+/** Class 54, program limit exceeded (a value too large to index, a statement too complex). */
+const LIMIT_EXCEEDED = { status: 400, code: 'value_too_large', detail: 'A value exceeds what can be stored' };
+
+function mappedSqlState(state: string | undefined) {
+  if (!state) return undefined;
+  return SQLSTATE[state] ?? (state.startsWith('54') ? LIMIT_EXCEEDED : undefined);
+}
 
 function sqlState(error: unknown): string | undefined {
   const code = (error as { code?: unknown }).code;
@@ -105,17 +164,14 @@ export function registerErrorHandling(app: FastifyInstance): void {
       const errors = validationIssues(error);
       return sendProblem(reply, 400, 'validation_failed', 'The request is invalid', { errors });
     }
-    const state = sqlState(error);
-    if (state && SQLSTATE[state]) {
-      const mapped = SQLSTATE[state];
-      return sendProblem(reply, mapped.status, mapped.code, mapped.detail);
-    }
+    const mapped = mappedSqlState(sqlState(error));
+    if (mapped) return sendProblem(reply, mapped.status, mapped.code, mapped.detail);
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       const code = status === 413 ? 'payload_too_large' : status === 429 ? 'rate_limited' : 'bad_request';
       return sendProblem(reply, status, code, error.message);
     }
-    request.log.error({ err: error }, 'unhandled error');
+    request.log.error({ err: loggableError(error) }, 'unhandled error');
     return sendProblem(reply, 500, 'internal_error', 'An unexpected error occurred');
   });
 }

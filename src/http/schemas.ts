@@ -1,4 +1,4 @@
-import { Type, type TSchema } from 'typebox';
+import { Type, type TProperties, type TObjectOptions, type TSchema } from 'typebox';
 
 /** Shared schema pieces. Records are snake_case with `id`, `created_at`, `updated_at`. */
 
@@ -9,6 +9,13 @@ export const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
  * (so `{"tag": null}` stored an empty string). Tried first, `null` matches as itself.
  */
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([Type.Null(), schema]);
+
+/**
+ * A JSON request body: every field is declared (camelCase/snake_case twins included), so an unknown
+ * field is a 400 `validation_failed` naming it instead of being ignored.
+ */
+export const BodyObject = <T extends TProperties>(properties: T, options: TObjectOptions = {}) =>
+  Type.Object(properties, { ...options, additionalProperties: false });
 
 /** Path parameter `{id}`; validated by the service so a malformed id is a 404, not a 400. */
 export const IdParams = Type.Object({ id: Type.String() });

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { NullableTimestamp, Timestamp } from '../../http/schemas.ts';
+import { BodyObject, NullableTimestamp, Timestamp } from '../../http/schemas.ts';
 
 export const ApiKeySchema = Type.Object({
   id: Type.Integer(),
@@ -20,10 +20,12 @@ export const CreatedApiKeySchema = Type.Intersect([
   }),
 ]);
 
-export const CreateApiKeyBody = Type.Object({
+const ExpiresAt = Type.String({ format: 'date-time', maxLength: 64 });
+
+export const CreateApiKeyBody = BodyObject({
   name: Type.String({ minLength: 1, maxLength: 200 }),
-  expires_at: Type.Optional(Type.String({ format: 'date-time' })),
-  expiresAt: Type.Optional(Type.String({ format: 'date-time' })),
+  expires_at: Type.Optional(ExpiresAt),
+  expiresAt: Type.Optional(ExpiresAt),
 });
 export type CreateApiKeyInput = Static<typeof CreateApiKeyBody>;
 

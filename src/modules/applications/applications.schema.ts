@@ -1,9 +1,12 @@
 import { Type, type Static } from 'typebox';
-import { AssetCriticalitySchema, Nullable, Timestamp } from '../../http/schemas.ts';
+import { BodyObject, AssetCriticalitySchema, Nullable, Timestamp } from '../../http/schemas.ts';
 import { VersionSchema } from '../versions/versions.schema.ts';
 
 const Slug = Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$' });
-const GroupRef = Type.Union([Type.Integer({ minimum: 1 }), Type.String({ pattern: '^[1-9][0-9]*$' })]);
+const GroupRef = Type.Union([
+  Type.Integer({ minimum: 1 }),
+  Type.String({ pattern: '^[1-9][0-9]*$', maxLength: 10 }),
+]);
 const RepositoryUrl = Nullable(Type.String({ maxLength: 2000, pattern: '^(https?|ssh|git)://|^git@' }));
 
 export const ApplicationSchema = Type.Object({
@@ -37,7 +40,7 @@ export const CreatedApplicationSchema = Type.Intersect([
 ]);
 
 /** Spec spelling plus camelCase twins (`groupId`, `repositoryUrl`, `assetCriticality`). */
-export const CreateApplicationBody = Type.Object({
+export const CreateApplicationBody = BodyObject({
   name: Type.String({ minLength: 1, maxLength: 200 }),
   slug: Slug,
   group_id: Type.Optional(GroupRef),
@@ -49,7 +52,7 @@ export const CreateApplicationBody = Type.Object({
 });
 export type CreateApplicationInput = Static<typeof CreateApplicationBody>;
 
-export const UpdateApplicationBody = Type.Object(
+export const UpdateApplicationBody = BodyObject(
   {
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     slug: Type.Optional(Slug),

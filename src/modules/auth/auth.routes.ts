@@ -2,8 +2,11 @@ import { Type } from 'typebox';
 import type { App, AppContext } from '../../app-context.ts';
 import { csrfTokenFor, currentUser, SESSION_COOKIE } from '../../http/auth.ts';
 import { randomToken, sha256Hex } from '../../lib/secrets.ts';
-import { UserSchema } from '../users/users.schema.ts';
+import { normalizeEmail } from '../users/email.ts';
+import { changeOwnPassword } from '../users/passwords.service.ts';
+import { ChangePasswordBody, PasswordChangedSchema, UserSchema } from '../users/users.schema.ts';
 import { getUser } from '../users/users.service.ts';
+import { LoginBody } from './auth.schema.ts';
 import { login, logout } from './auth.service.ts';
 
 const ANONYMOUS_CSRF_COOKIE = 'scanhub_csrf';
@@ -25,7 +28,7 @@ export function authRoutes(app: App, { db, config, secretKey }: AppContext): voi
           hook: 'preValidation',
           keyGenerator: (request) => {
             const body = request.body as { email?: unknown } | undefined;
-            const email = typeof body?.email === 'string' ? body.email.toLowerCase() : '';
+            const email = typeof body?.email === 'string' ? normalizeEmail(body.email) : '';
             return `login:${request.ip}:${email}`;
           },
         },
@@ -33,7 +36,7 @@ export function authRoutes(app: App, { db, config, secretKey }: AppContext): voi
       schema: {
         tags: ['auth'],
         summary: 'Sign in; sets an httpOnly session cookie',
-        body: Type.Object({ email: Type.String({ minLength: 1 }), password: Type.String({ minLength: 1 }) }),
+        body: LoginBody,
         response: { 200: Type.Object({ user: UserSchema, csrfToken: Type.String() }) },
       },
     },
@@ -48,6 +51,31 @@ export function authRoutes(app: App, { db, config, secretKey }: AppContext): voi
       });
       return { user: result.user, csrfToken: csrfTokenFor(secretKey, result.sessionId) };
     },
+  );
+
+  app.post(
+    '/api/auth/password',
+    {
+      config: {
+        // Guessing the current password through this route is as limited as through login.
+        rateLimit: {
+          max: config.rateLimit.loginPerMinute,
+          timeWindow: 60_000,
+          hook: 'preHandler',
+          keyGenerator: (request) => {
+            const principal = request.principal;
+            return `password:${principal?.kind === 'user' ? principal.id : request.ip}`;
+          },
+        },
+      },
+      schema: {
+        tags: ['auth'],
+        summary: 'Change your own password; your other sessions end (API keys are kept)',
+        body: ChangePasswordBody,
+        response: { 200: PasswordChangedSchema },
+      },
+    },
+    async (request) => changeOwnPassword(db, currentUser(request), request.body),
   );
 
   app.post(

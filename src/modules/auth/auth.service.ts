@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { unauthorized } from '../../http/errors.ts';
 import { randomToken, sha256Hex } from '../../lib/secrets.ts';
+import { normalizeEmail } from '../users/email.ts';
 import { presentUser } from '../users/users.presenter.ts';
 import type { UserRecord } from '../users/users.schema.ts';
 
@@ -28,7 +29,7 @@ export async function login(
   const row = await db
     .selectFrom('users')
     .selectAll()
-    .where((eb) => eb(eb.fn('lower', ['email']), '=', email.trim().toLowerCase()))
+    .where((eb) => eb(eb.fn('lower', ['email']), '=', normalizeEmail(email)))
     .executeTakeFirst();
   const valid = await verify(row?.password_hash ?? DECOY_HASH, password).catch(() => false);
   if (!row || !valid || row.disabled) throw unauthorized('Invalid email or password');

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Nullable, Timestamp } from '../../http/schemas.ts';
+import { BodyObject, Nullable, Timestamp } from '../../http/schemas.ts';
 import { UserSummarySchema } from './findings.schema.ts';
 
 export const MAX_COMMENT_LENGTH = 10_000;
@@ -26,7 +26,7 @@ export const CommentListSchema = Type.Array(CommentSchema, {
 
 const ParentId = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
 
-export const CreateCommentBody = Type.Object({
+export const CreateCommentBody = BodyObject({
   /** Text of the comment; must not be blank. */
   content: Type.String({ minLength: 1, maxLength: MAX_COMMENT_LENGTH }),
   /** Reply to this comment of the same finding. */

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Nullable } from '../../http/schemas.ts';
+import { BodyObject, Nullable } from '../../http/schemas.ts';
 import { FindingStatusSchema } from './findings.schema.ts';
 
 const UserId = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
@@ -7,13 +7,13 @@ const DueDate = Nullable(
   Type.String({ maxLength: 64, description: 'ISO 8601 date or date-time; a time without offset is UTC' }),
 );
 
-export const StatusBody = Type.Object({
+export const StatusBody = BodyObject({
   /** Allowed moves: open → confirmed | false_positive; confirmed → fixed | false_positive; fixed → open; false_positive → open. */
   status: FindingStatusSchema,
 });
 export type StatusInput = Static<typeof StatusBody>;
 
-export const ReviewBody = Type.Object({
+export const ReviewBody = BodyObject({
   /** Optional status to move to, by the same rules as PATCH /status. */
   status: Type.Optional(FindingStatusSchema),
 });
@@ -23,7 +23,7 @@ export type ReviewInput = Static<typeof ReviewBody>;
  * `userId` (or `user_id`) is required: a user id, or null to unassign. `dueDate` (or `due_date`):
  * a new due date, null to clear it, omitted to keep it (ingest sets the SLA due date at creation).
  */
-export const AssignBody = Type.Object({
+export const AssignBody = BodyObject({
   userId: Type.Optional(Nullable(UserId)),
   user_id: Type.Optional(Nullable(UserId)),
   dueDate: Type.Optional(DueDate),
@@ -32,7 +32,7 @@ export const AssignBody = Type.Object({
 export type AssignInput = Static<typeof AssignBody>;
 
 /** All or nothing: at least one of `status` and `assignee`. */
-export const BulkBody = Type.Object({
+export const BulkBody = BodyObject({
   ids: Type.Array(UserId, { minItems: 1, maxItems: 1000, description: 'Finding ids (duplicates ignored)' }),
   status: Type.Optional(FindingStatusSchema),
   /** A user id, or null to unassign; due dates are kept. */

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { App, AppContext } from '../../app-context.ts';
 import { currentUser } from '../../http/auth.ts';
-import { IdParams, Timestamp } from '../../http/schemas.ts';
+import { BodyObject, IdParams, Timestamp } from '../../http/schemas.ts';
 import { createGroup, listGroups, presentGroup, requireGroup } from './groups.service.ts';
 
 const GroupSchema = Type.Object({
@@ -12,7 +12,7 @@ const GroupSchema = Type.Object({
   updated_at: Timestamp,
 });
 
-const CreateGroupBody = Type.Object({
+const CreateGroupBody = BodyObject({
   name: Type.String({ minLength: 1, maxLength: 200 }),
   /** URL path segment(s): lowercase letters, digits, `-`, `_`, `.`, and `/` between segments. */
   path: Type.String({

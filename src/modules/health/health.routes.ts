@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { App, AppContext } from '../../app-context.ts';
 import { sendProblem } from '../../http/errors.ts';
+import { loggableError } from '../../lib/loggable-error.ts';
 
 export function healthRoutes(app: App, { db }: AppContext): void {
   app.get(
@@ -23,7 +24,7 @@ export function healthRoutes(app: App, { db }: AppContext): void {
         await sql`select 1`.execute(db);
         return { status: 'ready' };
       } catch (error) {
-        request.log.warn({ err: error }, 'readiness check failed');
+        request.log.warn({ err: loggableError(error) }, 'readiness check failed');
         return sendProblem(reply, 503, 'database_unavailable', 'The database does not answer');
       }
     },

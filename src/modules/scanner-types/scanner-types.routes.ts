@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { App, AppContext } from '../../app-context.ts';
-import { IdParams, Timestamp } from '../../http/schemas.ts';
+import { BodyObject, IdParams, Timestamp } from '../../http/schemas.ts';
 import { listScannerTypes, setScannerTypeEnabled } from './scanner-types.service.ts';
 
 const ScannerTypeSchema = Type.Object({
@@ -31,7 +31,7 @@ export function scannerTypeRoutes(app: App, { db }: AppContext): void {
       tags: ['admin'],
       summary: 'Enable or disable a scanner type by id or name (admin, or permission scanner-types.update)',
       params: IdParams,
-      body: Type.Object({ enabled: Type.Boolean() }),
+      body: BodyObject({ enabled: Type.Boolean() }),
       response: { 200: ScannerTypeSchema },
     },
   } as const;

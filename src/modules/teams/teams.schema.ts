@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Timestamp } from '../../http/schemas.ts';
+import { BodyObject, Timestamp } from '../../http/schemas.ts';
 
 export const TeamMemberSchema = Type.Object({
   team_id: Type.Integer(),
@@ -18,12 +18,16 @@ export const TeamSchema = Type.Object({
   updated_at: Timestamp,
 });
 
-export const CreateTeamBody = Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) });
+export const CreateTeamBody = BodyObject({ name: Type.String({ minLength: 1, maxLength: 200 }) });
 
 /** `user_id` (or `userId`) may be a number or a numeric string. */
-export const AddMemberBody = Type.Object({
-  user_id: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.String({ minLength: 1 })])),
-  userId: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.String({ minLength: 1 })])),
+export const AddMemberBody = BodyObject({
+  user_id: Type.Optional(
+    Type.Union([Type.Integer({ minimum: 1 }), Type.String({ minLength: 1, maxLength: 10 })]),
+  ),
+  userId: Type.Optional(
+    Type.Union([Type.Integer({ minimum: 1 }), Type.String({ minLength: 1, maxLength: 10 })]),
+  ),
   role: Type.Optional(Type.String({ minLength: 1, maxLength: 50 })),
 });
 

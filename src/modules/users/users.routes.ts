@@ -2,7 +2,14 @@ import { Type } from 'typebox';
 import type { App, AppContext } from '../../app-context.ts';
 import { currentUser } from '../../http/auth.ts';
 import { IdParams } from '../../http/schemas.ts';
-import { CreateUserBody, UpdateUserBody, UserSchema } from './users.schema.ts';
+import { resetPassword } from './passwords.service.ts';
+import {
+  CreateUserBody,
+  PasswordChangedSchema,
+  ResetPasswordBody,
+  UpdateUserBody,
+  UserSchema,
+} from './users.schema.ts';
 import { createUser, getUser, listUsers, updateUser } from './users.service.ts';
 
 export function userRoutes(app: App, { db }: AppContext): void {
@@ -49,15 +56,29 @@ export function userRoutes(app: App, { db }: AppContext): void {
   app.patch(
     '/api/users/:id',
     {
-      config: { auth: 'admin' },
       schema: {
         tags: ['users'],
-        summary: 'Change role, name or disabled (admin)',
+        summary: 'Change a user (members: their own name; admins: also role, disabled, email)',
         params: IdParams,
         body: UpdateUserBody,
         response: { 200: UserSchema },
       },
     },
-    async (request) => updateUser(db, request.params.id, request.body),
+    async (request) => updateUser(db, currentUser(request), request.params.id, request.body),
+  );
+
+  app.post(
+    '/api/users/:id/password',
+    {
+      config: { auth: 'admin' },
+      schema: {
+        tags: ['users'],
+        summary: "Set a user's password (admin); ends that user's sessions",
+        params: IdParams,
+        body: ResetPasswordBody,
+        response: { 200: PasswordChangedSchema },
+      },
+    },
+    async (request) => resetPassword(db, currentUser(request), request.params.id, request.body),
   );
 }

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { NullableTimestamp, RoleSchema, Timestamp } from '../../http/schemas.ts';
+import { BodyObject, NullableTimestamp, RoleSchema, Timestamp } from '../../http/schemas.ts';
 
 export const UserSchema = Type.Object({
   id: Type.Integer(),
@@ -13,7 +13,7 @@ export const UserSchema = Type.Object({
 });
 export type UserRecord = Static<typeof UserSchema>;
 
-export const CreateUserBody = Type.Object({
+export const CreateUserBody = BodyObject({
   email: Type.String({ format: 'email', maxLength: 320 }),
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   /** At least 12 characters. */
@@ -22,12 +22,43 @@ export const CreateUserBody = Type.Object({
 });
 export type CreateUserInput = Static<typeof CreateUserBody>;
 
-export const UpdateUserBody = Type.Object(
+const Password = Type.String({ minLength: 12, maxLength: 1024, description: 'At least 12 characters' });
+
+/**
+ * What may change, by role: a member may change only their own `name`; an admin also `role`,
+ * `disabled` and `email` (normalized like at creation; 409 `email_taken` when in use). Nothing else
+ * (passwords have their own routes, ids and timestamps are not writable): an unknown field is a 400.
+ */
+export const UpdateUserBody = BodyObject(
   {
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     role: Type.Optional(RoleSchema),
     disabled: Type.Optional(Type.Boolean()),
+    email: Type.Optional(Type.String({ format: 'email', maxLength: 320 })),
   },
   { minProperties: 1 },
 );
 export type UpdateUserInput = Static<typeof UpdateUserBody>;
+
+/** An admin sets another user's password (`new_password` or its twin `newPassword`). */
+export const ResetPasswordBody = BodyObject({
+  new_password: Type.Optional(Password),
+  newPassword: Type.Optional(Password),
+});
+export type ResetPasswordInput = Static<typeof ResetPasswordBody>;
+
+/** A user changes their own password; twins `currentPassword` / `newPassword`. */
+export const ChangePasswordBody = BodyObject({
+  current_password: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })),
+  currentPassword: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })),
+  new_password: Type.Optional(Password),
+  newPassword: Type.Optional(Password),
+});
+export type ChangePasswordInput = Static<typeof ChangePasswordBody>;
+
+export const PasswordChangedSchema = Type.Object({
+  id: Type.Integer(),
+  /** Sessions ended by the change (all of the user's others; API keys are kept). */
+  sessions_revoked: Type.Integer(),
+});
+export type PasswordChanged = Static<typeof PasswordChangedSchema>;

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Nullable, Timestamp } from '../../http/schemas.ts';
+import { BodyObject, Nullable, Timestamp } from '../../http/schemas.ts';
 
 export const VersionSchema = Type.Object({
   id: Type.Integer(),
@@ -16,7 +16,7 @@ export type VersionRecord = Static<typeof VersionSchema>;
 const VersionName = Type.String({ minLength: 1, maxLength: 200 });
 const OptionalText = Type.Optional(Nullable(Type.String({ maxLength: 200 })));
 
-export const CreateVersionBody = Type.Object({
+export const CreateVersionBody = BodyObject({
   name: VersionName,
   branch: OptionalText,
   tag: OptionalText,
@@ -24,7 +24,7 @@ export const CreateVersionBody = Type.Object({
 });
 export type CreateVersionInput = Static<typeof CreateVersionBody>;
 
-export const UpdateVersionBody = Type.Object(
+export const UpdateVersionBody = BodyObject(
   {
     name: Type.Optional(VersionName),
     branch: OptionalText,

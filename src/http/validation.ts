@@ -1,0 +1,82 @@
+import { AjvCompiler } from '@fastify/ajv-compiler';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { FastifyRouteSchemaDef } from 'fastify/types/schema.js';
+import type { Options as AjvOptions } from 'ajv';
+import { badRequest } from './errors.ts';
+
+/**
+ * Two Ajv configurations, chosen per part of the request:
+ * - JSON bodies are taken as typed: no coercion (`{"is_default": "true"}` is not `true`, `{"name": 42}`
+ *   is not `"42"`) and no silent removal of unknown fields (body schemas say
+ *   `additionalProperties: false`, so an unknown field is a 400 instead of being dropped);
+ * - query strings and path parameters arrive as text, so they are coerced (`?page=2`, `?severity=a&severity=b`).
+ */
+const SHARED: AjvOptions = { allErrors: true, useDefaults: true };
+const BODY_OPTIONS: AjvOptions = { ...SHARED, coerceTypes: false, removeAdditional: false };
+const TEXT_OPTIONS: AjvOptions = { ...SHARED, coerceTypes: 'array', removeAdditional: true };
+
+type Compile = (route: FastifyRouteSchemaDef<unknown>) => unknown;
+type BuildFromPool = (
+  externalSchemas: Record<string, unknown>,
+  options: { customOptions: AjvOptions },
+) => Compile;
+
+/**
+ * Fastify's validator factory, one Ajv instance per configuration (the library's own pool keyed by
+ * options): bodies go to the strict one, everything else to the coercing one.
+ */
+function buildValidator(externalSchemas: Record<string, unknown>): Compile {
+  // The typings describe the pool's result as Ajv's `compile`; at runtime it takes Fastify's route
+  // schema definition, as Fastify calls it.
+  const fromPool = AjvCompiler() as unknown as BuildFromPool;
+  const strict = fromPool(externalSchemas, { customOptions: BODY_OPTIONS });
+  const coercing = fromPool(externalSchemas, { customOptions: TEXT_OPTIONS });
+  return (route) => (route.httpPart === 'body' ? strict(route) : coercing(route));
+}
+
+/** The `schemaController` server option that installs the per-part validators. */
+export const schemaController = {
+  compilersFactory: { buildValidator },
+} as unknown as FastifyServerOptions['schemaController'];
+
+/**
+ * Where a request carries a NUL character (`\u0000` in a JSON string or key, `%00` in the path or
+ * query), or `null` when none does. PostgreSQL text cannot hold one (SQLSTATE 22021), and no field
+ * of this API means one, so it is refused at the edge. Iterative: a 10,000-level body must not
+ * overflow the stack here.
+ */
+export function nulBytePath(root: unknown, rootName: string): string | null {
+  const pending: [unknown, string][] = [[root, rootName]];
+  while (pending.length > 0) {
+    const [value, path] = pending.pop() as [unknown, string];
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) return path;
+    } else if (Array.isArray(value)) {
+      value.forEach((item, index) => pending.push([item, `${path}.${index}`]));
+    } else if (value !== null && typeof value === 'object') {
+      for (const [key, item] of Object.entries(value)) {
+        if (key.includes('\u0000')) return path;
+        pending.push([item, `${path}.${key}`]);
+      }
+    }
+  }
+  return null;
+}
+
+/** Refuses NUL characters in the body, query and path parameters of every route, before validation. */
+export function registerNulByteGuard(app: FastifyInstance): void {
+  app.addHook('preValidation', async (request) => {
+    const parts: [unknown, string][] = [
+      [request.params, 'params'],
+      [request.query, 'querystring'],
+      [request.body, 'body'],
+    ];
+    for (const [value, name] of parts) {
+      const path = nulBytePath(value, name);
+      if (path !== null) {
+        const issue = { path, message: 'must not contain a NUL character' };
+        throw badRequest('validation_failed', 'The request is invalid', [issue]);
+      }
+    }
+  });
+}

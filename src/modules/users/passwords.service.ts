@@ -1,0 +1,97 @@
+import { verify } from '@node-rs/argon2';
+import type { Kysely } from 'kysely';
+import { parseId } from '../../access/access.ts';
+import type { UserPrincipal } from '../../access/principal.ts';
+import type { DB } from '../../db/schema.ts';
+import { badRequest, notFound, type ValidationIssue } from '../../http/errors.ts';
+import { normalizeEmail } from './email.ts';
+import type { ChangePasswordInput, PasswordChanged, ResetPasswordInput } from './users.schema.ts';
+import { hashPassword } from './users.service.ts';
+
+/** The value of a field given in either spelling; 400 naming the field when neither is there. */
+function required(value: string | undefined, field: string): string {
+  if (value !== undefined) return value;
+  const issue: ValidationIssue = { path: `body.${field}`, message: `must have required property '${field}'` };
+  throw badRequest('validation_failed', `${field} is required`, [issue]);
+}
+
+/**
+ * Stores a new password hash and ends the user's sessions, except `keepSessionId` (the session that
+ * made the change). API keys stay valid: they are separate credentials with their own revocation.
+ */
+async function storePassword(
+  db: Kysely<DB>,
+  userId: number,
+  password: string,
+  keepSessionId?: string,
+): Promise<PasswordChanged> {
+  const passwordHash = await hashPassword(password);
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .updateTable('users')
+      .set({ password_hash: passwordHash, updated_at: new Date() })
+      .where('id', '=', userId)
+      .returning('id')
+      .executeTakeFirst();
+    if (!row) throw notFound('User');
+    let revoke = trx.deleteFrom('sessions').where('user_id', '=', userId);
+    if (keepSessionId) revoke = revoke.where('id', '<>', keepSessionId);
+    const revoked = await revoke.executeTakeFirst();
+    return { id: row.id, sessions_revoked: Number(revoked.numDeletedRows) };
+  });
+}
+
+/**
+ * The signed-in user changes their own password: the current one must be right (400
+ * `wrong_password` otherwise, nothing changes); every other session of theirs ends.
+ */
+export async function changeOwnPassword(
+  db: Kysely<DB>,
+  user: UserPrincipal,
+  input: ChangePasswordInput,
+): Promise<PasswordChanged> {
+  const current = required(input.current_password ?? input.currentPassword, 'current_password');
+  const next = required(input.new_password ?? input.newPassword, 'new_password');
+  const row = await db
+    .selectFrom('users')
+    .select('password_hash')
+    .where('id', '=', user.id)
+    .executeTakeFirst();
+  if (!row) throw notFound('User');
+  const valid = await verify(row.password_hash, current).catch(() => false);
+  if (!valid) {
+    throw badRequest('wrong_password', 'The current password is not correct', [
+      { path: 'body.current_password', message: 'is not correct' },
+    ]);
+  }
+  return storePassword(db, user.id, next, user.sessionId);
+}
+
+/** An admin sets a user's password; all of that user's sessions end (but the admin's own). */
+export async function resetPassword(
+  db: Kysely<DB>,
+  admin: UserPrincipal,
+  idParam: string,
+  input: ResetPasswordInput,
+): Promise<PasswordChanged> {
+  const id = parseId(idParam);
+  if (id === null) throw notFound('User');
+  const next = required(input.new_password ?? input.newPassword, 'new_password');
+  return storePassword(db, id, next, admin.sessionId);
+}
+
+/** `scanhub users set-password`: sets the password of the user with this email. */
+export async function setPasswordByEmail(
+  db: Kysely<DB>,
+  email: string,
+  password: string,
+): Promise<PasswordChanged & { email: string }> {
+  const normalized = normalizeEmail(email);
+  const row = await db
+    .selectFrom('users')
+    .select('id')
+    .where((eb) => eb(eb.fn('lower', ['email']), '=', normalized))
+    .executeTakeFirst();
+  if (!row) throw notFound(`User ${normalized}`);
+  return { ...(await storePassword(db, row.id, password)), email: normalized };
+}
