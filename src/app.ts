@@ -5,7 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyRequest } from 'fastify';
 import type { App, AppContext } from './app-context.ts';
 import { apiKeyFrom, registerAuthentication, SESSION_COOKIE } from './http/auth.ts';
-import { registerErrorHandling, sendProblem } from './http/errors.ts';
+import { registerErrorHandling, sendFrameworkError, sendProblem } from './http/errors.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerNulByteGuard, schemaController } from './http/validation.ts';
 import { loggableError } from './lib/loggable-error.ts';
@@ -84,6 +84,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     requestIdHeader: 'x-request-id',
     genReqId: () => crypto.randomUUID(),
     schemaController,
+    frameworkErrors: sendFrameworkError,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // Plugin routes (docs UI) declare no auth; they are public documentation.
@@ -92,6 +93,8 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   });
 
   registerErrorHandling(app);
+  // JSON everywhere (and multipart for ingest): a text/plain body is a 415, not a string to validate.
+  app.removeContentTypeParser('text/plain');
   registerNulByteGuard(app);
   await app.register(cookie);
   await app.register(multipart, {

@@ -233,7 +233,7 @@ describe('emails are normalized once (trim, NFKC, lowercase)', () => {
       ])
       .returning(['id', 'email'])
       .execute();
-    await normalizeStoredEmails(t.db);
+    await normalizeStoredEmails(t.db as unknown as Parameters<typeof normalizeStoredEmails>[0]);
     const after = await t.db
       .selectFrom('users')
       .select(['id', 'email'])

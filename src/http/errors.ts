@@ -38,6 +38,7 @@ const TITLES: Record<number, string> = {
   405: 'Method Not Allowed',
   409: 'Conflict',
   413: 'Payload Too Large',
+  414: 'URI Too Long',
   415: 'Unsupported Media Type',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
@@ -154,6 +155,16 @@ function validationIssues(error: FastifyError): ValidationIssue[] {
     const path = [context, base, field].filter(Boolean).join('.');
     return { path, message: issue.message ?? 'is invalid' };
   });
+}
+
+/**
+ * Errors Fastify answers before routing (`frameworkErrors`): a malformed percent-encoding (400) or
+ * a path parameter over the router's length limit (414); problem+json like every other error.
+ */
+export function sendFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const status = error.statusCode ?? 400;
+  const code = status === 414 ? 'uri_too_long' : 'bad_url';
+  void sendProblem(reply, status, code, error.message);
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {
