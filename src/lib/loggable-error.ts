@@ -37,11 +37,29 @@ function isDatabaseError(error: Record<string, unknown>): boolean {
 
 const blankQuoted = (message: string): string => message.replace(/"[^"]*"/g, '"…"');
 
-export function loggableError(value: unknown, depth = 0): LoggableError {
-  if (!(value instanceof Error)) {
-    const message = typeof value === 'string' ? value.slice(0, MAX_MESSAGE) : '';
-    return { type: typeof value, message, stack: '' };
+/**
+ * A thrown non-Error, or an already loggable object (the logger's serializer sees what a call site
+ * made loggable): only the whitelisted fields are copied, so this stays idempotent and safe.
+ */
+function nonError(value: unknown): LoggableError {
+  if (typeof value === 'string') return { type: 'string', message: value.slice(0, MAX_MESSAGE), stack: '' };
+  if (value === null || typeof value !== 'object') return { type: typeof value, message: '', stack: '' };
+  const fields = value as Record<string, unknown>;
+  const result: LoggableError = {
+    type: stringField(fields.type) ?? 'object',
+    message: (stringField(fields.message) ?? '').slice(0, MAX_MESSAGE),
+    stack: stringField(fields.stack) ?? '',
+  };
+  for (const name of ['code', 'table', 'column', 'constraint'] as const) {
+    const field = stringField(fields[name]);
+    if (field) result[name] = field;
   }
+  if (typeof fields.statusCode === 'number') result.statusCode = fields.statusCode;
+  return result;
+}
+
+export function loggableError(value: unknown, depth = 0): LoggableError {
+  if (!(value instanceof Error)) return nonError(value);
   const fields = value as unknown as Record<string, unknown>;
   const database = isDatabaseError(fields);
   const message = (database ? blankQuoted(value.message) : value.message).slice(0, MAX_MESSAGE);

@@ -56,11 +56,15 @@ export interface TestAppOptions {
    * Fastify's `fastify.initialization` diagnostics channel, before anything is registered.
    */
   onRoute?: (route: RouteOptions) => void;
+  /** Turns the server's logger on (at the config's `logLevel`) and writes its lines here. */
+  logStream?: { write(line: string): void };
 }
 
 /** Builds the app; with `onRoute`, hooks the instance the moment Fastify creates it. */
-async function buildObservedApp(context: AppContext, onRoute: TestAppOptions['onRoute']): Promise<App> {
-  if (!onRoute) return buildApp(context, { logger: false });
+async function buildObservedApp(context: AppContext, options: TestAppOptions): Promise<App> {
+  const { onRoute, logStream } = options;
+  const logging = logStream ? { logStream } : { logger: false };
+  if (!onRoute) return buildApp(context, logging);
   const channel = diagnostics.channel('fastify.initialization');
   const attach = (message: unknown): void => {
     channel.unsubscribe(attach); // only the first instance created: ours
@@ -68,7 +72,7 @@ async function buildObservedApp(context: AppContext, onRoute: TestAppOptions['on
   };
   channel.subscribe(attach);
   try {
-    return await buildApp(context, { logger: false });
+    return await buildApp(context, logging);
   } finally {
     channel.unsubscribe(attach);
   }
@@ -92,7 +96,7 @@ export async function createTestApp(
   const secretKey = 'test-secret-key-test-secret-key-0123456789';
   // The production wiring with test config: job workers run in this process, as in the server.
   const context: AppContext = await createAppContext(config, database, secretKey, silentLog, { work: true });
-  const app = await buildObservedApp(context, options.onRoute);
+  const app = await buildObservedApp(context, options);
   await app.ready();
   return {
     ...context,

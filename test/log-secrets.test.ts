@@ -1,0 +1,143 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SESSION_COOKIE } from '../src/http/auth.ts';
+import { makeUser, type TestUser } from './support/factories.ts';
+import { createTestApp, type TestApp } from './support/test-app.ts';
+
+/**
+ * Issue 10 item 13: the server's log (its pino stream, captured) through a hostile sequence — a
+ * mass-assignment PATCH carrying a password, failed and successful logins, API keys, application
+ * tokens, and database errors forced while secrets are bound as SQL parameters — holds none of the
+ * passwords, keys, tokens, hashes or sealed values created, and no SQL text or parameters.
+ */
+
+const lines: string[] = [];
+let t: TestApp;
+let admin: TestUser;
+const secrets: string[] = [];
+
+beforeAll(async () => {
+  t = await createTestApp({ logLevel: 'info' }, { logStream: { write: (line) => void lines.push(line) } });
+  admin = await makeUser(t, { role: 'admin', password: 'admin password never logged' });
+  secrets.push('admin password never logged', admin.key);
+});
+afterAll(() => t.close());
+
+const inject = (
+  method: string,
+  url: string,
+  payload?: object,
+  headers: Record<string, string> = admin.headers,
+) => t.app.inject({ method: method as 'POST', url, headers, ...(payload ? { payload } : {}) });
+
+/** Makes every UPDATE of `table` fail inside PostgreSQL, as a broken database would. */
+async function failUpdatesOf(table: 'users' | 'applications'): Promise<() => Promise<void>> {
+  await sql`create or replace function scanhub_forced_failure() returns trigger language plpgsql as $$
+    begin raise exception 'forced failure'; end $$`.execute(t.db);
+  await sql`create trigger forced_failure before update on ${sql.table(table)}
+    for each row execute function scanhub_forced_failure()`.execute(t.db);
+  return async () => {
+    await sql`drop trigger forced_failure on ${sql.table(table)}`.execute(t.db);
+  };
+}
+
+describe('the server log through a hostile sequence', () => {
+  it('holds no password, key, token, hash, sealed secret, SQL text or parameter', async () => {
+    // A user, whose password is then the target of mass assignment and of failed logins.
+    const userPassword = 'user password never logged';
+    const created = await inject('POST', '/api/users', {
+      email: 'logged@example.test',
+      password: userPassword,
+    });
+    expect(created.statusCode).toBe(201);
+    const userId: number = created.json().id;
+    secrets.push(userPassword);
+    const takeover = 'takeover password never logged';
+    secrets.push(takeover);
+    expect((await inject('PATCH', `/api/users/${userId}`, { password: takeover })).statusCode).toBe(400);
+    expect((await inject('PATCH', `/api/users/${userId}`, { password_hash: takeover })).statusCode).toBe(400);
+    for (const wrong of ['wrong guess never logged 1', 'wrong guess never logged 2']) {
+      secrets.push(wrong);
+      const response = await inject(
+        'POST',
+        '/api/auth/login',
+        { email: 'logged@example.test', password: wrong },
+        {},
+      );
+      expect(response.statusCode).toBe(401);
+    }
+    const login = await inject(
+      'POST',
+      '/api/auth/login',
+      { email: 'logged@example.test', password: userPassword },
+      {},
+    );
+    expect(login.statusCode).toBe(200);
+    const cookie = login.cookies.find((candidate) => candidate.name === SESSION_COOKIE)?.value ?? '';
+    secrets.push(cookie, login.json().csrfToken);
+
+    // API keys: created, used by both headers, and a wrong one presented.
+    const key = await inject('POST', '/api/api-keys', { name: 'logged key' });
+    secrets.push(key.json().key);
+    expect((await inject('GET', '/api/auth/me', undefined, { 'x-api-key': key.json().key })).statusCode).toBe(
+      200,
+    );
+    const bearer = { authorization: `Bearer ${key.json().key}` };
+    expect((await inject('GET', '/api/auth/me', undefined, bearer)).statusCode).toBe(200);
+    const bogusKey = 'shk_bogus_key_never_logged';
+    secrets.push(bogusKey);
+    expect((await inject('GET', '/api/auth/me', undefined, { 'x-api-key': bogusKey })).statusCode).toBe(401);
+
+    // Application tokens: created, regenerated, used, and sealed at rest.
+    const group = await inject('POST', '/api/groups', { name: 'logged', path: 'logged' });
+    const application = await inject('POST', '/api/applications', {
+      name: 'logged',
+      slug: 'logged',
+      group_id: group.json().id,
+    });
+    secrets.push(application.json().api_token);
+    const regenerated = await inject('POST', `/api/applications/${application.json().id}/regenerate-token`);
+    expect(regenerated.statusCode).toBe(200);
+    secrets.push(regenerated.json().api_token);
+    const ingest = await inject('POST', '/api/ingest', undefined, {
+      'x-api-token': regenerated.json().api_token,
+    });
+    expect(ingest.statusCode).toBeGreaterThanOrEqual(400);
+    const stored = await t.db
+      .selectFrom('applications')
+      .select(['api_token_encrypted', 'api_token_hash'])
+      .where('id', '=', application.json().id)
+      .executeTakeFirstOrThrow();
+    secrets.push(stored.api_token_encrypted, stored.api_token_hash);
+
+    // Database errors while secrets are bound as parameters: a password change, a token rotation.
+    const marker = 'marker name never logged';
+    secrets.push(marker);
+    const restoreUsers = await failUpdatesOf('users');
+    const newPassword = 'new password never logged';
+    secrets.push(newPassword);
+    const reset = await inject('POST', `/api/users/${userId}/password`, { new_password: newPassword });
+    expect(reset.statusCode).toBe(500);
+    expect(reset.body).not.toContain('forced failure');
+    expect((await inject('PATCH', `/api/users/${userId}`, { name: marker })).statusCode).toBe(500);
+    await restoreUsers();
+    const restoreApplications = await failUpdatesOf('applications');
+    const rotation = await inject('POST', `/api/applications/${application.json().id}/regenerate-token`);
+    expect(rotation.statusCode).toBe(500);
+    await restoreApplications();
+
+    const log = lines.join('');
+    // The sequence was logged (requests and the three 500s), so an empty log cannot pass.
+    expect(log).toContain('incoming request');
+    expect(log.match(/unhandled error/g)?.length).toBe(3);
+    expect(log).toContain('P0001'); // the SQLSTATE of the forced failure: the error is diagnosable
+    for (const secret of secrets) {
+      expect(secret.length).toBeGreaterThan(8);
+      expect(log.includes(secret), `log holds ${secret.slice(0, 12)}…`).toBe(false);
+    }
+    expect(log).not.toMatch(/\$argon2id\$/); // no password hash, stored or about to be
+    expect(log).not.toMatch(/v1\.[\w-]+\.[\w-]+\.[\w-]+/); // no sealed secret, stored or about to be
+    expect(log).not.toMatch(/"(params|query|parameters|detail)"\s*:/); // no SQL or bound values
+    expect(log.toLowerCase()).not.toContain('update "users"');
+  });
+});
