@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { up as normalizeStoredEmails } from '../src/db/migrations/2026-11-23T1000-normalized-emails.ts';
+import { up as normalizeStoredEmails } from '../src/db/migrations/2026-11-23T1020-normalized-emails.ts';
 import { csrfTokenFor, SESSION_COOKIE } from '../src/http/auth.ts';
 import { sha256Hex } from '../src/lib/secrets.ts';
 import { hashPassword } from '../src/modules/users/users.service.ts';
