@@ -90,6 +90,7 @@ function sampleBody(endpoint: Endpoint): Record<string, unknown> | undefined {
     'POST /api/admin/permissions': { subject: `user:${ids.member}`, resource: '*', action: 'read' },
     'DELETE /api/admin/permissions': { subject: `user:${ids.member}`, resource: '*', action: 'read' },
     'PUT /api/admin/scanner-types/:id': { enabled: false },
+    'PATCH /api/scanner-types/:id': { enabled: false },
     'PATCH /api/findings/:id/status': { status: 'confirmed' },
     'PATCH /api/findings/:id/review': { status: 'confirmed' },
     'PATCH /api/findings/:id/assign': { userId: ids.member },
@@ -109,7 +110,7 @@ function pathValues(url: string): Record<string, string> {
     [/^\/api\/teams\/:id/, ids.team],
     [/^\/api\/groups\/:id/, ids.group],
     [/^\/api\/api-keys\/:id/, ids.apiKey],
-    [/^\/api\/admin\/scanner-types\/:id/, ids.scannerType],
+    [/^\/api\/(admin\/)?scanner-types\/:id/, ids.scannerType],
   ];
   const id = byPrefix.find(([pattern]) => pattern.test(url))?.[1];
   const values: Record<string, string> = {
