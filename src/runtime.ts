@@ -7,6 +7,7 @@ import { createAppContext } from './context.ts';
 import { migrateToLatest, openDatabase } from './db/database.ts';
 import { PARSERS } from './ingest/parsers/index.ts';
 import type { JobLog } from './jobs/jobs.ts';
+import { loggableError } from './lib/loggable-error.ts';
 import { syncScannerTypes } from './modules/scanner-types/scanner-types.service.ts';
 
 /** The configured secret key, or one generated once into the data dir and reused after. */
@@ -58,15 +59,15 @@ export interface Runtime {
 }
 
 /**
- * Background jobs log to the terminal: the message and, for an error, its message and code only —
- * never the error object, which for database errors carries the statement's parameters.
+ * Background jobs log to the terminal: the message and, for an error, its loggable message and code
+ * only — never the error object, which for database errors carries the statement's parameters.
  */
 function terminalLog(verbose: boolean): JobLog {
   const line = (fields: unknown, message?: string): string => {
     if (typeof fields === 'string') return fields;
     const { err, ...rest } = (fields ?? {}) as { err?: unknown } & Record<string, unknown>;
-    const error =
-      err instanceof Error ? ` (${err.message}${'code' in err ? `, ${String(err.code)}` : ''})` : '';
+    const safe = err === undefined ? undefined : loggableError(err);
+    const error = safe ? ` (${safe.message}${safe.code ? `, ${safe.code}` : ''})` : '';
     return `${message ?? ''}${error} ${Object.keys(rest).length > 0 ? JSON.stringify(rest) : ''}`.trim();
   };
   return {
