@@ -267,7 +267,12 @@ describe('scope: what an upload may close', () => {
   it('the upload category is a scope of its own: per-file reports do not close each other', async () => {
     const app = await makeApplication(t, admin);
     const a = buildSarif({ tool: 'clang', results: [{ ruleId: 'r', path: 'a.c', line: 1 }] });
-    const b = buildSarif({ tool: 'clang', results: [{ ruleId: 'r', path: 'b.c', line: 1 }] });
+    // The upload's category replaces the report's own automationDetails.id.
+    const b = buildSarif({
+      tool: 'clang',
+      category: 'from-report',
+      results: [{ ruleId: 'r', path: 'b.c', line: 1 }],
+    });
     await ingest(app.api_token, a, { category: 'a.c' });
     expect((await ingest(app.api_token, b, { category: 'b.c' })).fixed_findings_count).toBe(0);
     expect(await openLines(app.id)).toEqual(['a.c:1', 'b.c:1']);

@@ -44,12 +44,16 @@ const slaDaysSql = sql`case s.severity
   else ${sql.lit(SLA_DAYS.info)} end`;
 
 /**
- * The staged rows of this upload, one per fingerprint (a tool repeating a result it does not tell
- * apart by line, such as a secret by its hash): the first in report order, so the same report
- * always gives the same values.
+ * The staged rows of this upload, one per fingerprint. Twins got distinct fingerprints (twins.ts),
+ * so only results that are not told apart by line (a secret reported twice by its hash) can repeat
+ * one: of those the first in report order is taken, so the same report always gives the same
+ * values, and the large rest is read without sorting.
  */
 const staged = (key: string) =>
-  sql`(select distinct on (fingerprint) * from ingest_staging where upload_key = ${key} order by fingerprint, seq)`;
+  sql`(select * from ingest_staging where upload_key = ${key} and twin_ordinal
+    union all
+    (select distinct on (fingerprint) * from ingest_staging where upload_key = ${key} and not twin_ordinal
+      order by fingerprint, seq))`;
 
 /** Columns a matched finding takes from every upload that reports it: where it is and what it says. */
 const UPDATED_COLUMNS = [
@@ -70,6 +74,11 @@ const UPDATED_COLUMNS = [
 ] as const;
 const columnList = (alias: string) =>
   sql.join(UPDATED_COLUMNS.map((column) => sql.ref(`${alias}.${column}`)));
+
+/** A partial upload closes only findings in the files of its results and its declared artifacts. */
+const coveredBy = (uploadKey: string, files: string[]) => sql`and f.file_path in (
+  select file_path from ingest_staging where upload_key = ${uploadKey} and file_path is not null
+  union select json_array_elements_text(${JSON.stringify(files)}::json))`;
 
 type StatusRow = { id: number; from_status: FindingStatus; to_status: FindingStatus };
 
@@ -118,10 +127,6 @@ export async function mergeStaged(trx: Transaction<DB>, target: MergeTarget): Pr
   );
   const gone = await sql<StatusRow>`
     with scope as (select * from json_to_recordset(${scopes}::json) as x(tool_name text, category text)),
-    covered as (
-      select file_path from ingest_staging where upload_key = ${uploadKey} and file_path is not null
-      union select json_array_elements_text(${JSON.stringify(target.coveredFiles)}::json)
-    ),
     gone as (
       select f.id, f.status, fs.last_seen_at, fs.last_scan_id from findings f
       left join finding_scopes fs on fs.version_id = f.version_id and fs.scanner_type_id = f.scanner_type_id
@@ -130,7 +135,7 @@ export async function mergeStaged(trx: Transaction<DB>, target: MergeTarget): Pr
         and exists (select 1 from scope
           where (scope.tool_name is null or scope.tool_name = f.tool_name) and scope.category = f.category)
         and not exists (select 1 from ingest_staging s where s.upload_key = ${uploadKey} and s.fingerprint = f.fingerprint)
-        and (not ${target.partial} or f.file_path in (select file_path from covered))
+        ${target.partial ? coveredBy(uploadKey, target.coveredFiles) : sql``}
       for update of f
     )
     update findings f

@@ -71,7 +71,7 @@ export async function stageFindings(
   const scopes = new Map<string, UploadScope>();
   const addScope = (tool: string, category: string | null) => {
     const scope = { toolName: tool, category: context.category ?? category ?? '' };
-    const key = JSON.stringify(scope);
+    const key = `${scope.toolName}\u0000${scope.category}`;
     if (!scopes.has(key) && scopes.size < MAX_SCOPES) scopes.set(key, scope);
   };
   const coveredFiles = new Set<string>();
