@@ -109,14 +109,17 @@ function statusChanges<Row extends StatusRow>(
 
 /**
  * Merges one staged upload into the version's findings, set-wise in SQL (no per-finding queries),
- * writing only the findings whose presence or status changes:
+ * writing only the findings whose presence, status or content changes:
+ * 0. twins (one identity on several lines) get the fingerprints of their nearest stored findings;
  * 1. present findings of this upload's scopes that it no longer reports stop being present
  *    (open/confirmed ones become `fixed`, as GitHub closes alerts), keeping the scope's last sighting;
- * 2. findings reported again after being absent, or reported while `fixed`, are present and open;
+ *    a partial upload closes only those in the files it covers;
+ * 2. matched findings take the upload's location, text and severity where they differ; those
+ *    absent or `fixed` are present and open again;
  * 3. new fingerprints are inserted (the unique (version, fingerprint) index makes concurrent
  *    uploads unable to create twins), inheriting triage from other versions;
  * 4. the scopes record this scan as their latest sighting — the "last seen" of every present finding.
- * Timeline entries and outbox events are written in the same transaction.
+ * Timeline entries (status and severity changes) and outbox events are written in the same transaction.
  */
 export async function mergeStaged(trx: Transaction<DB>, target: MergeTarget): Promise<MergeCounts> {
   const { uploadKey, versionId, scanId } = target;
@@ -151,9 +154,7 @@ export async function mergeStaged(trx: Transaction<DB>, target: MergeTarget): Pr
 
   // Matched findings: back if absent or fixed, and showing where they are now. Only rows where
   // something differs are written, so an identical re-upload writes none.
-  const matched = await sql<
-    StatusRow & { from_severity: SeverityName; to_severity: SeverityName; was_present: boolean }
-  >`
+  const matched = await sql<StatusRow & { from_severity: SeverityName; to_severity: SeverityName }>`
     with m as (
       select f.id, f.status, f.severity as old_severity, f.present, s.*
       from findings f join ${staged(uploadKey)} s on s.fingerprint = f.fingerprint
@@ -176,7 +177,7 @@ export async function mergeStaged(trx: Transaction<DB>, target: MergeTarget): Pr
         + 0.1 * f.risk_age))::numeric)
     from m where f.id = m.id
     returning f.id, m.status as from_status, f.status as to_status, m.old_severity as from_severity,
-      f.severity as to_severity, m.present as was_present`.execute(trx);
+      f.severity as to_severity`.execute(trx);
   const reopened = matched.rows.filter((row) => row.from_status !== row.to_status);
   const severityChanged = matched.rows.filter((row) => row.from_severity !== row.to_severity);
 
