@@ -18,7 +18,9 @@ const IngestForm = Type.Object({
   version: Type.Optional(Type.String({ description: 'Version name (created if new); also `version_name`' })),
   branch: Type.Optional(Type.String({ description: 'Branch; names the version when `version` is absent' })),
   scannerType: Type.Optional(
-    Type.String({ description: 'Format, when detection should not decide; also `scanner_type`, `scan_type`' }),
+    Type.String({
+      description: 'Format, when detection should not decide; also `scanner_type`, `scan_type`',
+    }),
   ),
   category: Type.Optional(
     Type.String({
@@ -29,7 +31,7 @@ const IngestForm = Type.Object({
   partial: Type.Optional(
     Type.Boolean({
       description:
-        'The upload covers part of the tree: absence closes only findings in the files it covers (its results\' files and SARIF `artifacts`)',
+        "The upload covers part of the tree: absence closes only findings in the files it covers (its results' files and SARIF `artifacts`)",
     }),
   ),
   root: Type.Optional(
