@@ -95,15 +95,23 @@ interface SchemaFeatures {
   present: boolean;
   /** `finding_scopes`: a scope's latest scan is the last sighting of its present findings. */
   scopes: boolean;
+  /** `findings.identity_base`: the identity twins share (not null). */
+  identityBase: boolean;
 }
 
 async function schemaFeatures(sql: SqlExecutor): Promise<SchemaFeatures> {
-  const rows = await sql.query<{ present: boolean; scopes: boolean }>(
+  const rows = await sql.query<{ present: boolean; scopes: boolean; identity_base: boolean }>(
     `select exists (select 1 from information_schema.columns where table_schema = current_schema()
        and table_name = 'findings' and column_name = 'present') as present,
-     to_regclass('finding_scopes') is not null as scopes`,
+     to_regclass('finding_scopes') is not null as scopes,
+     exists (select 1 from information_schema.columns where table_schema = current_schema()
+       and table_name = 'findings' and column_name = 'identity_base') as identity_base`,
   );
-  return { present: rows[0]?.present ?? false, scopes: rows[0]?.scopes ?? false };
+  return {
+    present: rows[0]?.present ?? false,
+    scopes: rows[0]?.scopes ?? false,
+    identityBase: rows[0]?.identity_base ?? false,
+  };
 }
 
 function findingsSql(
@@ -118,7 +126,7 @@ insert into findings (application_id, version_id, scanner_type_id, first_scan_id
   category, kind, title, severity, severity_rank, severity_score, status, description, rule_id, file_path, line,
   snippet, cwe_ids, cwe_id, tool_name, tool_version, risk_score, risk_severity, risk_exploitation, risk_age,
   risk_asset, risk_formula_version, assignee_id, due_date, first_seen_at, last_seen_at, fixed_at, created_at,
-  updated_at${features.present ? ', present' : ''})
+  updated_at${features.present ? ', present' : ''}${features.identityBase ? ', identity_base' : ''})
 select v.application_id, v.id, s.scanner_type_id, s.id, s.id, md5(v.application_id || ':' || g),
   'bench-analysis', 'code', r.rule || ' reaches a sink in Handler' || g, sv.severity, sv.rank, sv.score::float8,
   st.status, 'Seeded by the benchmark.', r.rule,
@@ -130,7 +138,9 @@ select v.application_id, v.id, s.scanner_type_id, s.id, s.id, md5(v.application_
   case when h.h3 < 250 then (array[${assignees.join(',')}])[1 + h.h3 % ${assignees.length}] end,
   t.first_seen + make_interval(days => sv.sla), t.first_seen, now() - make_interval(days => h.h2 % 7),
   case when st.status = 'fixed' then t.first_seen + make_interval(days => least(h.h3 % 60, t.days_open)) end,
-  t.first_seen, t.first_seen${features.present ? ", st.status <> 'fixed'" : ''}
+  t.first_seen, t.first_seen${features.present ? ", st.status <> 'fixed'" : ''}${
+    features.identityBase ? ", md5(v.application_id || ':' || g)" : ''
+  }
 from application_versions v
 join scans s on s.version_id = v.id
 cross join generate_series(1, ${perVersion}) g

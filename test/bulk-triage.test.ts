@@ -204,6 +204,7 @@ describe('PATCH /api/findings (bulk)', () => {
           version_id: version.id,
           scanner_type_id: sarif.id,
           fingerprint: `bulk-${index}`,
+          identity_base: `bulk-${index}`,
           kind: 'code',
           title: `Bulk ${index}`,
           severity: 'low' as const,

@@ -74,24 +74,34 @@ describe('finding identity across uploads', () => {
     expect(listed.json().pagination.total).toBe(30);
   });
 
-  it('tells identical twins apart by report order, the same way on every upload', async () => {
+  it('tells identical twins apart by nearest line, not report order, the same way on every upload', async () => {
     const app = await makeApplication(t, admin);
     const twin = { ruleId: 'rule-x', path: 'src/twin.ts', snippet: 'eval(input)' };
     const sarif = buildSarif({ results: [3, 9, 15].map((line) => ({ ...twin, line })) });
     const first = await ingest(app.api_token, sarif);
     expect(first.new_findings_count).toBe(3);
+    const idByLine = new Map((await findingsOf(app.id)).map((finding) => [finding.line, finding.id]));
+    // Everything moved down 20 lines, and the report lists the twins in another order.
     const again = await ingest(
       app.api_token,
-      buildSarif({ results: [23, 29, 35].map((line) => ({ ...twin, line })) }),
+      buildSarif({ results: [35, 23, 29].map((line) => ({ ...twin, line })) }),
     );
     expect(again).toMatchObject({ new_findings_count: 0, existing_findings_count: 3 });
-    // The SQL numbering matches the documented recipe: the first twin keeps the identity's hash.
     const findings = await findingsOf(app.id);
+    expect(new Map(findings.map((finding) => [finding.id, finding.line]))).toEqual(
+      new Map([
+        [idByLine.get(3), 23],
+        [idByLine.get(9), 29],
+        [idByLine.get(15), 35],
+      ]),
+    );
+    // The fingerprints follow the documented recipe: the first twin keeps the identity's hash.
     const [parsed] = await parseText(sarif);
     const base = findingIdentity('sarif', parsed!).base;
     expect(findings.map((finding) => finding.fingerprint).sort()).toEqual(
       [0, 1, 2].map((n) => twinFingerprint(base, n)).sort(),
     );
+    expect(findings.every((finding) => finding.identity_base === base)).toBe(true);
   });
 
   it('moving every finding down 20 lines keeps every identity', async () => {

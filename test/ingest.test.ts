@@ -304,6 +304,7 @@ describe('abandoned staging', () => {
       seq: 0,
       twin_ordinal: false,
       fingerprint: 'f',
+      base: 'f',
       category: '',
       kind: 'code',
       title: 't',

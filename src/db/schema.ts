@@ -147,6 +147,12 @@ export interface ScansTable {
   idempotency_key: string | null;
   spool_path: string | null;
   branch: string | null;
+  /** The upload's own scope (`category` form field), replacing the report's. */
+  category: string | null;
+  /** `partial=true`: absence closes only findings in the files the upload covers. */
+  partial: Generated<boolean>;
+  /** The scanned directory, stripped from the front of every path. */
+  root: string | null;
   started_at: Timestamp | null;
   completed_at: Timestamp | null;
   created_at: CreatedAt;
@@ -168,6 +174,8 @@ export interface FindingsTable {
   first_scan_id: number | null;
   last_scan_id: number | null;
   fingerprint: string;
+  /** Identity shared by twins (same rule, file, snippet); the fingerprint tells them apart. */
+  identity_base: string;
   category: Generated<string>;
   kind: string;
   title: string;
@@ -265,10 +273,12 @@ export interface EventsTable {
 
 export interface IngestStagingTable {
   upload_key: string;
-  /** Position in the report: twins are numbered in this order. */
+  /** Position in the report: the last tie-break between twins on one line and column. */
   seq: number;
-  /** Identity base until twins are numbered, then the finding's fingerprint. */
+  /** Identity base until twins are matched (twins.ts), then the finding's fingerprint. */
   fingerprint: string;
+  /** Identity base: shared by twins. */
+  base: string;
   twin_ordinal: boolean;
   category: string;
   kind: string;

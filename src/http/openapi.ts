@@ -1,6 +1,17 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import type { TSchema } from 'typebox';
 import type { App } from '../app-context.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The multipart form a route reads itself (`request.parts()`): documented as its request body,
+     * never validated by Fastify (the body is a stream when the handler runs).
+     */
+    multipartForm?: TSchema;
+  }
+}
 
 /** OpenAPI 3.1 generated from the route schemas: `/api/openapi.json`, browsable at `/api/docs`. */
 export async function registerOpenApi(app: App): Promise<void> {
@@ -22,6 +33,10 @@ export async function registerOpenApi(app: App): Promise<void> {
         },
       },
       security: [{ apiKey: [] }, { bearer: [] }, { session: [] }],
+    },
+    transform: ({ schema, url, route }) => {
+      const form = route.config?.multipartForm;
+      return { schema: form === undefined ? schema : { ...schema, body: form }, url };
     },
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });

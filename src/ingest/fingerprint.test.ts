@@ -46,9 +46,15 @@ describe('findingIdentity', () => {
     expect(once(codeFinding({ filePath: 'app\\db.py' }))).toBe(once(codeFinding()));
   });
 
-  it("prefers the tool's own fingerprint over path and snippet", () => {
+  it("uses the tool's own fingerprint instead of the snippet, but always with the path", () => {
     const withTool = codeFinding({ toolFingerprint: 'primaryLocationLineHash:abc:1' });
-    expect(once({ ...withTool, filePath: 'renamed/db.py', snippet: 'changed' })).toBe(once(withTool));
+    expect(once({ ...withTool, snippet: 'changed', title: 'other' })).toBe(once(withTool));
+    // flawfinder's contextHash is the same for the same call in two files: two findings.
+    expect(once({ ...withTool, filePath: 'other/db.py' })).not.toBe(once(withTool));
+  });
+
+  it('changes with the tool inside one scanner type (each tool is its own scope)', () => {
+    expect(once(codeFinding({ toolName: 'Semgrep' }))).not.toBe(once(codeFinding()));
   });
 
   it('falls back to the title when there is no snippet', () => {

@@ -1,18 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { NormalizedFinding } from './parsers/types.ts';
+import { repositoryPath } from './repository-path.ts';
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 /** Whitespace is formatting, not identity: re-indenting or re-wrapping code keeps the finding. */
 const collapse = (text: string | null): string => (text ?? '').replace(/\s+/g, ' ').trim();
 
-/** One spelling per file: separators unified, `./` and leading slashes dropped. */
-function normalizePath(path: string | null): string {
-  return (path ?? '')
-    .replaceAll('\\', '/')
-    .replace(/\/{2,}/g, '/')
-    .replace(/^(\.?\/)+/, '');
-}
+/** One spelling per file (idempotent on paths the stage already made repository-relative). */
+const normalizePath = (path: string | null): string => repositoryPath(path) ?? '';
 
 /** Secret-tool fingerprints embed the line (Gitleaks: `commit:file:rule:line`); drop numeric parts. */
 function withoutLineParts(fingerprint: string): string {
@@ -24,20 +20,23 @@ function withoutLineParts(fingerprint: string): string {
 
 /**
  * The identity material of a finding (DESIGN.md §5), and whether identical twins within one upload
- * are told apart by an ordinal. Line numbers never take part, so code moving keeps the identity.
+ * are told apart (by nearest line, at merge time). Every recipe starts with the scope (scanner type,
+ * tool, category): a finding belongs to exactly one scope, the one whose uploads may close it.
+ * Line numbers never take part, so code moving keeps the identity; paths are repository-relative.
  */
 function identity(scannerType: string, f: NormalizedFinding): { parts: string[]; ordinal: boolean } {
-  const category = f.category === null ? [] : ['category', f.category];
+  const scope = [scannerType, f.toolName, f.category ?? ''];
+  const path = normalizePath(f.filePath);
   switch (f.kind) {
     case 'dependency':
       return {
         parts: [
           'dependency',
-          scannerType,
+          ...scope,
           f.ruleId ?? f.cveIds[0] ?? collapse(f.title),
+          f.packageEcosystem ?? '',
           f.packageName ?? '',
-          normalizePath(f.filePath),
-          ...category,
+          path,
         ],
         ordinal: true,
       };
@@ -46,21 +45,17 @@ function identity(scannerType: string, f: NormalizedFinding): { parts: string[];
       const match = own ?? f.secretHash;
       // Without the tool's id or a hash, only the snippet/title remains, and twins must stay apart.
       const evidence = match ?? `text:${collapse(f.snippet) || collapse(f.title)}`;
-      return {
-        parts: ['secret', scannerType, f.ruleId ?? '', normalizePath(f.filePath), evidence, ...category],
-        ordinal: match === null,
-      };
+      return { parts: ['secret', ...scope, f.ruleId ?? '', path, evidence], ordinal: match === null };
     }
     default: {
-      // code, infrastructure and dast share the code recipe: rule + where + what.
+      // code, infrastructure and dast share the code recipe: rule + where + what. A tool's own
+      // fingerprint is not unique across files (flawfinder's contextHash repeats for the same call
+      // in two files), so it always goes with the path.
       const evidence =
         f.toolFingerprint !== null
           ? ['tool', f.toolFingerprint]
-          : ['path', normalizePath(f.filePath), 'text', collapse(f.snippet) || collapse(f.title)];
-      return {
-        parts: ['code', scannerType, f.toolName, f.ruleId ?? '', ...evidence, ...category],
-        ordinal: true,
-      };
+          : ['text', collapse(f.snippet) || collapse(f.title)];
+      return { parts: ['code', ...scope, f.ruleId ?? '', 'path', path, ...evidence], ordinal: true };
     }
   }
 }
@@ -68,15 +63,15 @@ function identity(scannerType: string, f: NormalizedFinding): { parts: string[];
 export interface FindingIdentity {
   /** Hex sha256 of the identity material: the fingerprint of the first (or only) such finding. */
   base: string;
-  /** Whether identical findings in one upload are told apart by their order (see twinFingerprint). */
+  /** Whether identical findings are told apart by their lines (see twinFingerprint and twins.ts). */
   twins: boolean;
 }
 
 /**
- * The identity of a finding among the findings of `scannerType` in one application version.
- * Stateless: identical twins (same rule, file and snippet on two lines, or a tool repeating a
- * result) share a base and are numbered in the order the report lists them, in SQL at merge time,
- * so the upload's size never grows memory here.
+ * The identity of a finding among the findings of `scannerType` in one application version. Its
+ * path must already be repository-relative (`repositoryPath`). Stateless: identical twins (same
+ * rule, file and snippet on two lines, or a tool repeating a result) share a base; the merge tells
+ * them apart by nearest line against the version's findings (twins.ts).
  */
 export function findingIdentity(scannerType: string, finding: NormalizedFinding): FindingIdentity {
   const { parts, ordinal } = identity(scannerType, finding);
@@ -85,8 +80,8 @@ export function findingIdentity(scannerType: string, finding: NormalizedFinding)
 }
 
 /**
- * The fingerprint of the n-th twin (0-based). The first keeps the plain base, so a twin appearing
- * later changes nothing before it. Mirrors the SQL in `numberTwins` (stage.ts).
+ * The fingerprint of the n-th twin of a base (0-based). The first keeps the plain base, so a twin
+ * appearing later changes nothing before it; ordinals are handed out by the merge (twins.ts).
  */
 export function twinFingerprint(base: string, ordinal: number): string {
   return ordinal === 0 ? base : sha256(`${base}#${ordinal}`);

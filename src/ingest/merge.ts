@@ -1,8 +1,10 @@
 import { sql, type Transaction } from 'kysely';
-import type { DB, FindingStatus } from '../db/schema.ts';
+import type { DB, FindingStatus, SeverityName } from '../db/schema.ts';
 import { publishEvents, type DomainEvent } from '../events/events.ts';
 import { RISK_FORMULA_VERSION, SLA_DAYS } from '../modules/findings/risk.ts';
 import { recordTimeline, type TimelineEntry } from '../modules/findings/timeline.ts';
+import type { UploadScope } from './stage.ts';
+import { assignTwinFingerprints } from './twins.ts';
 
 export interface MergeTarget {
   uploadKey: string;
@@ -12,8 +14,16 @@ export interface MergeTarget {
   scanId: number;
   /** M of the risk formula for this application's asset criticality. */
   assetWeight: number;
-  /** With no staged rows, fix every open finding of the scanner type (uncategorised) in the version. */
-  emptyUploadFixesScannerType: boolean;
+  /**
+   * The scopes this upload speaks for: findings of the version in one of them that the upload does
+   * not report are absent (fixed). `toolName` null stands for every tool of the scanner type (the
+   * empty report of a native format, whose tool is the scanner).
+   */
+  scopes: UploadScope[];
+  /** `partial=true`: absence closes only findings in the files the upload covers. */
+  partial: boolean;
+  /** Files a partial upload covers besides its results' files (SARIF `artifacts`). */
+  coveredFiles: string[];
 }
 
 export interface MergeCounts {
@@ -22,6 +32,8 @@ export interface MergeCounts {
   fixed: number;
   reopened: number;
   inherited: number;
+  /** Matched findings whose location, text or severity the upload updated. */
+  updated: number;
 }
 
 const INGEST: TimelineEntry['actor'] = { system: 'ingest' };
@@ -31,15 +43,50 @@ const slaDaysSql = sql`case s.severity
   when 'medium' then ${sql.lit(SLA_DAYS.medium)} when 'low' then ${sql.lit(SLA_DAYS.low)}
   else ${sql.lit(SLA_DAYS.info)} end`;
 
-/** The staged rows of this upload, one per fingerprint. */
+/**
+ * The staged rows of this upload, one per fingerprint. Twins got distinct fingerprints (twins.ts),
+ * so only results that are not told apart by line (a secret reported twice by its hash) can repeat
+ * one: of those the first in report order is taken, so the same report always gives the same
+ * values, and the large rest is read without sorting.
+ */
 const staged = (key: string) =>
-  sql`(select distinct on (fingerprint) * from ingest_staging where upload_key = ${key} order by fingerprint)`;
+  sql`(select * from ingest_staging where upload_key = ${key} and twin_ordinal
+    union all
+    (select distinct on (fingerprint) * from ingest_staging where upload_key = ${key} and not twin_ordinal
+      order by fingerprint, seq))`;
 
-function statusChanges(
-  rows: { id: number; from_status: FindingStatus; to_status: FindingStatus }[],
+/** Columns a matched finding takes from every upload that reports it: where it is and what it says. */
+const UPDATED_COLUMNS = [
+  'line',
+  'column',
+  'end_line',
+  'snippet',
+  'title',
+  'description',
+  'remediation',
+  'severity',
+  'severity_score',
+  'cwe_ids',
+  'package_version',
+  'fixed_version',
+  'cvss_score',
+  'cvss_vector',
+] as const;
+const columnList = (alias: string) =>
+  sql.join(UPDATED_COLUMNS.map((column) => sql.ref(`${alias}.${column}`)));
+
+/** A partial upload closes only findings in the files of its results and its declared artifacts. */
+const coveredBy = (uploadKey: string, files: string[]) => sql`and f.file_path in (
+  select file_path from ingest_staging where upload_key = ${uploadKey} and file_path is not null
+  union select json_array_elements_text(${JSON.stringify(files)}::json))`;
+
+type StatusRow = { id: number; from_status: FindingStatus; to_status: FindingStatus };
+
+function statusChanges<Row extends StatusRow>(
+  rows: Row[],
   target: MergeTarget,
   type: TimelineEntry['type'],
-  detail?: (row: { id: number }) => Record<string, unknown>,
+  detail?: (row: Row) => Record<string, unknown>,
 ) {
   const timeline: TimelineEntry[] = rows.map((row) => ({
     findingId: row.id,
@@ -62,28 +109,36 @@ function statusChanges(
 
 /**
  * Merges one staged upload into the version's findings, set-wise in SQL (no per-finding queries),
- * writing only the findings whose presence or status changes:
+ * writing only the findings whose presence, status or content changes:
+ * 0. twins (one identity on several lines) get the fingerprints of their nearest stored findings;
  * 1. present findings of this upload's scopes that it no longer reports stop being present
  *    (open/confirmed ones become `fixed`, as GitHub closes alerts), keeping the scope's last sighting;
- * 2. findings reported again after being absent, or reported while `fixed`, are present and open;
+ *    a partial upload closes only those in the files it covers;
+ * 2. matched findings take the upload's location, text and severity where they differ; those
+ *    absent or `fixed` are present and open again;
  * 3. new fingerprints are inserted (the unique (version, fingerprint) index makes concurrent
  *    uploads unable to create twins), inheriting triage from other versions;
  * 4. the scopes record this scan as their latest sighting — the "last seen" of every present finding.
- * Timeline entries and outbox events are written in the same transaction.
+ * Timeline entries (status and severity changes) and outbox events are written in the same transaction.
  */
 export async function mergeStaged(trx: Transaction<DB>, target: MergeTarget): Promise<MergeCounts> {
   const { uploadKey, versionId, scanId } = target;
+  await assignTwinFingerprints(trx, uploadKey, versionId);
 
-  const gone = await sql<{ id: number; from_status: FindingStatus; to_status: FindingStatus }>`
-    with scope as (select distinct tool_name, category from ingest_staging where upload_key = ${uploadKey}),
+  const scopes = JSON.stringify(
+    target.scopes.map((scope) => ({ tool_name: scope.toolName, category: scope.category })),
+  );
+  const gone = await sql<StatusRow>`
+    with scope as (select * from json_to_recordset(${scopes}::json) as x(tool_name text, category text)),
     gone as (
       select f.id, f.status, fs.last_seen_at, fs.last_scan_id from findings f
       left join finding_scopes fs on fs.version_id = f.version_id and fs.scanner_type_id = f.scanner_type_id
         and fs.tool_name = f.tool_name and fs.category = f.category
       where f.version_id = ${versionId} and f.scanner_type_id = ${target.scannerTypeId} and f.present
-        and (exists (select 1 from scope where scope.tool_name = f.tool_name and scope.category = f.category)
-             or (${target.emptyUploadFixesScannerType} and f.category = '' and not exists (select 1 from scope)))
+        and exists (select 1 from scope
+          where (scope.tool_name is null or scope.tool_name = f.tool_name) and scope.category = f.category)
         and not exists (select 1 from ingest_staging s where s.upload_key = ${uploadKey} and s.fingerprint = f.fingerprint)
+        ${target.partial ? coveredBy(uploadKey, target.coveredFiles) : sql``}
       for update of f
     )
     update findings f
@@ -97,29 +152,44 @@ export async function mergeStaged(trx: Transaction<DB>, target: MergeTarget): Pr
     returning f.id, gone.status as from_status, f.status as to_status`.execute(trx);
   const fixed = gone.rows.filter((row) => row.from_status !== row.to_status);
 
-  const returned = await sql<{ id: number; from_status: FindingStatus; to_status: FindingStatus }>`
-    with back as (
-      select f.id, f.status from findings f
-      join ingest_staging s on s.upload_key = ${uploadKey} and s.fingerprint = f.fingerprint
-      where f.version_id = ${versionId} and (not f.present or f.status = 'fixed')
+  // Matched findings: back if absent or fixed, and showing where they are now. Only rows where
+  // something differs are written, so an identical re-upload writes none.
+  const matched = await sql<StatusRow & { from_severity: SeverityName; to_severity: SeverityName }>`
+    with m as (
+      select f.id, f.status, f.severity as old_severity, f.present, s.*
+      from findings f join ${staged(uploadKey)} s on s.fingerprint = f.fingerprint
+      where f.version_id = ${versionId}
+        and (not f.present or f.status = 'fixed'
+          or (${columnList('f')}) is distinct from (${columnList('s')}))
       for update of f
     )
     update findings f
-    set present = true, status = case when f.status = 'fixed' then 'open' else f.status end,
-      fixed_at = null, last_seen_at = now(), last_scan_id = ${scanId}, updated_at = now()
-    from back where f.id = back.id
-    returning f.id, back.status as from_status, f.status as to_status`.execute(trx);
-  const reopened = returned.rows.filter((row) => row.from_status !== row.to_status);
+    set present = true,
+      status = case when f.status = 'fixed' then 'open' else f.status end,
+      fixed_at = case when f.status = 'fixed' or not f.present then null else f.fixed_at end,
+      last_seen_at = now(), last_scan_id = ${scanId}, updated_at = now(),
+      line = m.line, "column" = m."column", end_line = m.end_line, snippet = m.snippet, title = m.title,
+      description = m.description, remediation = m.remediation, severity = m.severity,
+      severity_rank = m.severity_rank, severity_score = m.severity_score, cwe_ids = m.cwe_ids,
+      cwe_id = m.cwe_ids[1], package_version = m.package_version, fixed_version = m.fixed_version,
+      cvss_score = m.cvss_score, cvss_vector = m.cvss_vector, risk_severity = m.risk_severity,
+      risk_score = round((100 * f.risk_asset * (0.6 * m.risk_severity / 10 + 0.3 * f.risk_exploitation
+        + 0.1 * f.risk_age))::numeric)
+    from m where f.id = m.id
+    returning f.id, m.status as from_status, f.status as to_status, m.old_severity as from_severity,
+      f.severity as to_severity`.execute(trx);
+  const reopened = matched.rows.filter((row) => row.from_status !== row.to_status);
+  const severityChanged = matched.rows.filter((row) => row.from_severity !== row.to_severity);
 
   const inserted = await sql`
     insert into findings (
-      application_id, version_id, scanner_type_id, first_scan_id, last_scan_id, fingerprint, category, kind,
-      title, severity, severity_rank, severity_score, status, description, remediation, rule_id, file_path,
-      line, "column", end_line, snippet, package_name, package_version, fixed_version, cve_ids, cwe_ids,
+      application_id, version_id, scanner_type_id, first_scan_id, last_scan_id, fingerprint, identity_base,
+      category, kind, title, severity, severity_rank, severity_score, status, description, remediation, rule_id,
+      file_path, line, "column", end_line, snippet, package_name, package_version, fixed_version, cve_ids, cwe_ids,
       cwe_id, cvss_score, cvss_vector, "references", tool_name, tool_version, tool_fingerprint,
       risk_severity, risk_exploitation, risk_age, risk_asset, risk_score, risk_formula_version, due_date)
     select ${target.applicationId}, ${versionId}, ${target.scannerTypeId}, ${scanId}, ${scanId}, s.fingerprint,
-      s.category, s.kind, s.title, s.severity, s.severity_rank, s.severity_score, s.initial_status,
+      s.base, s.category, s.kind, s.title, s.severity, s.severity_rank, s.severity_score, s.initial_status,
       s.description, s.remediation, s.rule_id, s.file_path, s.line, s."column", s.end_line, s.snippet,
       s.package_name, s.package_version, s.fixed_version, s.cve_ids, s.cwe_ids, s.cwe_ids[1], s.cvss_score,
       s.cvss_vector, s."references", s.tool_name, s.tool_version, s.tool_fingerprint,
@@ -130,14 +200,9 @@ export async function mergeStaged(trx: Transaction<DB>, target: MergeTarget): Pr
     where not exists (select 1 from findings f where f.version_id = ${versionId} and f.fingerprint = s.fingerprint)
     on conflict (version_id, fingerprint) do nothing`.execute(trx);
 
-  // Triage made in another version of the application carries over to the same finding here.
-  const inherited = await sql<{
-    id: number;
-    from_status: FindingStatus;
-    to_status: FindingStatus;
-    source_finding_id: number;
-    source_version_id: number;
-  }>`
+  // Triage made in another version of the application carries over to the same finding here:
+  // one set-wise join from this upload's new findings to the other versions' triaged ones.
+  const inherited = await sql<StatusRow & { source_finding_id: number; source_version_id: number }>`
     update findings n
     set status = o.status, updated_at = now()
     from (
@@ -152,14 +217,18 @@ export async function mergeStaged(trx: Transaction<DB>, target: MergeTarget): Pr
     returning n.id, 'open' as from_status, o.status as to_status, o.id as source_finding_id,
       o.version_id as source_version_id`.execute(trx);
 
-  await sql`
-    insert into finding_scopes (version_id, scanner_type_id, tool_name, category, last_scan_id, last_seen_at)
-    select distinct ${versionId}::integer, ${target.scannerTypeId}::integer, tool_name, category, ${scanId}::integer, now()
-    from ingest_staging where upload_key = ${uploadKey}
-    on conflict (version_id, scanner_type_id, tool_name, category)
-    do update set last_scan_id = excluded.last_scan_id, last_seen_at = excluded.last_seen_at`.execute(trx);
+  const namedScopes = target.scopes.filter((scope) => scope.toolName !== null);
+  if (namedScopes.length > 0) {
+    await sql`
+      insert into finding_scopes (version_id, scanner_type_id, tool_name, category, last_scan_id, last_seen_at)
+      select ${versionId}::integer, ${target.scannerTypeId}::integer, x.tool_name, x.category, ${scanId}::integer, now()
+      from json_to_recordset(${JSON.stringify(namedScopes.map((scope) => ({ tool_name: scope.toolName, category: scope.category })))}::json)
+        as x(tool_name text, category text)
+      on conflict (version_id, scanner_type_id, tool_name, category)
+      do update set last_scan_id = excluded.last_scan_id, last_seen_at = excluded.last_seen_at`.execute(trx);
+  }
 
-  const matched = await sql<{ staged: number }>`
+  const stagedCount = await sql<{ staged: number }>`
     select count(distinct fingerprint)::integer as staged from ingest_staging where upload_key = ${uploadKey}`.execute(
     trx,
   );
@@ -167,16 +236,20 @@ export async function mergeStaged(trx: Transaction<DB>, target: MergeTarget): Pr
 
   const changes = [
     statusChanges(reopened, target, 'reopened'),
-    statusChanges(inherited.rows, target, 'inherited', (row) => {
-      const source = inherited.rows.find((candidate) => candidate.id === row.id);
-      return { source_finding_id: source?.source_finding_id, source_version_id: source?.source_version_id };
-    }),
+    statusChanges(inherited.rows, target, 'inherited', (row) => ({
+      source_finding_id: row.source_finding_id,
+      source_version_id: row.source_version_id,
+    })),
     statusChanges(fixed, target, 'fixed'),
   ];
-  await recordTimeline(
-    trx,
-    changes.flatMap((change) => change.timeline),
-  );
+  const severityEntries: TimelineEntry[] = severityChanged.map((row) => ({
+    findingId: row.id,
+    type: 'severity_changed',
+    actor: INGEST,
+    scanId,
+    detail: { from: row.from_severity, to: row.to_severity },
+  }));
+  await recordTimeline(trx, [...changes.flatMap((change) => change.timeline), ...severityEntries]);
   // New findings are announced by one outbox row per upload (data.first_scan_id names them):
   // a 100k-finding upload must not write 100k event rows in its transaction.
   await publishEvents(trx, [
@@ -195,9 +268,10 @@ export async function mergeStaged(trx: Transaction<DB>, target: MergeTarget): Pr
 
   return {
     new: newCount,
-    existing: (matched.rows[0]?.staged ?? 0) - newCount,
+    existing: (stagedCount.rows[0]?.staged ?? 0) - newCount,
     fixed: fixed.length,
     reopened: reopened.length,
     inherited: inherited.rows.length,
+    updated: matched.rows.length,
   };
 }

@@ -33,6 +33,7 @@ export function toStagingRow(
     upload_key: uploadKey,
     seq,
     fingerprint: identity.base,
+    base: identity.base,
     twin_ordinal: identity.twins,
     category: clean(finding.category, MAX.short) ?? '',
     kind: finding.kind,

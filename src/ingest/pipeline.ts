@@ -8,7 +8,7 @@ import { mergeStaged, type MergeCounts } from './merge.ts';
 import { findParser, PARSERS } from './parsers/index.ts';
 import { ParseError, type ParserInput, type ParserModule } from './parsers/types.ts';
 import { resolveVersion } from './resolve-version.ts';
-import { discardStaged, newUploadKey, stageFindings } from './stage.ts';
+import { discardStaged, newUploadKey, stageFindings, type UploadScope } from './stage.ts';
 import { inputFromFile } from './upload-input.ts';
 
 export interface UploadedFile {
@@ -26,6 +26,12 @@ export interface IngestOptions {
   uploadedBy: number | null;
   uploadedVia: 'api_key' | 'session' | 'application_token';
   idempotencyKey?: string | undefined;
+  /** Scope of its own for this upload, like GitHub upload-sarif's `category`; replaces the report's. */
+  category?: string | undefined;
+  /** Absence closes only findings in the files this upload covers (its results' files, SARIF artifacts). */
+  partial?: boolean | undefined;
+  /** The scanned directory: stripped from the front of every path (the CLI sends its working directory). */
+  root?: string | undefined;
 }
 
 export interface PreparedUpload {
@@ -96,6 +102,16 @@ export async function prepareUpload(
   return { parser, scannerTypeId: row.id, input: detected?.input ?? input };
 }
 
+/**
+ * The scopes an upload speaks for. A native format's scanner is its tool, so its empty report
+ * speaks for every tool of the scanner type (in the upload's category). A SARIF log names its
+ * tools in its runs; one with no run at all names none, and closes nothing.
+ */
+function uploadScopes(parser: ParserModule, scopes: UploadScope[], category: string | null): UploadScope[] {
+  if (scopes.length > 0 || parser.name === 'sarif') return scopes;
+  return [{ toolName: null, category: category ?? '' }];
+}
+
 export interface IngestOutcome {
   scanId: number;
   counts: MergeCounts & { findings: number };
@@ -130,13 +146,16 @@ export async function ingestPrepared(
   const uploadKey = newUploadKey();
   const startedAt = new Date();
   try {
+    const upload = { category: options.category ?? null, root: options.root ?? null };
     // A zero-byte report named by its scanner type is a tool that found nothing.
     const staged =
       file.size === 0
-        ? { findingsCount: 0, toolName: null, toolVersion: null }
-        : await stageFindings(db, prepared.parser, prepared.input, uploadKey).catch((error: unknown) => {
-            throw isContentError(error) ? malformed(prepared.parser.displayName, error) : error;
-          });
+        ? { findingsCount: 0, toolName: null, toolVersion: null, scopes: [], coveredFiles: [] }
+        : await stageFindings(db, prepared.parser, prepared.input, uploadKey, upload).catch(
+            (error: unknown) => {
+              throw isContentError(error) ? malformed(prepared.parser.displayName, error) : error;
+            },
+          );
     const outcome = await db.transaction().execute(async (trx) => {
       if (existingScanId !== undefined) {
         // A job delivered twice (its first worker seemed dead, or was slow) merges once: the second
@@ -183,6 +202,9 @@ export async function ingestPrepared(
                 uploaded_via: options.uploadedVia,
                 idempotency_key: options.idempotencyKey ?? null,
                 branch: options.branch ?? null,
+                category: options.category ?? null,
+                partial: options.partial ?? false,
+                root: options.root ?? null,
                 ...scanColumns,
               })
               .returning('id')
@@ -195,9 +217,9 @@ export async function ingestPrepared(
         scannerTypeId: prepared.scannerTypeId,
         scanId: scan.id,
         assetWeight: ASSET_WEIGHT[application.asset_criticality],
-        // One tool per native format: its empty report means everything it found before is gone.
-        // A SARIF file may come from any tool, so an empty one fixes nothing.
-        emptyUploadFixesScannerType: staged.findingsCount === 0 && prepared.parser.name !== 'sarif',
+        scopes: uploadScopes(prepared.parser, staged.scopes, upload.category),
+        partial: options.partial ?? false,
+        coveredFiles: staged.coveredFiles,
       });
       await trx
         .updateTable('scans')

@@ -3,7 +3,8 @@ import { sql, type Insertable, type Kysely } from 'kysely';
 import type { DB, IngestStagingTable } from '../db/schema.ts';
 import { findingIdentity } from './fingerprint.ts';
 import { toStagingRow } from './normalize-row.ts';
-import type { ParserInput, ParserModule } from './parsers/types.ts';
+import type { NormalizedFinding, ParserInput, ParserModule, ReportFacts } from './parsers/types.ts';
+import { normalizedRoot, repositoryPath } from './repository-path.ts';
 
 /** Rows per statement. Each batch travels as one JSON parameter, so there is no parameter limit. */
 const BATCH_SIZE = 2000;
@@ -12,23 +13,75 @@ export interface StageResult {
   findingsCount: number;
   toolName: string | null;
   toolVersion: string | null;
+  /** The scopes (tool and category) the report speaks for, with or without findings. */
+  scopes: UploadScope[];
+  /** Files the report declares it covered (SARIF `artifacts`), repository-relative. */
+  coveredFiles: string[];
+}
+
+/** What the uploader says about the report besides its content. */
+export interface UploadContext {
+  /** The upload's `category`: replaces the report's own (SARIF `automationDetails.id`). */
+  category: string | null;
+  /** The upload's `root`: the scanned directory, stripped from the front of every path. */
+  root: string | null;
+}
+
+/** A tool and analysis category the upload speaks for; `toolName` null means any tool of the scanner. */
+export interface UploadScope {
+  toolName: string | null;
+  category: string;
+}
+
+/** Caps on what a report may declare about itself (hostile reports: a million empty runs). */
+const MAX_SCOPES = 1000;
+const MAX_COVERED_FILES = 1_000_000;
+
+/**
+ * The finding as identity and storage see it: its path relative to the repository (the upload's
+ * root stripped) and the upload's category, when given, in place of the report's.
+ */
+export function inUploadContext(finding: NormalizedFinding, context: UploadContext): NormalizedFinding {
+  const roots = context.root === null ? [] : [context.root];
+  return {
+    ...finding,
+    filePath: repositoryPath(finding.filePath, roots),
+    category: context.category ?? finding.category,
+  };
 }
 
 /**
  * Parses the upload and writes its findings, fingerprinted, into `ingest_staging` under `uploadKey`,
  * batch by batch, outside any transaction: memory holds one batch, and a slow parse never holds the
- * database. Nothing staged is visible as a finding until the merge commits.
+ * database. Nothing staged is visible as a finding until the merge commits. Twins keep their
+ * identity base as fingerprint here; the merge tells them apart (twins.ts).
  */
 export async function stageFindings(
   db: Kysely<DB>,
   parser: ParserModule,
   input: ParserInput,
   uploadKey: string,
+  upload: UploadContext = { category: null, root: null },
 ): Promise<StageResult> {
   let batch: Insertable<IngestStagingTable>[] = [];
   let findingsCount = 0;
   let toolName: string | null = null;
   let toolVersion: string | null = null;
+  const context = { ...upload, root: normalizedRoot(upload.root) };
+  const scopes = new Map<string, UploadScope>();
+  const addScope = (tool: string, category: string | null) => {
+    const scope = { toolName: tool, category: context.category ?? category ?? '' };
+    const key = `${scope.toolName}\u0000${scope.category}`;
+    if (!scopes.has(key) && scopes.size < MAX_SCOPES) scopes.set(key, scope);
+  };
+  const coveredFiles = new Set<string>();
+  const facts: ReportFacts = {
+    scope: (tool, category) => addScope(tool.trim() || 'unknown', category),
+    coveredFile: (path) => {
+      const relative = repositoryPath(path, context.root === null ? [] : [context.root]);
+      if (relative !== null && coveredFiles.size < MAX_COVERED_FILES) coveredFiles.add(relative);
+    },
+  };
   // One batch is written while the next is parsed: with PostgreSQL the server works on one core
   // while parsing runs on the other. At most two batches are in memory.
   let inFlight: Promise<unknown> = Promise.resolve();
@@ -47,37 +100,29 @@ export async function stageFindings(
     inFlight.catch(() => undefined);
   };
   try {
-    for await (const finding of parser.parse(input)) {
+    for await (const parsed of parser.parse(input, facts)) {
+      const finding = inUploadContext(parsed, context);
       toolName ??= finding.toolName;
       toolVersion ??= finding.toolVersion;
-      batch.push(toStagingRow(uploadKey, findingsCount, findingIdentity(parser.name, finding), finding));
+      const row = toStagingRow(uploadKey, findingsCount, findingIdentity(parser.name, finding), finding);
+      addScope(row.tool_name ?? 'unknown', row.category ?? null);
+      batch.push(row);
       findingsCount++;
       if (batch.length >= BATCH_SIZE) await flush();
     }
     await flush();
     await inFlight;
-    await numberTwins(db, uploadKey);
   } finally {
     // Never leave a write running behind a parse error: the caller deletes the staged rows next.
     await inFlight.catch(() => undefined);
   }
-  return { findingsCount, toolName, toolVersion };
-}
-
-/**
- * Gives identical twins distinct fingerprints: the n-th (0-based, in report order) gets
- * sha256(base + '#' + n), as `twinFingerprint` computes it. Done in SQL over the staged rows so no
- * per-upload map of every fingerprint is held in memory.
- */
-async function numberTwins(db: Kysely<DB>, uploadKey: string): Promise<void> {
-  await sql`
-    update ingest_staging s
-    set fingerprint = encode(sha256(convert_to(s.fingerprint || '#' || (t.rn - 1)::text, 'UTF8')), 'hex')
-    from (
-      select seq, row_number() over (partition by fingerprint order by seq) as rn
-      from ingest_staging where upload_key = ${uploadKey} and twin_ordinal
-    ) t
-    where s.upload_key = ${uploadKey} and s.seq = t.seq and t.rn > 1`.execute(db);
+  return {
+    findingsCount,
+    toolName,
+    toolVersion,
+    scopes: [...scopes.values()],
+    coveredFiles: [...coveredFiles],
+  };
 }
 
 /**

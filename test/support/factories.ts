@@ -106,6 +106,7 @@ export async function makeFinding(
     .select('id')
     .where('name', '=', 'sarif')
     .executeTakeFirstOrThrow();
+  const fingerprint = `fp-${unique()}`;
   const severity = overrides.severity ?? 'high';
   const rank = { critical: 5, high: 4, medium: 3, low: 2, info: 1 }[severity];
   return t.db
@@ -114,7 +115,8 @@ export async function makeFinding(
       application_id: applicationId,
       version_id: version,
       scanner_type_id: scannerType.id,
-      fingerprint: `fp-${unique()}`,
+      fingerprint,
+      identity_base: fingerprint,
       kind: 'code',
       title: `Finding ${unique()}`,
       severity,

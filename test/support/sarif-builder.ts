@@ -8,12 +8,17 @@ export interface SarifResultSpec {
   message?: string;
   level?: 'error' | 'warning' | 'note' | 'none';
   partialFingerprint?: string;
+  column?: number;
 }
 
 export interface SarifSpec {
   tool?: string;
   category?: string;
   results: SarifResultSpec[];
+  /** `invocations[0].workingDirectory.uri` */
+  workingDirectory?: string;
+  /** `artifacts[].location.uri` */
+  artifacts?: string[];
 }
 
 export function buildSarif(spec: SarifSpec): string {
@@ -29,6 +34,10 @@ export function buildSarif(spec: SarifSpec): string {
       {
         tool: { driver: { name: spec.tool ?? 'TestScanner', version: '1.0.0', rules } },
         ...(spec.category ? { automationDetails: { id: `${spec.category}/` } } : {}),
+        ...(spec.workingDirectory
+          ? { invocations: [{ executionSuccessful: true, workingDirectory: { uri: spec.workingDirectory } }] }
+          : {}),
+        ...(spec.artifacts ? { artifacts: spec.artifacts.map((uri) => ({ location: { uri } })) } : {}),
         results: spec.results.map((result) => ({
           ruleId: result.ruleId,
           level: result.level ?? 'error',
@@ -39,6 +48,7 @@ export function buildSarif(spec: SarifSpec): string {
                 artifactLocation: { uri: result.path },
                 region: {
                   startLine: result.line,
+                  ...(result.column === undefined ? {} : { startColumn: result.column }),
                   snippet: { text: result.snippet ?? `code at ${result.path}` },
                 },
               },

@@ -9,7 +9,17 @@ import { parseXmlDocument, type XmlElement, type XmlNode } from './xml.ts';
  */
 
 /** Elements that are lists in CycloneDX; `version` is not one (a component has a single version). */
-const ARRAY_TAGS = ['component', 'vulnerability', 'rating', 'cwe', 'advisory', 'reference', 'target', 'tool'];
+const ARRAY_TAGS = [
+  'component',
+  'vulnerability',
+  'rating',
+  'cwe',
+  'advisory',
+  'reference',
+  'target',
+  'tool',
+  'occurrence',
+];
 
 type Child = XmlNode | XmlNode[] | undefined;
 
@@ -49,6 +59,11 @@ function component(xml: XmlElement): JsonRecord {
     name: text(xml['name']),
     version: text(xml['version']),
     purl: text(xml['purl']),
+    evidence: {
+      occurrences: list(element(xml['evidence'])['occurrences'], 'occurrence').map((occurrence) => ({
+        location: text(occurrence['location']),
+      })),
+    },
     components: list(xml['components'], 'component').map(component),
   };
 }
@@ -100,6 +115,7 @@ export async function readXmlBom(input: ParserInput): Promise<JsonShapedBom> {
     metadata: {
       // 1.4 lists <tool> elements; 1.5+ lists tool <components>.
       tools: [...list(tools, 'tool'), ...list(tools['components'], 'component')].map((tool) => ({
+        type: text(tool['@_type']),
         name: text(tool['name']),
         version: text(tool['version']),
       })),

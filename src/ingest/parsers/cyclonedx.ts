@@ -19,6 +19,7 @@ import {
   ParseError,
   type ParserInput,
   type ParserModule,
+  type ReportFacts,
   type Severity,
   type Sniff,
 } from './types.ts';
@@ -26,13 +27,20 @@ import {
 interface Component {
   name: string | null;
   version: string | null;
+  /** Package URL type (`npm`, `maven`, ...). */
+  ecosystem: string | null;
+  /** Where the package is declared or found (evidence occurrence, Syft location), if the BOM says. */
+  location: string | null;
 }
 
-/** What the whole BOM says once: its generator and its subject (an image, an application). */
+/**
+ * What the whole BOM says once: its generator. Its subject (`metadata.component`: an image, or the
+ * scanned directory's name) is not part of any finding: the same project scanned from another
+ * directory must give the same findings.
+ */
 interface BomContext {
   toolName: string;
   toolVersion: string | null;
-  subject: string | null;
   components: Map<string, Component>;
 }
 
@@ -44,17 +52,36 @@ const VECTOR_PREFIX: Record<string, string> = {
   CVSSv4: 'CVSS:4.0/',
 };
 
+const ecosystemOf = (purl: string | null): string | null =>
+  purl === null ? null : (/^pkg:([^/]+)\//.exec(purl)?.[1]?.toLowerCase() ?? null);
+
+/** The first evidence occurrence (CycloneDX 1.5) or Syft's location property. */
+function locationOf(component: JsonRecord): string | null {
+  const occurrence = asRecordOrEmpty(asArray(asRecordOrEmpty(component['evidence'])['occurrences'])[0]);
+  const property = asArray(component['properties'])
+    .map(asRecordOrEmpty)
+    .find((entry) => asString(entry['name']) === 'syft:location:0:path');
+  return asString(occurrence['location']) ?? (property ? asString(property['value']) : null);
+}
+
 function addComponents(value: unknown, into: Map<string, Component>): void {
   if (!isRecord(value)) return;
   const ref = asString(value['bom-ref']);
-  if (ref !== null) into.set(ref, { name: asString(value['name']), version: asString(value['version']) });
+  if (ref !== null) {
+    into.set(ref, {
+      name: asString(value['name']),
+      version: asString(value['version']),
+      ecosystem: ecosystemOf(asString(value['purl']) ?? ref),
+      location: locationOf(value),
+    });
+  }
   for (const child of asArray(value['components'])) addComponents(child, into);
 }
 
 /** A package URL names the package itself: pkg:type/namespace/name@version?qualifiers#subpath. */
 function componentFromPurl(ref: string): Component | null {
-  const match = /^pkg:[^/]+\/(?:.*\/)?([^/@?#]+)(?:@([^?#]+))?/.exec(ref);
-  if (match?.[1] === undefined) return null;
+  const match = /^pkg:([^/]+)\/(?:.*\/)?([^/@?#]+)(?:@([^?#]+))?/.exec(ref);
+  if (match?.[2] === undefined) return null;
   const decode = (part: string): string => {
     try {
       return decodeURIComponent(part);
@@ -62,11 +89,19 @@ function componentFromPurl(ref: string): Component | null {
       return part;
     }
   };
-  return { name: decode(match[1]), version: match[2] === undefined ? null : decode(match[2]) };
+  return {
+    name: decode(match[2]),
+    version: match[3] === undefined ? null : decode(match[3]),
+    ecosystem: match[1]?.toLowerCase() ?? null,
+    location: null,
+  };
 }
 
 function resolve(ref: string, context: BomContext): Component {
-  return context.components.get(ref) ?? componentFromPurl(ref) ?? { name: ref, version: null };
+  return (
+    context.components.get(ref) ??
+    componentFromPurl(ref) ?? { name: ref, version: null, ecosystem: null, location: null }
+  );
 }
 
 interface Rating {
@@ -125,7 +160,7 @@ function vulnerabilityFindings(vuln: JsonRecord, context: BomContext): Normalize
   return asArray(vuln['affects']).flatMap((affect) => {
     const ref = asString(asRecordOrEmpty(affect)['ref']);
     if (ref === null) return [];
-    const { name, version } = resolve(ref, context);
+    const { name, version, ecosystem, location } = resolve(ref, context);
     return [
       {
         ...emptyFinding({
@@ -140,8 +175,9 @@ function vulnerabilityFindings(vuln: JsonRecord, context: BomContext): Normalize
         description: unique(description).join('\n\n') || null,
         remediation: asString(vuln['recommendation']),
         ruleId: id,
-        filePath: context.subject,
+        filePath: location,
         packageName: name,
+        packageEcosystem: ecosystem,
         packageVersion: version,
         cveIds: cveIdsFrom([id, ...references.map((reference) => reference['id'])]),
         cweIds: parseCweIds(vuln['cwes']),
@@ -153,21 +189,25 @@ function vulnerabilityFindings(vuln: JsonRecord, context: BomContext): Normalize
   });
 }
 
+/**
+ * The BOM's generator: its tool is the scope its uploads speak for. 1.4 lists tools; 1.5 groups
+ * them as `{ components: [...], services: [...] }`, often with the libraries the generator uses,
+ * so an application among them is preferred.
+ */
 function contextFrom(metadata: JsonRecord): BomContext {
   const tools = asRecordOrEmpty(metadata)['tools'];
-  // 1.4 lists tools; 1.5 groups them as { components: [...], services: [...] }.
-  const [tool] = (Array.isArray(tools) ? tools : asArray(asRecordOrEmpty(tools)['components'])).map(
+  const listed = (Array.isArray(tools) ? tools : asArray(asRecordOrEmpty(tools)['components'])).map(
     asRecordOrEmpty,
   );
+  const tool = listed.find((entry) => asString(entry['type']) === 'application') ?? listed[0];
   return {
     toolName: asString(tool?.['name']) ?? 'CycloneDX',
     toolVersion: asString(tool?.['version']),
-    subject: asString(asRecordOrEmpty(metadata['component'])['name']),
     components: new Map(),
   };
 }
 
-async function* parseJsonBom(input: ParserInput): AsyncGenerator<NormalizedFinding> {
+async function* parseJsonBom(input: ParserInput, facts?: ReportFacts): AsyncGenerator<NormalizedFinding> {
   if (!input.sniff.topKeys.includes('bomFormat') && !input.sniff.topKeys.includes('specVersion')) {
     throw new ParseError('CycloneDX: not a BOM (no bomFormat)');
   }
@@ -181,18 +221,21 @@ async function* parseJsonBom(input: ParserInput): AsyncGenerator<NormalizedFindi
     else if (path[0] === 'components') addComponents(value, context.components);
     else if (isRecord(value)) yield* vulnerabilityFindings(value, context);
   }
+  // A BOM without vulnerabilities still speaks for its generator (and only for it).
+  facts?.scope(context.toolName, null);
 }
 
-async function* parseCycloneDx(input: ParserInput): AsyncGenerator<NormalizedFinding> {
+async function* parseCycloneDx(input: ParserInput, facts?: ReportFacts): AsyncGenerator<NormalizedFinding> {
   if (input.sniff.shape !== 'xml') {
     requireJsonShape(input, ['json-object'], 'CycloneDX');
-    yield* parseJsonBom(input);
+    yield* parseJsonBom(input, facts);
     return;
   }
   const bom = await readXmlBom(input);
   const context = contextFrom(bom.metadata);
   for (const component of bom.components) addComponents(component, context.components);
   for (const vulnerability of bom.vulnerabilities) yield* vulnerabilityFindings(vulnerability, context);
+  facts?.scope(context.toolName, null);
 }
 
 function detectCycloneDx(sniff: Sniff): boolean {

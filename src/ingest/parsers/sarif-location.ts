@@ -1,4 +1,4 @@
-import { posix } from 'node:path';
+import { normalizedRoot, repositoryPath as repositoryPathIn } from '../repository-path.ts';
 import { asIndex, asRecord, asText } from './json-value.ts';
 import type { RunMeta } from './sarif-run.ts';
 
@@ -14,7 +14,7 @@ export interface SarifPlace {
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 /** A Windows drive (`C:`) is not a URI scheme. */
 const DRIVE = /^[a-z]:[\\/]/i;
-const FILE_SCHEME = /^file:(\/\/(localhost)?)?/i;
+const FILE_SCHEME = /^file:/i;
 const MAX_BASE_CHAIN = 8;
 
 function decode(uri: string): string {
@@ -42,14 +42,21 @@ function basePrefix(meta: RunMeta, baseId: string | undefined, depth = 0): strin
   return `${parent}${uri.endsWith('/') ? uri : `${uri}/`}`;
 }
 
-/** Absolute base URIs, longest first, to make absolute result URIs relative to the checkout. */
-function absoluteBases(meta: RunMeta): string[] {
-  const bases: string[] = [];
-  for (const value of Object.values(meta.originalUriBaseIds)) {
-    const uri = asText(asRecord(value)?.['uri']);
-    if (uri !== undefined && isAbsoluteUri(uri)) bases.push(uri.endsWith('/') ? uri : `${uri}/`);
-  }
-  return bases.sort((a, b) => b.length - a.length);
+/**
+ * The run's checkout roots, longest first: absolute `originalUriBaseIds` (`file:///home/ci/src/`)
+ * and the invocations' `workingDirectory`. A path under one of them is made relative to it, so the
+ * same tree scanned at two places gives the same paths.
+ */
+function roots(meta: RunMeta): string[] {
+  const uris = [
+    ...Object.values(meta.originalUriBaseIds).map((value) => asText(asRecord(value)?.['uri'])),
+    ...meta.workingDirectories,
+  ];
+  const found = uris
+    .filter((uri): uri is string => uri !== undefined && (isAbsoluteUri(uri) || uri.startsWith('/')))
+    .map((uri) => normalizedRoot(uri))
+    .filter((root): root is string => root !== null);
+  return [...new Set(found)].sort((a, b) => b.length - a.length);
 }
 
 /** Turns a SARIF `artifactLocation` into a repository-relative path, or null when there is none. */
@@ -61,22 +68,11 @@ export function repositoryPath(meta: RunMeta, artifactLocation: unknown): string
   if (rawUri === undefined) return null;
   const baseId =
     asText(location['uriBaseId']) ?? (location['uri'] === undefined ? artifact?.uriBaseId : undefined);
-  let path: string;
-  if (isAbsoluteUri(rawUri)) {
-    const base = absoluteBases(meta).find((candidate) => rawUri.startsWith(candidate));
-    if (base !== undefined) path = rawUri.slice(base.length);
-    else if (FILE_SCHEME.test(rawUri)) path = rawUri.replace(FILE_SCHEME, '');
-    else return rawUri; // http(s) and other schemes: not a repository file, keep as given
-  } else path = basePrefix(meta, baseId) + rawUri;
-  return cleanPath(decode(path));
-}
-
-/** Strips `./` and leading slashes, unifies separators and resolves `..`, so one file has one path. */
-export function cleanPath(path: string): string | null {
-  const unified = path.replaceAll('\\', '/').replace(/^(\.?\/)+/, '');
-  if (unified === '' || unified === '.') return null;
-  const normalized = posix.normalize(unified).replace(/^(\.?\/)+/, '');
-  return normalized === '' || normalized === '.' ? null : normalized;
+  if (isAbsoluteUri(rawUri) && !FILE_SCHEME.test(rawUri)) return rawUri; // http(s): not a repository file
+  meta.roots ??= roots(meta);
+  // file: URIs are decoded by repositoryPathIn; relative references are percent-encoded too.
+  const path = isAbsoluteUri(rawUri) ? rawUri : decode(basePrefix(meta, baseId) + rawUri);
+  return repositoryPathIn(path, meta.roots);
 }
 
 /** File, region and snippet of one `location` object. */

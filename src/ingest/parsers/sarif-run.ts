@@ -30,6 +30,12 @@ export interface RunMeta {
   originalUriBaseIds: JsonRecord;
   artifacts: (ArtifactRef | undefined)[];
   rulesById: Map<string, RuleEntry>;
+  /** `invocations[].workingDirectory` URIs: checkout roots stripped from absolute paths. */
+  workingDirectories: string[];
+  /** Whether an invocation reported `executionSuccessful: false` (a failed run closes nothing). */
+  failed: boolean;
+  /** Normalized checkout roots, computed on first use (sarif-location.ts). */
+  roots?: string[];
 }
 
 export function emptyRunMeta(): RunMeta {
@@ -43,6 +49,8 @@ export function emptyRunMeta(): RunMeta {
     originalUriBaseIds: {},
     artifacts: [],
     rulesById: new Map(),
+    workingDirectories: [],
+    failed: false,
   };
 }
 
@@ -53,6 +61,8 @@ export const RUN_META_PATHS = [
   '$.runs.*.taxonomies',
   '$.runs.*.originalUriBaseIds',
   '$.runs.*.artifacts.*.location',
+  '$.runs.*.invocations.*.workingDirectory',
+  '$.runs.*.invocations.*.executionSuccessful',
 ];
 
 /** Stores one first-pass value (`path` is `['runs', runIndex, member, ...]`) into the run's metadata. */
@@ -70,6 +80,12 @@ export function addRunValue(meta: RunMeta, path: (string | number)[], value: unk
     case 'originalUriBaseIds':
       meta.originalUriBaseIds = asRecord(value) ?? {};
       break;
+    case 'invocations': {
+      const uri = asText(asRecord(value)?.['uri']);
+      if (path[4] === 'workingDirectory' && uri !== undefined) meta.workingDirectories.push(uri);
+      if (path[4] === 'executionSuccessful' && value === false) meta.failed = true;
+      break;
+    }
     case 'artifacts': {
       const index = asIndex(path[3]);
       const location = asRecord(value);

@@ -162,12 +162,13 @@ describe('sarif parser: spot checks', () => {
     expect(findings[0]?.description).toBe('Rule 001\n\nNew suppressed result.');
   });
 
-  it('bash-report.sarif: partialFingerprints joined in key order; file:// URIs made relative', async () => {
+  it('bash-report.sarif: partialFingerprints joined in key order; file:// URIs made relative to the workingDirectory', async () => {
     const findings = await parse('bash-report.sarif');
     expect(new Set(findings.map((f) => f.severity))).toEqual(new Set(['low'])); // all level "note"
     expect(findings[6]).toMatchObject({
       toolFingerprint: 'scanFileHash:5b05533780915bfc|scanPrimaryLocationHash:4d655189c485c086',
-      filePath: 'home/damien/dd/setup/scripts/common/dojo-shared-resources.sh',
+      // invocations[].workingDirectory is file:///home/damien/dd: the checkout root is not identity.
+      filePath: 'setup/scripts/common/dojo-shared-resources.sh',
       line: 142,
       ruleId: '2072',
     });

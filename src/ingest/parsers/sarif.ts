@@ -6,7 +6,8 @@ import { mapResult } from './sarif-mapping.ts';
 import { addRunValue, emptyRunMeta, RUN_META_PATHS } from './sarif-run.ts';
 import type { RunMeta } from './sarif-run.ts';
 import { ParseError } from './types.ts';
-import type { NormalizedFinding, ParserInput, ParserModule, Sniff } from './types.ts';
+import type { NormalizedFinding, ParserInput, ParserModule, ReportFacts, Sniff } from './types.ts';
+import { repositoryPath } from './sarif-location.ts';
 
 /**
  * SARIF 2.1.0 (OASIS), the interchange format of CodeQL, Semgrep, Grype, Trivy, SpotBugs and many
@@ -58,9 +59,27 @@ async function readRunMeta(input: ParserInput): Promise<RunMeta[]> {
   return runs;
 }
 
-async function* parse(input: ParserInput): AsyncIterable<NormalizedFinding> {
+/**
+ * Tells the stage which tools the log speaks for and which files it covered: every run that names
+ * a tool and did not fail speaks for it, with or without results (an empty run closes the tool's
+ * findings), and its `artifacts` are the files a partial upload covers.
+ */
+function declareRuns(runs: RunMeta[], facts: ReportFacts): void {
+  for (const run of runs) {
+    if (run === undefined || run.toolName === '' || run.failed) continue;
+    facts.scope(run.toolName, run.category);
+    for (const artifact of run.artifacts) {
+      if (artifact?.uri === undefined) continue;
+      const path = repositoryPath(run, { uri: artifact.uri, uriBaseId: artifact.uriBaseId });
+      if (path !== null) facts.coveredFile(path);
+    }
+  }
+}
+
+async function* parse(input: ParserInput, facts?: ReportFacts): AsyncIterable<NormalizedFinding> {
   if (input.sniff.shape !== 'json-object') throw new ParseError('A SARIF log must be a JSON object');
   const runs = await readRunMeta(input);
+  if (facts) declareRuns(runs, facts);
   const scanner = new JsonShapeScanner();
   const results = streamJsonValues(openJson(input, scanner), { paths: ['$.runs.*.results.*'] });
   for await (const { path, value } of results) {

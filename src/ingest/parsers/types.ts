@@ -32,6 +32,11 @@ export interface NormalizedFinding {
   /** Source excerpt at the location, when the tool gives one. Never a raw secret. */
   snippet: string | null;
   packageName: string | null;
+  /**
+   * The package's ecosystem (package URL type: `npm`, `maven`, `pypi`, ...), when the tool says;
+   * part of a dependency's identity, so `npm/foo` and `pypi/foo` stay apart.
+   */
+  packageEcosystem?: string | null;
   packageVersion: string | null;
   fixedVersion: string | null;
   cveIds: string[];
@@ -87,6 +92,17 @@ export interface ParserInput {
   sniff: Sniff;
 }
 
+/**
+ * What a report says about itself besides its findings. The merge needs it to close findings on
+ * absence: a SARIF run naming a tool with zero results still speaks for that tool.
+ */
+export interface ReportFacts {
+  /** The report speaks for `toolName` (and analysis `category`), whether or not it has findings. */
+  scope(toolName: string, category: string | null): void;
+  /** The report covers this file (SARIF `artifacts`), whether or not it has findings in it. */
+  coveredFile(path: string): void;
+}
+
 /** One scanner format: how to recognise it and how to read it. */
 export interface ParserModule {
   /** Scanner type name as stored and accepted in `scannerType` (e.g. `sarif`, `trivy`). */
@@ -95,8 +111,12 @@ export interface ParserModule {
   displayName: string;
   /** True when the content is this format. Must look at content only, never at a file name. */
   detect(sniff: Sniff): boolean;
-  /** Yields normalized findings; throws `ParseError` on malformed or unexpected content. */
-  parse(input: ParserInput): AsyncIterable<NormalizedFinding>;
+  /**
+   * Yields normalized findings; throws `ParseError` on malformed or unexpected content. Parsers
+   * whose format names its tool (SARIF, CycloneDX) tell `facts` which tools the report speaks for;
+   * for the others, the scanner is the tool.
+   */
+  parse(input: ParserInput, facts?: ReportFacts): AsyncIterable<NormalizedFinding>;
 }
 
 /** Malformed, truncated or unexpected content. The ingest route turns it into a 400. */
@@ -119,6 +139,7 @@ export function emptyFinding(
     endLine: null,
     snippet: null,
     packageName: null,
+    packageEcosystem: null,
     packageVersion: null,
     fixedVersion: null,
     cveIds: [],

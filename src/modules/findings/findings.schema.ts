@@ -101,7 +101,7 @@ const ActorSchema = Type.Union([
 export const TimelineEntrySchema = Type.Object({
   /** Null for the synthesized `created` entry (ingest writes no row per new finding). */
   id: Nullable(Type.Integer()),
-  /** `created`, `status_changed`, `reassigned`, `reviewed`, `commented`, `inherited`, `fixed`, `reopened`. */
+  /** `created`, `status_changed`, `reassigned`, `reviewed`, `commented`, `inherited`, `fixed`, `reopened`, `severity_changed` (detail: from, to). */
   type: Type.String(),
   actor: ActorSchema,
   from_status: Nullable(FindingStatusSchema),

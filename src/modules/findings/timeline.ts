@@ -6,7 +6,15 @@ export type Actor = { userId: number } | { system: string };
 
 export interface TimelineEntry {
   findingId: number;
-  type: 'status_changed' | 'reassigned' | 'reviewed' | 'commented' | 'inherited' | 'fixed' | 'reopened';
+  type:
+    | 'status_changed'
+    | 'reassigned'
+    | 'reviewed'
+    | 'commented'
+    | 'inherited'
+    | 'fixed'
+    | 'reopened'
+    | 'severity_changed';
   actor: Actor;
   scanId?: number | null;
   fromStatus?: FindingStatus | null;

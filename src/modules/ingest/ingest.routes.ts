@@ -11,6 +11,36 @@ import { ingestUpload, type IngestResponse } from './ingest.service.ts';
 import { readIngestForm } from './multipart.ts';
 
 const IngestQuery = Type.Object({ async: Type.Optional(Type.Boolean()) });
+
+/** The ingest form (documentation; `readIngestForm` reads it). Each field also has its twin spelling. */
+const IngestForm = Type.Object({
+  file: Type.String({ format: 'binary', description: 'The scanner report (gzip accepted)' }),
+  version: Type.Optional(Type.String({ description: 'Version name (created if new); also `version_name`' })),
+  branch: Type.Optional(Type.String({ description: 'Branch; names the version when `version` is absent' })),
+  scannerType: Type.Optional(
+    Type.String({
+      description: 'Format, when detection should not decide; also `scanner_type`, `scan_type`',
+    }),
+  ),
+  category: Type.Optional(
+    Type.String({
+      description:
+        'A scope of its own, like GitHub upload-sarif `category`: replaces SARIF `automationDetails.id`; absence from this upload closes only findings of this category',
+    }),
+  ),
+  partial: Type.Optional(
+    Type.Boolean({
+      description:
+        "The upload covers part of the tree: absence closes only findings in the files it covers (its results' files and SARIF `artifacts`)",
+    }),
+  ),
+  root: Type.Optional(
+    Type.String({
+      description:
+        'The scanned directory (the CLI sends its working directory): stripped from the front of every path; also `root_path`',
+    }),
+  ),
+});
 const responses = { 201: IngestResultSchema, 202: IngestResultSchema };
 const consumes = ['multipart/form-data'];
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,200}$/;
@@ -40,6 +70,9 @@ export function ingestRoutes(app: App, context: AppContext): void {
         versionName: form.version,
         branch: form.branch,
         scannerType: form.scannerType,
+        category: form.category,
+        partial: form.partial,
+        root: form.root,
         uploadedBy,
         uploadedVia: principal?.kind === 'user' ? principal.via : 'application_token',
         idempotencyKey: idempotencyKey(request),
@@ -55,7 +88,7 @@ export function ingestRoutes(app: App, context: AppContext): void {
   app.post(
     '/api/ingest',
     {
-      config: { auth: 'application_token' },
+      config: { auth: 'application_token', multipartForm: IngestForm },
       schema: {
         tags: ['ingest'],
         summary: 'Upload scanner results with the application API token (X-Api-Token)',
@@ -75,6 +108,7 @@ export function ingestRoutes(app: App, context: AppContext): void {
   app.post(
     '/api/applications/:id/ingest',
     {
+      config: { multipartForm: IngestForm },
       schema: {
         tags: ['ingest'],
         summary: 'Upload scanner results to an application (API key with write permission)',
@@ -95,6 +129,7 @@ export function ingestRoutes(app: App, context: AppContext): void {
   app.post(
     '/api/groups/:group_id/applications/:slug/ingest',
     {
+      config: { multipartForm: IngestForm },
       schema: {
         tags: ['ingest'],
         summary: 'Upload scanner results to an application named by group (id or path) and slug',

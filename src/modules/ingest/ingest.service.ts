@@ -103,6 +103,9 @@ export async function ingestUpload(
             uploaded_via: options.uploadedVia,
             idempotency_key: options.idempotencyKey ?? null,
             branch: options.branch ?? null,
+            category: options.category ?? null,
+            partial: options.partial ?? false,
+            root: options.root ?? null,
           })
           .returningAll()
           .executeTakeFirstOrThrow();
@@ -170,6 +173,9 @@ export async function processStoredScan(deps: StoredScanDeps, scanId: number): P
       applicationId: scan.application_id,
       versionName: version?.name,
       branch: scan.branch ?? undefined,
+      category: scan.category ?? undefined,
+      partial: scan.partial,
+      root: scan.root ?? undefined,
       uploadedBy: scan.uploaded_by,
       uploadedVia: scan.uploaded_via,
     };

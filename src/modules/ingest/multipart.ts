@@ -9,19 +9,33 @@ export interface IngestForm {
   version?: string;
   branch?: string;
   scannerType?: string;
+  category?: string;
+  partial?: boolean;
+  root?: string;
 }
 
-const FIELD_ALIASES: Record<string, 'version' | 'branch' | 'scannerType'> = {
+type TextField = 'version' | 'branch' | 'scannerType' | 'category' | 'root' | 'partial';
+
+const FIELD_ALIASES: Record<string, TextField> = {
   version: 'version',
   version_name: 'version',
+  versionName: 'version',
   branch: 'branch',
   scannerType: 'scannerType',
   scanner_type: 'scannerType',
   scanType: 'scannerType',
   scan_type: 'scannerType',
+  category: 'category',
+  partial: 'partial',
+  root: 'root',
+  root_path: 'root',
+  rootPath: 'root',
 };
 
 const MAX_FIELD_LENGTH = 200;
+/** A checkout root is an absolute path; CI runners nest them deep. */
+const MAX_LENGTH: Partial<Record<TextField, number>> = { root: 4096 };
+const BOOLEAN = /^(true|false|1|0)$/i;
 
 /**
  * Reads the multipart ingest form, spooling the `file` part to disk as it arrives (fields may come
@@ -31,7 +45,7 @@ export async function readIngestForm(request: FastifyRequest, dataDir: string): 
   if (!request.isMultipart()) {
     throw badRequest('file_required', 'Send the scan as multipart/form-data with a "file" field');
   }
-  const fields: Partial<Record<'version' | 'branch' | 'scannerType', string>> = {};
+  const fields: Partial<Record<TextField, string>> = {};
   let file: UploadedFile | undefined;
   try {
     for await (const part of request.parts()) {
@@ -49,9 +63,15 @@ export async function readIngestForm(request: FastifyRequest, dataDir: string): 
       const name = FIELD_ALIASES[part.fieldname];
       const value = typeof part.value === 'string' ? part.value.trim() : '';
       if (!name || value === '') continue;
-      if (value.length > MAX_FIELD_LENGTH) {
+      const max = MAX_LENGTH[name] ?? MAX_FIELD_LENGTH;
+      if (value.length > max) {
         throw badRequest('validation_failed', `${part.fieldname} is too long`, [
-          { path: `body.${part.fieldname}`, message: `must be at most ${MAX_FIELD_LENGTH} characters` },
+          { path: `body.${part.fieldname}`, message: `must be at most ${max} characters` },
+        ]);
+      }
+      if (name === 'partial' && !BOOLEAN.test(value)) {
+        throw badRequest('validation_failed', 'partial must be true or false', [
+          { path: `body.${part.fieldname}`, message: 'must be true or false' },
         ]);
       }
       fields[name] = value;
@@ -67,5 +87,6 @@ export async function readIngestForm(request: FastifyRequest, dataDir: string): 
     throw badRequest('file_required', 'The "file" field is missing', [
       { path: 'body.file', message: 'is required' },
     ]);
-  return { file, ...fields };
+  const { partial, ...text } = fields;
+  return { file, ...text, ...(partial === undefined ? {} : { partial: /^(true|1)$/i.test(partial) }) };
 }
