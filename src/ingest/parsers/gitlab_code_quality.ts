@@ -27,9 +27,10 @@ import {
  * Written by many tools (eslint-formatter-gitlab, pylint-gitlab, codeclimate engines); one finding
  * per issue, the report's own count.
  *
- * `fingerprint` is GitLab's identity for an issue and contains no line number, so it is the tool
- * fingerprint. Note: eslint-formatter-gitlab hashes path + rule + message and tells identical
- * messages in one file apart by re-hashing in report order.
+ * `fingerprint` is not used as identity: eslint-formatter-gitlab hashes path + rule + message and
+ * tells identical messages in one file apart by re-hashing in report order, so fixing the first of
+ * two twins would "change" the second. Without it the finding is rule + path + message, and twins are
+ * matched by nearest line like every other code finding.
  *
  * Severity words are Code Climate's: blocker → critical, critical → high, major → medium,
  * minor → low, info → info.
@@ -90,7 +91,6 @@ function toFinding(issue: JsonRecord): NormalizedFinding {
     ruleId: checkName,
     filePath: reportPath(location['path']),
     ...lineAndColumn(location),
-    toolFingerprint: nonBlank(issue['fingerprint']),
   };
 }
 
