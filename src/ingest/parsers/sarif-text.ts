@@ -35,21 +35,96 @@ export function renderMessage(
     typeof arg === 'string' ? arg : JSON.stringify(arg),
   );
   const filled =
-    args.length === 0 ? text : text.replace(/\{(\d+)\}/g, (all, n: string) => args[Number(n)] ?? all);
-  return filled
-    .replace(/\[((?:[^\]\\]|\\.)*)\]\(\d+\)/g, '$1')
-    .replace(/\\([[\]])/g, '$1')
-    .trim();
+    args.length === 0 ? text : text.replace(/\{(\d{1,6})\}/g, (all, n: string) => args[Number(n)] ?? all);
+  return stripLinkTargets(filled).trim();
+}
+
+/** Index of the first `]` from `from` on that is not escaped by `\`, or -1. */
+function unescapedClose(text: string, from: number): number {
+  for (let i = from; i < text.length; i++) {
+    if (text[i] === '\\') i++;
+    else if (text[i] === ']') return i;
+  }
+  return -1;
+}
+
+/** Length of `(digits)` at `at`, or 0 when there is none. */
+function linkTargetLength(text: string, at: number): number {
+  if (text[at] !== '(') return 0;
+  let i = at + 1;
+  while (i < text.length && text.charCodeAt(i) >= 48 && text.charCodeAt(i) <= 57) i++;
+  return i > at + 1 && text[i] === ')' ? i + 1 - at : 0;
+}
+
+/**
+ * `[label](3)` → `label`, then `\[` / `\]` → `[` / `]`. The regular expression this replaced
+ * overflowed the stack on a 10 MiB message and took seconds on 64 Ki `[`. Here every `[` inside one
+ * label ends at that label's `]`, so each `]` is searched for once: one left-to-right scan.
+ */
+function stripLinkTargets(text: string): string {
+  if (!text.includes('[')) return text;
+  const parts: string[] = [];
+  let from = 0;
+  let close = -2; // -2: not searched yet; -1: no `]` left
+  let target = 0;
+  for (let open = text.indexOf('['); open !== -1 && close !== -1; open = text.indexOf('[', open + 1)) {
+    if (close <= open) {
+      close = unescapedClose(text, open + 1);
+      target = close === -1 ? 0 : linkTargetLength(text, close + 1);
+    }
+    if (close === -1 || target === 0) continue;
+    parts.push(text.slice(from, open), text.slice(open + 1, close));
+    from = close + target + 1;
+    open = from - 1;
+    close = -2;
+  }
+  parts.push(text.slice(from));
+  return parts.join('').replace(/\\([[\]])/g, '$1');
 }
 
 const TITLE_MAX = 200;
 
+/** What `\s` matches, without a regular expression per character. */
+function isWhitespace(code: number): boolean {
+  if (code <= 32) return code === 32 || (code >= 9 && code <= 13);
+  if (code < 0xa0) return false;
+  return (
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
+}
+
+/** `text` with whitespace runs as single spaces, trimmed, cut after `limit` characters. */
+function collapseWhitespace(text: string, limit: number): string {
+  let out = '';
+  let pendingSpace = false;
+  for (let i = 0; i < text.length && out.length < limit; i++) {
+    const char = text[i]!;
+    if (isWhitespace(char.charCodeAt(0))) {
+      pendingSpace = out !== '';
+      continue;
+    }
+    if (pendingSpace) out += ' ';
+    pendingSpace = false;
+    out += char;
+  }
+  return out;
+}
+
 /**
  * A one-line title from a possibly long message: whitespace collapsed; when too long, its first
- * sentence (Semgrep messages are paragraphs), else cut at a word boundary.
+ * sentence (Semgrep messages are paragraphs), else cut at a word boundary. Only the start of the
+ * message is looked at, however long it is.
  */
 export function titleFrom(message: string): string {
-  const line = message.replace(/\s+/g, ' ').trim();
+  const line = collapseWhitespace(message, TITLE_MAX + 2);
   if (line.length <= TITLE_MAX) return line;
   const sentence = /^(.{20,}?[.!?])\s/.exec(line)?.[1];
   if (sentence !== undefined && sentence.length <= TITLE_MAX) return sentence;
@@ -72,7 +147,7 @@ export function securityScore(value: unknown): number | undefined {
   const score =
     typeof value === 'number'
       ? value
-      : typeof value === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(value)
+      : typeof value === 'string' && value.length <= 32 && /^\s*\d+(\.\d+)?\s*$/.test(value)
         ? Number(value)
         : NaN;
   return Number.isFinite(score) && score >= 0 ? score : undefined;
