@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Insertable, type Kysely } from 'kysely';
 import type { DB, IngestStagingTable } from '../db/schema.ts';
+import { capFindingFields } from './cap-fields.ts';
 import { findingIdentity } from './fingerprint.ts';
 import { toStagingRow } from './normalize-row.ts';
 import type { NormalizedFinding, ParserInput, ParserModule, ReportFacts } from './parsers/types.ts';
@@ -101,7 +102,7 @@ export async function stageFindings(
   };
   try {
     for await (const parsed of parser.parse(input, facts)) {
-      const finding = inUploadContext(parsed, context);
+      const finding = capFindingFields(inUploadContext(parsed, context));
       toolName ??= finding.toolName;
       toolVersion ??= finding.toolVersion;
       const row = toStagingRow(uploadKey, findingsCount, findingIdentity(parser.name, finding), finding);

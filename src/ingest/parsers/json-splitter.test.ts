@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { JsonSplitter, MAX_VALUE_BYTES } from './json-splitter.ts';
 import { streamJsonValues } from './json-stream.ts';
 import { ParseError } from './types.ts';
 
@@ -88,5 +89,23 @@ describe('streamJsonValues (splitter)', () => {
         ParseError,
       );
     }
+  });
+});
+
+describe('one huge value', () => {
+  it('is refused with ParseError past MAX_VALUE_BYTES, before V8 is asked for the string', () => {
+    const splitter = new JsonSplitter(['$.runs.*'], 64, false);
+    splitter.write(Buffer.from('{"runs":[{"message":"'));
+    // One 1 MiB block written again and again: the captured chunks are views of it, so the test
+    // holds 1 MiB while the splitter counts far past its limit.
+    const block = Buffer.alloc(1024 * 1024, 'a');
+    let failure: unknown;
+    try {
+      for (let written = 0; written <= MAX_VALUE_BYTES; written += block.length) splitter.write(block);
+    } catch (error) {
+      failure = error;
+    }
+    expect(failure).toBeInstanceOf(ParseError);
+    expect((failure as Error).message).toMatch(/larger than 256 MiB/);
   });
 });

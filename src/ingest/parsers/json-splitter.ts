@@ -20,6 +20,12 @@ const CLOSE_ARRAY = 0x5d;
 const COMMA = 0x2c;
 const COLON = 0x3a;
 
+/**
+ * Largest single value handed to `JSON.parse`. V8 cannot make a string past ~512 Mi characters, and
+ * one finding or tool record this big is a hostile or broken report, not a scan result.
+ */
+export const MAX_VALUE_BYTES = 256 * 1024 * 1024;
+
 const isSpace = (byte: number): boolean => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
 const isDelimiter = (byte: number): boolean =>
   isSpace(byte) || byte === COMMA || byte === CLOSE_OBJECT || byte === CLOSE_ARRAY;
@@ -65,6 +71,7 @@ export class JsonSplitter {
   private scanScalar = false;
   private capturing = false;
   private captured: Buffer[] = [];
+  private capturedBytes = 0;
   private capturePath: (string | number)[] = [];
   private keyBytes: Buffer[] = [];
   private keyChunkStart = 0;
@@ -91,7 +98,7 @@ export class JsonSplitter {
       else i = this.struct(chunk, i, out);
     }
     // What is still open at the chunk's end carries over; the next chunk continues from its start.
-    if (this.mode === 'scan' && this.capturing) this.captured.push(chunk.subarray(this.scanChunkStart));
+    if (this.mode === 'scan' && this.capturing) this.capture(chunk.subarray(this.scanChunkStart));
     if (this.mode === 'key') this.keyBytes.push(chunk.subarray(this.keyChunkStart));
     this.scanChunkStart = 0;
     this.keyChunkStart = 0;
@@ -249,6 +256,7 @@ export class JsonSplitter {
     this.capturing = this.matches(path, true);
     this.capturePath = path;
     this.captured = [];
+    this.capturedBytes = 0;
     this.scanChunkStart = i;
     this.brackets.length = 0;
     this.scanInString = false;
@@ -315,9 +323,19 @@ export class JsonSplitter {
   }
 
   private completeScan(chunk: Buffer, end: number, out: SplitValue[]): number {
-    if (this.capturing) this.captured.push(chunk.subarray(this.scanChunkStart, end));
+    if (this.capturing) this.capture(chunk.subarray(this.scanChunkStart, end));
     this.finishValue(out);
     return end;
+  }
+
+  private capture(bytes: Buffer): void {
+    this.capturedBytes += bytes.length;
+    if (this.capturedBytes > MAX_VALUE_BYTES) {
+      throw new ParseError(
+        `A single JSON value at ${this.capturePath.join('.') || 'the root'} is larger than ${MAX_VALUE_BYTES / 1024 / 1024} MiB`,
+      );
+    }
+    this.captured.push(bytes);
   }
 
   private finishValue(out: SplitValue[]): void {
@@ -328,6 +346,7 @@ export class JsonSplitter {
         ? (this.captured[0] as Buffer).toString('utf8')
         : Buffer.concat(this.captured).toString('utf8');
     this.captured = [];
+    this.capturedBytes = 0;
     this.capturing = false;
     let value: unknown;
     try {

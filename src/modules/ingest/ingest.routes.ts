@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { join } from 'node:path';
 import { Type } from 'typebox';
 import { requireApplication } from '../../access/access.ts';
 import type { App, AppContext } from '../../app-context.ts';
@@ -60,7 +61,10 @@ export function ingestRoutes(app: App, context: AppContext): void {
     uploadedBy: number | null,
     asyncMode: boolean,
   ) {
-    const form = await readIngestForm(request, config.dataDir);
+    const form = await readIngestForm(request, {
+      spoolDir: join(config.dataDir, 'uploads'),
+      uploadLimitBytes: config.uploadLimitBytes,
+    });
     const principal = request.principal;
     return ingestUpload(
       context,

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
-import { join } from 'node:path';
 import { AppError, badRequest } from '../../http/errors.ts';
 import type { UploadedFile } from '../../ingest/pipeline.ts';
+import { capText } from '../../ingest/cap-fields.ts';
 import { removeSpooled, spoolToFile } from '../../ingest/spool.ts';
 
 export interface IngestForm {
@@ -36,12 +36,28 @@ const MAX_FIELD_LENGTH = 200;
 /** A checkout root is an absolute path; CI runners nest them deep. */
 const MAX_LENGTH: Partial<Record<TextField, number>> = { root: 4096 };
 const BOOLEAN = /^(true|false|1|0)$/i;
+/** A file name is only shown back; a longer one is cut, not refused. */
+const MAX_FILE_NAME_LENGTH = 255;
+
+export interface UploadLimits {
+  /** Directory the upload is spooled into (one per process, see process-instance.ts). */
+  spoolDir: string;
+  /** Most bytes an upload may have, and for gzip content the most it may inflate to. */
+  uploadLimitBytes: number;
+}
+
+const tooLarge = (): AppError => new AppError(413, 'payload_too_large', 'The upload exceeds the size limit');
+
+const oneFileOnly = (): AppError =>
+  badRequest('multiple_files', 'Send exactly one file per upload', [
+    { path: 'body.file', message: 'must be sent once' },
+  ]);
 
 /**
  * Reads the multipart ingest form, spooling the `file` part to disk as it arrives (fields may come
  * before or after it). Missing file, oversized upload or a non-multipart body are client errors.
  */
-export async function readIngestForm(request: FastifyRequest, dataDir: string): Promise<IngestForm> {
+export async function readIngestForm(request: FastifyRequest, limits: UploadLimits): Promise<IngestForm> {
   if (!request.isMultipart()) {
     throw badRequest('file_required', 'Send the scan as multipart/form-data with a "file" field');
   }
@@ -50,14 +66,12 @@ export async function readIngestForm(request: FastifyRequest, dataDir: string): 
   try {
     for await (const part of request.parts()) {
       if (part.type === 'file') {
-        if (part.fieldname !== 'file' || file) {
-          part.file.resume();
-          continue;
-        }
-        const spooled = await spoolToFile(part.file, join(dataDir, 'uploads'));
-        file = { ...spooled, name: part.filename || null };
-        if (part.file.truncated)
-          throw new AppError(413, 'payload_too_large', 'The upload exceeds the size limit');
+        if (part.fieldname !== 'file' || file) throw oneFileOnly();
+        const spooled = await spoolToFile(part.file, limits.spoolDir, {
+          maxInflatedBytes: limits.uploadLimitBytes,
+        });
+        file = { ...spooled, name: part.filename ? capText(part.filename, MAX_FILE_NAME_LENGTH) : null };
+        if (part.file.truncated) throw tooLarge();
         continue;
       }
       const name = FIELD_ALIASES[part.fieldname];
@@ -78,8 +92,10 @@ export async function readIngestForm(request: FastifyRequest, dataDir: string): 
     }
   } catch (error) {
     await removeSpooled(file?.path);
-    const status = (error as { statusCode?: number }).statusCode;
-    if (status === 413) throw new AppError(413, 'payload_too_large', 'The upload exceeds the size limit');
+    const { statusCode, code } = error as { statusCode?: number; code?: string };
+    // @fastify/multipart reports a second file part as "files limit reached" (413): it is a bad form.
+    if (code === 'FST_FILES_LIMIT') throw oneFileOnly();
+    if (statusCode === 413) throw tooLarge();
     if (error instanceof AppError) throw error;
     throw badRequest('malformed_upload', `The multipart body could not be read: ${(error as Error).message}`);
   }
