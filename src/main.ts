@@ -142,6 +142,10 @@ class UsageError extends Error {}
 
 async function main(argv: string[]): Promise<void> {
   const [command = 'serve', ...rest] = argv;
+  if (command === '--help' || command === '-h' || command === 'help') {
+    console.log(USAGE);
+    return;
+  }
   const config = loadConfig();
   if (command === 'serve') return serve(config);
   if (command === 'worker') return worker(config);
