@@ -100,7 +100,6 @@ async function pgliteTarget(label: string, template: string | undefined): Promis
   const dataDir = await freshDir(label);
   if (template) {
     await cp(template, dataDir, { recursive: true });
-    await rm(join(dataDir, 'scanhub.pid'), { force: true });
   }
   return {
     engine: 'pglite',

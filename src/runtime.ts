@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { AppContext } from './app-context.ts';
 import type { Config } from './config.ts';
 import { createAppContext } from './context.ts';
+import { lockDataDir } from './data-dir-lock.ts';
 import { migrateToLatest, openDatabase } from './db/database.ts';
 import { PARSERS } from './ingest/parsers/index.ts';
 import type { JobLog } from './jobs/jobs.ts';
@@ -21,35 +22,6 @@ function resolveSecretKey(config: Config): string {
     writeFileSync(file, `${key}\n`, { mode: 0o600 });
     return key;
   }
-}
-
-function processIsAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/**
- * Two processes on one embedded data dir silently lose writes (DESIGN.md §1), so the data dir is
- * held by a pid lock file; a second live process is refused.
- */
-function lockDataDir(dataDir: string): () => void {
-  const file = join(dataDir, 'scanhub.pid');
-  try {
-    const pid = Number(readFileSync(file, 'utf8'));
-    if (pid && pid !== process.pid && processIsAlive(pid)) {
-      throw new Error(
-        `Another scanhub process (pid ${pid}) is using ${resolve(dataDir)}; stop it or use DATABASE_URL`,
-      );
-    }
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
-  writeFileSync(file, String(process.pid));
-  return () => rmSync(file, { force: true });
 }
 
 export interface Runtime {
@@ -88,7 +60,7 @@ export async function openRuntime(
   options: { log?: JobLog; work?: boolean } = {},
 ): Promise<Runtime> {
   mkdirSync(config.dataDir, { recursive: true });
-  const unlock = config.databaseUrl ? () => {} : lockDataDir(config.dataDir);
+  const unlock = config.databaseUrl ? async () => {} : await lockDataDir(config.dataDir);
   try {
     const database = await openDatabase({ url: config.databaseUrl, dataDir: join(config.dataDir, 'pg') });
     const migrations = await migrateToLatest(database.db);
@@ -109,11 +81,11 @@ export async function openRuntime(
       close: async () => {
         await context.jobs.stop();
         await database.close();
-        unlock();
+        await unlock();
       },
     };
   } catch (error) {
-    unlock();
+    await unlock();
     throw error;
   }
 }
