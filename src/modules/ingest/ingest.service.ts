@@ -55,7 +55,27 @@ async function scanById(db: Kysely<DB>, id: number): Promise<ScanRecord> {
   return presentScan(await db.selectFrom('scans').selectAll().where('id', '=', id).executeTakeFirstOrThrow());
 }
 
-async function replay(db: Kysely<DB>, options: IngestOptions): Promise<IngestResponse | null> {
+/** The version an upload with these options goes to, if it exists yet (no version is created). */
+async function targetVersionId(db: Kysely<DB>, options: IngestOptions): Promise<number | undefined> {
+  const name = options.versionName ?? options.branch;
+  let query = db
+    .selectFrom('application_versions')
+    .select('id')
+    .where('application_id', '=', options.applicationId);
+  query = name === undefined ? query.where('is_default', '=', true) : query.where('name', '=', name);
+  return (await query.executeTakeFirst())?.id;
+}
+
+/**
+ * The first upload's result when this one repeats it: same `Idempotency-Key` for the application,
+ * same content (sha256), same target version, branch and scanner type. The same key with anything
+ * else is a client bug that would silently drop this upload: 422 `idempotency_key_reused`.
+ */
+async function replay(
+  db: Kysely<DB>,
+  file: UploadedFile,
+  options: IngestOptions,
+): Promise<IngestResponse | null> {
   if (!options.idempotencyKey) return null;
   const row = await db
     .selectFrom('scans')
@@ -63,13 +83,26 @@ async function replay(db: Kysely<DB>, options: IngestOptions): Promise<IngestRes
     .where('application_id', '=', options.applicationId)
     .where('idempotency_key', '=', options.idempotencyKey)
     .executeTakeFirst();
-  return row ? responseFor(presentScan(row), true) : null;
+  if (!row) return null;
+  const sameUpload =
+    row.file_sha256 === file.sha256 &&
+    row.version_id === (await targetVersionId(db, options)) &&
+    row.branch === (options.branch ?? null) &&
+    (options.scannerType === undefined || options.scannerType === row.scanner_type);
+  if (!sameUpload) {
+    throw new AppError(
+      422,
+      'idempotency_key_reused',
+      `Idempotency-Key "${options.idempotencyKey}" was already used for scan ${row.id} with other content, version or options; send a new key for a new upload`,
+    );
+  }
+  return responseFor(presentScan(row), true);
 }
 
 /**
  * Ingests one spooled upload into an application the caller may write to. Synchronous by default
  * (201 with counts); `async` answers 202 with the pending scan and finishes it in the queue.
- * An `Idempotency-Key` seen before for the application replays the first result.
+ * An `Idempotency-Key` seen before for the application replays the first result (see `replay`).
  */
 export async function ingestUpload(
   deps: IngestDeps,
@@ -78,7 +111,10 @@ export async function ingestUpload(
   mode: { async: boolean },
 ): Promise<IngestResponse> {
   const { db } = deps;
-  const replayed = await replay(db, options);
+  const replayed = await replay(db, file, options).catch(async (error: unknown) => {
+    await removeSpooled(file.path);
+    throw error;
+  });
   if (replayed) {
     await removeSpooled(file.path);
     return replayed;
@@ -126,7 +162,7 @@ export async function ingestUpload(
     await removeSpooled(file.path);
     // A concurrent retry with the same key won the race: answer with its scan.
     if ((error as { code?: string }).code === '23505' && options.idempotencyKey) {
-      const winner = await replay(db, options);
+      const winner = await replay(db, file, options);
       if (winner) return winner;
     }
     throw error;
