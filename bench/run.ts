@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { cleanupAll } from './cleanup.ts';
 import { measure, type Measurement, type MeasurementInput } from './measurement.ts';
 import { formatNotes, formatTable, sourceState, writeResults } from './report.ts';
+import { bombScenario } from './scenarios/bomb.ts';
 import { concurrentScenario } from './scenarios/concurrent.ts';
 import { dashboardScenario } from './scenarios/dashboard.ts';
 import { httpScenario } from './scenarios/http-overhead.ts';
@@ -20,7 +21,7 @@ const USAGE = `Usage: npm run bench -- [--quick | --full] [--only=<scenarios>] [
   --quick            (default) 10k/100k ingests, fewer repeats and requests, list/dashboard on 100k findings
   --full             everything: 500k memory run, 1M-finding database, 200 requests per list combination
   --only=1,2,list    scenarios by number or name: 1 ingest, 2 reupload, 3 memory, 4 list, 5 dashboard,
-                     6 concurrent, 7 http
+                     6 concurrent, 7 http, 8 bomb
   --postgres-only    PostgreSQL only (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres)
   --pglite-only      PGlite only
   --repeats=N        repeats of each timed ingest (default: 1 quick, 3 full)
@@ -36,6 +37,7 @@ const NAMES: Record<string, string> = {
   dashboard: '5',
   concurrent: '6',
   http: '7',
+  bomb: '8',
 };
 
 /** Run order: ingestion first, then the seeded-database scenarios (which share one database). */
@@ -44,6 +46,7 @@ const SCENARIOS: Scenario[] = [
   memoryScenario,
   concurrentScenario,
   httpScenario,
+  bombScenario,
   listScenario,
   dashboardScenario,
 ];

@@ -14,6 +14,8 @@ const STOP_TIMEOUT_MS = 60_000;
 
 export interface ServerOptions {
   logLevel: string;
+  /** UPLOAD_LIMIT_BYTES of the server; 8 GiB (out of the way) unless a scenario measures the limit. */
+  uploadLimitBytes?: number;
 }
 
 export interface BenchServer {
@@ -48,7 +50,7 @@ function serverEnv(target: BenchTarget, options: ServerOptions): NodeJS.ProcessE
     // The bench sends thousands of requests a minute with one credential: lift the limits out of the way.
     RATE_LIMIT_PER_MINUTE: '100000000',
     LOGIN_RATE_LIMIT_PER_MINUTE: '10000',
-    UPLOAD_LIMIT_BYTES: String(8 * 1024 ** 3),
+    UPLOAD_LIMIT_BYTES: String(options.uploadLimitBytes ?? 8 * 1024 ** 3),
   };
 }
 

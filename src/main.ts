@@ -29,6 +29,9 @@ async function serve(config: Config): Promise<void> {
   const app = await buildApp(runtime.context);
   const admin = await bootstrapAdmin(runtime.context.db, config.admin);
   await app.listen({ port: config.port, host: config.host });
+  const { stagingRows, spoolFiles } = runtime.orphans;
+  if (stagingRows + spoolFiles > 0)
+    app.log.info({ stagingRows, spoolFiles }, 'removed what crashed uploads left behind');
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`;

@@ -6,9 +6,11 @@ import type { Config } from './config.ts';
 import { createAppContext } from './context.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { migrateToLatest, openDatabase } from './db/database.ts';
+import { discardOrphans, type OrphansRemoved } from './ingest/orphans.ts';
 import { PARSERS } from './ingest/parsers/index.ts';
 import type { JobLog } from './jobs/jobs.ts';
 import { loggableError } from './lib/loggable-error.ts';
+import { registerInstance } from './ingest/process-instance.ts';
 import { syncScannerTypes } from './modules/scanner-types/scanner-types.service.ts';
 
 /** The configured secret key, or one generated once into the data dir and reused after. */
@@ -27,6 +29,8 @@ function resolveSecretKey(config: Config): string {
 export interface Runtime {
   context: AppContext;
   migrations: string[];
+  /** What uploads interrupted by a crash had left, removed at start. */
+  orphans: OrphansRemoved;
   close(): Promise<void>;
 }
 
@@ -65,6 +69,8 @@ export async function openRuntime(
     const database = await openDatabase({ url: config.databaseUrl, dataDir: join(config.dataDir, 'pg') });
     const migrations = await migrateToLatest(database.db);
     await syncScannerTypes(database.db, PARSERS);
+    const instances = await registerInstance(config.databaseUrl);
+    const orphans = await discardOrphans(database.db, config.dataDir, instances);
     const secretKey = resolveSecretKey(config);
     const context: AppContext = await createAppContext(
       config,
@@ -78,8 +84,10 @@ export async function openRuntime(
     return {
       context,
       migrations,
+      orphans,
       close: async () => {
         await context.jobs.stop();
+        await instances.close();
         await database.close();
         await unlock();
       },

@@ -56,12 +56,13 @@ describe('Idempotency-Key', () => {
     const file = report('R1');
     const first = await upload(t, '/api/ingest', headers, { file, fields: { version: '1.0' } });
     expect(first.statusCode).toBe(201);
-    for (const fields of [
+    const variants: Record<string, string>[] = [
       { version: '2.0' },
       {},
       { version: '1.0', branch: 'main' },
       { version: '1.0', scannerType: 'semgrep' },
-    ]) {
+    ];
+    for (const fields of variants) {
       const other = await upload(t, '/api/ingest', headers, { file, fields });
       expect(other.statusCode, JSON.stringify(fields)).toBe(422);
       expect(other.json().code).toBe('idempotency_key_reused');

@@ -6,6 +6,7 @@ import { findingIdentity } from './fingerprint.ts';
 import { toStagingRow } from './normalize-row.ts';
 import type { NormalizedFinding, ParserInput, ParserModule, ReportFacts } from './parsers/types.ts';
 import { normalizedRoot, repositoryPath } from './repository-path.ts';
+import { PROCESS_INSTANCE_ID } from './process-instance.ts';
 
 /** Rows per statement. Each batch travels as one JSON parameter, so there is no parameter limit. */
 const BATCH_SIZE = 2000;
@@ -127,11 +128,11 @@ export async function stageFindings(
 }
 
 /**
- * A staging key that starts with its creation time (13-digit milliseconds), so rows left by a
- * process that died mid-upload can be found by age and removed.
+ * A staging key: creation time (13-digit milliseconds), the owning process's instance id, a random
+ * part. Rows left by a process that died mid-upload are found by owner at start, or by age.
  */
 export function newUploadKey(now = Date.now()): string {
-  return `${String(now).padStart(13, '0')}-${randomUUID()}`;
+  return `${String(now).padStart(13, '0')}-${PROCESS_INSTANCE_ID}-${randomUUID()}`;
 }
 
 /** Removes staged rows of uploads started more than `maxAgeMs` ago (crashed processes). */

@@ -1,10 +1,10 @@
 import type { FastifyRequest } from 'fastify';
-import { join } from 'node:path';
 import { Type } from 'typebox';
 import { requireApplication } from '../../access/access.ts';
 import type { App, AppContext } from '../../app-context.ts';
 import { currentUser } from '../../http/auth.ts';
 import { notFound, unauthorized } from '../../http/errors.ts';
+import { spoolDirOf } from '../../ingest/process-instance.ts';
 import { IdParams } from '../../http/schemas.ts';
 import { requireGroup } from '../groups/groups.service.ts';
 import { IngestResultSchema } from '../scans/scans.schema.ts';
@@ -62,7 +62,7 @@ export function ingestRoutes(app: App, context: AppContext): void {
     asyncMode: boolean,
   ) {
     const form = await readIngestForm(request, {
-      spoolDir: join(config.dataDir, 'uploads'),
+      spoolDir: spoolDirOf(config.dataDir),
       uploadLimitBytes: config.uploadLimitBytes,
     });
     const principal = request.principal;

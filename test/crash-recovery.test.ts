@@ -1,0 +1,105 @@
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cleanupAll } from '../bench/cleanup.ts';
+import { sarifFile } from '../bench/generate-sarif.ts';
+import { uploadMultipart } from '../bench/http.ts';
+import {
+  ADMIN,
+  createApplication,
+  createGroup,
+  signIn,
+  startServer,
+  type BenchServer,
+} from '../bench/server.ts';
+import { createTarget, type BenchTarget } from '../bench/targets.ts';
+import { openDatabase } from '../src/db/database.ts';
+
+/**
+ * kill -9 of the real server (a child process) in the middle of a 100k-result ingest, then a
+ * restart: nothing of the interrupted upload may survive — no spool file, no staging row, no scan.
+ * PGlite by default; with TEST_DATABASE_URL the bench's own scratch PostgreSQL database.
+ */
+const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite';
+
+afterAll(() => cleanupAll());
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function spoolFiles(dataDir: string): { path: string; size: number }[] {
+  try {
+    return readdirSync(join(dataDir, 'uploads'), { recursive: true })
+      .map((name) => join(dataDir, 'uploads', String(name)))
+      .filter((path) => statSync(path).isFile())
+      .map((path) => ({ path, size: statSync(path).size }));
+  } catch {
+    return [];
+  }
+}
+
+/** Counts rows with the server stopped (PGlite allows one process) or beside it (PostgreSQL). */
+async function countRows(target: BenchTarget): Promise<{ staging: number; scans: number; findings: number }> {
+  const query = `select (select count(*) from ingest_staging)::int as staging,
+    (select count(*) from scans)::int as scans, (select count(*) from findings)::int as findings`;
+  if (target.databaseUrl) {
+    const client = new pg.Client({ connectionString: target.databaseUrl });
+    await client.connect();
+    try {
+      return (await client.query(query)).rows[0];
+    } finally {
+      await client.end();
+    }
+  }
+  const database = await openDatabase({ dataDir: join(target.dataDir, 'pg') });
+  try {
+    const instance = database.pglite!.instance;
+    const result = await instance.query<{ staging: number; scans: number; findings: number }>(query);
+    return result.rows[0]!;
+  } finally {
+    await database.close();
+  }
+}
+
+describe(`crash during ingestion (${engine})`, () => {
+  it('kill -9 mid-ingest, restart: no orphan spool files, no staging rows, no half scan', async () => {
+    const sarif = await sarifFile({ count: 100_000 });
+    const sarifSize = statSync(sarif).size;
+    const target = await createTarget(engine, 'crash');
+    let server: BenchServer = await startServer(target, { logLevel: 'warn' });
+    const api = await signIn(server.url, ADMIN.email, ADMIN.password);
+    const application = await createApplication(api, await createGroup(api, 'crash'), 'crash-app');
+
+    const interrupted = uploadMultipart(
+      `${server.url}/api/ingest`,
+      { 'x-api-token': application.token },
+      {},
+      sarif,
+    ).catch((error: unknown) => error);
+    // Wait until the whole file is spooled, then give the parse time to stage some batches.
+    const deadline = Date.now() + 120_000;
+    while (!spoolFiles(target.dataDir).some((file) => file.size >= sarifSize)) {
+      if (Date.now() > deadline) throw new Error('the upload never finished spooling');
+      await sleep(100);
+    }
+    await sleep(3_000);
+    process.kill(server.pid, 'SIGKILL');
+    expect(await interrupted).toBeInstanceOf(Error); // the connection died with the server
+    await server.stop();
+
+    // The crash left something behind, or this test would prove nothing.
+    expect(spoolFiles(target.dataDir)).not.toEqual([]);
+    const left = await countRows(target);
+    // PGlite's own crash recovery empties the unlogged staging table; a PostgreSQL server outlives
+    // the killed process, and the staged rows with it.
+    if (target.databaseUrl) expect(left.staging).toBeGreaterThan(0);
+    expect(left.scans).toBe(0);
+
+    server = await startServer(target, { logLevel: 'warn' });
+    if (!target.databaseUrl) await server.stop();
+    expect(spoolFiles(target.dataDir)).toEqual([]);
+    expect(await countRows(target)).toEqual({ staging: 0, scans: 0, findings: 0 });
+    await server.stop();
+    await target.dispose();
+  }, 600_000);
+});
