@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -28,7 +28,11 @@ afterAll(() => t.close());
 
 const spooled = (): string[] => {
   try {
-    return readdirSync(join(t.config.dataDir, 'uploads'), { recursive: true }).map(String);
+    const uploads = join(t.config.dataDir, 'uploads');
+    // Files only: the per-process spool directory itself stays.
+    return readdirSync(uploads, { recursive: true })
+      .map(String)
+      .filter((name) => statSync(join(uploads, name)).isFile());
   } catch {
     return [];
   }
@@ -159,6 +163,22 @@ describe('compression bombs through a real port', () => {
     const responses = await Promise.all([1, 2, 3].map(() => sendBomb(app.api_token)));
     for (const response of responses) expectProblem(response, 413, 'payload_too_large');
     expect(spooled()).toEqual([]);
+  });
+
+  it('415 for a gzip Content-Encoding on the form (a gzipped file is the supported way)', async () => {
+    const app = await makeApplication(t, admin);
+    const { gzipSync } = await import('node:zlib');
+    const { body, contentType } = multipartBody({ file: SARIF });
+    const response = await rawRequest(
+      port,
+      rawPost(
+        '/api/ingest',
+        { 'X-Api-Token': app.api_token, 'Content-Type': contentType, 'Content-Encoding': 'gzip' },
+        gzipSync(body),
+      ),
+    );
+    expectProblem(response, 415, 'unsupported_content_encoding');
+    expect(await scansOf(app.id)).toEqual([]);
   });
 
   it('a gzip upload inside the limit is still accepted', async () => {

@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeApplication, makeUser, type TestUser } from './support/factories.ts';
@@ -20,7 +20,11 @@ const scanCount = async (applicationId: number) =>
   (await t.db.selectFrom('scans').select('id').where('application_id', '=', applicationId).execute()).length;
 const spooled = (): string[] => {
   try {
-    return readdirSync(join(t.config.dataDir, 'uploads'), { recursive: true }).map(String);
+    const uploads = join(t.config.dataDir, 'uploads');
+    // Files only: the per-process spool directory itself stays.
+    return readdirSync(uploads, { recursive: true })
+      .map(String)
+      .filter((name) => statSync(join(uploads, name)).isFile());
   } catch {
     return [];
   }

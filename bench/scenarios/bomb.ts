@@ -29,7 +29,7 @@ async function inflateToLimit(path: string): Promise<number> {
   const started = performance.now();
   await new Promise<void>((resolve, reject) => {
     const source = createReadStream(path);
-    const gunzip = createGunzip();
+    const gunzip = createGunzip({ chunkSize: 1024 * 1024 });
     let inflated = 0;
     gunzip.on('data', (chunk: Buffer) => {
       inflated += chunk.length;

@@ -29,7 +29,9 @@ export class DecompressedTooLargeError extends Error {
  * Corrupt gzip is not judged here; the parser reports it as a bad file.
  */
 class InflatedSizeGuard {
-  private readonly gunzip: Gunzip = createGunzip();
+  // Large output chunks: a bomb inflates ~1000× per input byte, and each 16 KiB default chunk is a
+  // thread-pool round trip (6,400 of them to reach 100 MiB took seconds on a busy machine).
+  private readonly gunzip: Gunzip = createGunzip({ chunkSize: 1024 * 1024 });
   private inflated = 0;
   private failure: Error | undefined;
   private corrupt = false;

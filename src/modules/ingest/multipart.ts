@@ -61,6 +61,15 @@ export async function readIngestForm(request: FastifyRequest, limits: UploadLimi
   if (!request.isMultipart()) {
     throw badRequest('file_required', 'Send the scan as multipart/form-data with a "file" field');
   }
+  const encoding = request.headers['content-encoding']?.trim().toLowerCase();
+  if (encoding && encoding !== 'identity') {
+    // The body would reach the multipart parser compressed; a gzipped *file* is the supported way.
+    throw new AppError(
+      415,
+      'unsupported_content_encoding',
+      `Content-Encoding "${encoding.slice(0, 40)}" is not accepted; send the form uncompressed and gzip the file itself`,
+    );
+  }
   const fields: Partial<Record<TextField, string>> = {};
   let file: UploadedFile | undefined;
   try {
@@ -95,7 +104,11 @@ export async function readIngestForm(request: FastifyRequest, limits: UploadLimi
     const { statusCode, code } = error as { statusCode?: number; code?: string };
     // @fastify/multipart reports a second file part as "files limit reached" (413): it is a bad form.
     if (code === 'FST_FILES_LIMIT') throw oneFileOnly();
-    if (statusCode === 413) throw tooLarge();
+    if (statusCode === 413) {
+      // Read the rest of the body and drop it, so the client gets its 413 instead of a reset connection.
+      request.raw.resume();
+      throw tooLarge();
+    }
     if (error instanceof AppError) throw error;
     throw badRequest('malformed_upload', `The multipart body could not be read: ${(error as Error).message}`);
   }
