@@ -1,4 +1,4 @@
-import { readdir, rm, rmdir } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
@@ -33,37 +33,20 @@ async function entriesOf(dir: string) {
 }
 
 /**
- * Spool files of processes that are gone. Files of queued async uploads are kept: the restart
- * resumes those scans from them.
+ * Spool files of processes that are gone. Nothing in them is needed any more: an async upload is
+ * stored in the database with its pending scan, and a worker restores it from there.
  */
-async function discardOrphanSpool(
-  db: Kysely<DB>,
-  uploadsDir: string,
-  registry: InstanceRegistry,
-): Promise<number> {
-  const queued = await db
-    .selectFrom('scans')
-    .select('spool_path')
-    .where('status', 'in', ['pending', 'processing'])
-    .where('spool_path', 'is not', null)
-    .execute();
-  const keep = new Set(queued.map((scan) => scan.spool_path));
+async function discardOrphanSpool(uploadsDir: string, registry: InstanceRegistry): Promise<number> {
   let removed = 0;
-  const removeUnqueued = async (path: string) => {
-    if (keep.has(path)) return;
-    await rm(path, { force: true });
-    removed++;
-  };
   for (const entry of await entriesOf(uploadsDir)) {
     const path = join(uploadsDir, entry.name);
-    // Spooled straight into uploads/ by versions without per-process directories.
-    if (!entry.isDirectory()) {
-      await removeUnqueued(path);
-      continue;
+    if (entry.isDirectory()) {
+      if (entry.name === PROCESS_INSTANCE_ID || (await registry.isLive(entry.name))) continue;
+      removed += (await entriesOf(path)).length;
+    } else {
+      removed++; // spooled straight into uploads/ by versions without per-process directories
     }
-    if (entry.name === PROCESS_INSTANCE_ID || (await registry.isLive(entry.name))) continue;
-    for (const file of await entriesOf(path)) await removeUnqueued(join(path, file.name));
-    await rmdir(path).catch(() => undefined); // still holds a queued upload's file
+    await rm(path, { recursive: true, force: true });
   }
   return removed;
 }
@@ -79,6 +62,6 @@ export async function discardOrphans(
 ): Promise<OrphansRemoved> {
   return {
     stagingRows: await discardOrphanStaging(db, registry),
-    spoolFiles: await discardOrphanSpool(db, join(dataDir, 'uploads'), registry),
+    spoolFiles: await discardOrphanSpool(join(dataDir, 'uploads'), registry),
   };
 }

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
@@ -12,6 +11,7 @@ import {
   type UploadedFile,
 } from '../../ingest/pipeline.ts';
 import { resolveVersion } from '../../ingest/resolve-version.ts';
+import { spoolDirOf } from '../../ingest/process-instance.ts';
 import { removeSpooled } from '../../ingest/spool.ts';
 import { dropUpload, restoreUpload, storeUpload } from '../../ingest/upload-store.ts';
 import { presentScan, type ScanRecord } from '../scans/scans.presenter.ts';
@@ -195,7 +195,7 @@ export async function processStoredScan(deps: StoredScanDeps, scanId: number): P
     .where('id', '=', scanId)
     .where('status', 'in', ['pending', 'processing'])
     .execute();
-  const path = await restoreUpload(db, scanId, join(deps.config.dataDir, 'uploads'));
+  const path = await restoreUpload(db, scanId, spoolDirOf(deps.config.dataDir));
   const file: UploadedFile = {
     path: path ?? '',
     size: Number(scan.file_size),
