@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Insertable, type Kysely } from 'kysely';
 import type { DB, IngestStagingTable } from '../db/schema.ts';
-import { capFindingFields } from './cap-fields.ts';
+import { capFindingFields, capText, FIELD_CAPS } from './cap-fields.ts';
 import { findingIdentity } from './fingerprint.ts';
 import { toStagingRow } from './normalize-row.ts';
 import type { NormalizedFinding, ParserInput, ParserModule, ReportFacts } from './parsers/types.ts';
@@ -78,9 +78,15 @@ export async function stageFindings(
   };
   const coveredFiles = new Set<string>();
   const facts: ReportFacts = {
-    scope: (tool, category) => addScope(tool.trim() || 'unknown', category),
+    // Report strings, so capped like a finding's (cap-fields.ts).
+    scope: (tool, category) =>
+      addScope(
+        capText(tool.trim(), FIELD_CAPS.toolName) || 'unknown',
+        category === null ? null : capText(category, FIELD_CAPS.category),
+      ),
     coveredFile: (path) => {
-      const relative = repositoryPath(path, context.root === null ? [] : [context.root]);
+      const capped = capText(path, FIELD_CAPS.filePath);
+      const relative = repositoryPath(capped, context.root === null ? [] : [context.root]);
       if (relative !== null && coveredFiles.size < MAX_COVERED_FILES) coveredFiles.add(relative);
     },
   };
