@@ -54,7 +54,7 @@ describe('Idempotency-Key', () => {
     expect(spooled()).toEqual([]);
   });
 
-  it('same key and file for another version, branch or scanner type: 422', async () => {
+  it('same key and file for another version, branch, scanner type, category, partial flag or root: 422', async () => {
     const app = await makeApplication(t, admin);
     const headers = { 'x-api-token': app.api_token, 'idempotency-key': 'build-9' };
     const file = report('R1');
@@ -65,6 +65,9 @@ describe('Idempotency-Key', () => {
       {},
       { version: '1.0', branch: 'main' },
       { version: '1.0', scannerType: 'semgrep' },
+      { version: '1.0', category: 'packages/api' },
+      { version: '1.0', partial: 'true' },
+      { version: '1.0', root: '/home/runner/work/app' },
     ];
     for (const fields of variants) {
       const other = await upload(t, '/api/ingest', headers, { file, fields });

@@ -68,7 +68,8 @@ async function targetVersionId(db: Kysely<DB>, options: IngestOptions): Promise<
 
 /**
  * The first upload's result when this one repeats it: same `Idempotency-Key` for the application,
- * same content (sha256), same target version, branch and scanner type. The same key with anything
+ * same content (sha256), same target version, branch, scanner type, category, partial flag and root
+ * (they change what the upload closes and how its paths read). The same key with anything
  * else is a client bug that would silently drop this upload: 422 `idempotency_key_reused`.
  */
 async function replay(
@@ -88,7 +89,10 @@ async function replay(
     row.file_sha256 === file.sha256 &&
     row.version_id === (await targetVersionId(db, options)) &&
     row.branch === (options.branch ?? null) &&
-    (options.scannerType === undefined || options.scannerType === row.scanner_type);
+    (options.scannerType === undefined || options.scannerType === row.scanner_type) &&
+    row.category === (options.category ?? null) &&
+    row.partial === (options.partial ?? false) &&
+    row.root === (options.root ?? null);
   if (!sameUpload) {
     throw new AppError(
       422,
