@@ -20,4 +20,23 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
+  {
+    // The domain rooms hold the rules for findings; they know no web framework and no module.
+    files: ['src/domain/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/http/**', '**/modules/**'],
+              message: 'src/domain imports nothing from http/ or modules/.',
+            },
+            { group: ['fastify', 'fastify/**', '@fastify/**'], message: 'src/domain is framework-free.' },
+            { group: ['**/config.ts', '**/config'], message: 'src/domain takes no configuration.' },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -1,5 +1,5 @@
 import type { UserPrincipal } from '../src/access/principal.ts';
-import { ASSET_WEIGHT, RISK_FORMULA_VERSION } from '../src/modules/findings/risk.ts';
+import { ASSET_WEIGHT, RISK_FORMULA_VERSION } from '../src/domain/findings/risk.ts';
 import { Environment } from './environment.ts';
 import type { Headers } from './http.ts';
 import { createApplication, createGroup, signIn, type Api } from './server.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recomputeAllRisk, recomputeRisk } from '../src/modules/findings/risk.repository.ts';
-import { RISK_FORMULA_VERSION, riskScore } from '../src/modules/findings/risk.ts';
+import { RISK_FORMULA_VERSION, riskScore } from '../src/domain/findings/risk.ts';
 import { makeApplication, makeFinding, makeUser, type TestUser } from './support/factories.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
 

@@ -1,3 +1,4 @@
+import type { Severity } from '../domain/findings/severity.ts';
 import type { ColumnType, Generated } from 'kysely';
 
 /** Timestamp columns: written as Date or ISO string, read as Date. */
@@ -122,7 +123,7 @@ export interface ScannerTypesTable {
 
 export type ScanStatus = 'pending' | 'processing' | 'completed' | 'failed';
 export type FindingStatus = 'open' | 'confirmed' | 'false_positive' | 'fixed';
-export type SeverityName = 'critical' | 'high' | 'medium' | 'low' | 'info';
+export type SeverityName = Severity;
 
 export interface ScansTable {
   id: Generated<number>;

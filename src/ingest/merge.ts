@@ -1,8 +1,8 @@
 import { sql, type Transaction } from 'kysely';
 import type { DB, FindingStatus, SeverityName } from '../db/schema.ts';
 import { publishEvents, type DomainEvent } from '../events/events.ts';
-import { RISK_FORMULA_VERSION, SLA_DAYS } from '../modules/findings/risk.ts';
-import { recordTimeline, type TimelineEntry } from '../modules/findings/timeline.ts';
+import { RISK_FORMULA_VERSION, SLA_DAYS } from '../domain/findings/risk.ts';
+import { recordTimeline, type TimelineEntry } from '../domain/findings/timeline.ts';
 import type { UploadScope } from './stage.ts';
 import { assignTwinFingerprints } from './twins.ts';
 

@@ -1,6 +1,7 @@
 import type { Insertable } from 'kysely';
 import type { IngestStagingTable } from '../db/schema.ts';
-import { exploitationPart, SEVERITY_RANK, severityPart } from '../modules/findings/risk.ts';
+import { exploitationPart, severityPart } from '../domain/findings/risk.ts';
+import { severityRank } from '../domain/findings/severity.ts';
 import type { FindingIdentity } from './fingerprint.ts';
 import type { NormalizedFinding } from './parsers/types.ts';
 
@@ -32,7 +33,7 @@ export function toStagingRow(
     kind: finding.kind,
     title: finding.title || '(untitled finding)',
     severity: finding.severity,
-    severity_rank: SEVERITY_RANK[finding.severity],
+    severity_rank: severityRank(finding.severity),
     severity_score: severityScore,
     initial_status: finding.initialStatus ?? 'open',
     description: finding.description,

@@ -1,14 +1,10 @@
 import { asString } from './json-value.ts';
-import type { Severity } from './types.ts';
+import { SEVERITIES, type Severity } from '../../domain/findings/severity.ts';
 
 /** The five normalized levels under their own names; parsers extend it with their tool's words. */
-export const STANDARD_SEVERITIES: Readonly<Record<string, Severity>> = {
-  critical: 'critical',
-  high: 'high',
-  medium: 'medium',
-  low: 'low',
-  info: 'info',
-};
+export const STANDARD_SEVERITIES: Readonly<Record<string, Severity>> = Object.fromEntries(
+  SEVERITIES.map((level) => [level, level]),
+);
 
 /**
  * Looks a tool's severity word up in a parser's table, ignoring case (a table's keys are all upper

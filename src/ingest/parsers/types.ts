@@ -1,8 +1,9 @@
 import type { Readable } from 'node:stream';
 
-/** Normalized severity scale every tool's own scale is mapped onto. */
-export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
-export type Severity = (typeof SEVERITIES)[number];
+import type { Severity } from '../../domain/findings/severity.ts';
+
+/** The normalized severity scale (src/domain/findings/severity.ts), under the name parsers use. */
+export type { Severity };
 
 /**
  * What kind of thing a finding is about. It picks the fingerprint recipe (DESIGN.md §5):

@@ -2,10 +2,11 @@ import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import { canAccessApplication, requireApplication } from '../../access/access.ts';
 import type { UserPrincipal } from '../../access/principal.ts';
 import type { DB, FindingStatus, SeverityName } from '../../db/schema.ts';
+import { FINDING_STATUSES } from '../../domain/findings/lifecycle.ts';
+import { SEVERITIES } from '../../domain/findings/severity.ts';
 import type { DashboardQueryInput, DashboardStats } from './dashboard.schema.ts';
 
-const SEVERITIES: readonly SeverityName[] = ['critical', 'high', 'medium', 'low', 'info'];
-const STATUSES: readonly FindingStatus[] = ['open', 'confirmed', 'false_positive', 'fixed'];
+const STATUSES = FINDING_STATUSES;
 const OPEN_STATUSES: readonly FindingStatus[] = ['open', 'confirmed'];
 const DAY_MS = 86_400_000;
 const TOP_APPLICATIONS = 10;

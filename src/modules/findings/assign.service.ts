@@ -7,7 +7,7 @@ import { iso } from '../../http/schemas.ts';
 import { publishEvents, type DomainEvent } from '../../events/events.ts';
 import type { FindingDetailRecord } from './findings.schema.ts';
 import { findingDetail } from './findings.service.ts';
-import { recordTimeline, type TimelineEntry } from './timeline.ts';
+import { recordTimeline, type TimelineEntry } from '../../domain/findings/timeline.ts';
 import { lockOne } from './triage.guard.ts';
 import { setAssignee, userById, type DueDateChange, type LockedFinding } from './triage.repository.ts';
 import type { AssignInput } from './triage.schema.ts';

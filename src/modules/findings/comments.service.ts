@@ -6,7 +6,7 @@ import { presentThread } from './comments.presenter.ts';
 import { commentFinding, commentsOf, insertComment } from './comments.repository.ts';
 import type { CommentRecord, CreateCommentInput } from './comments.schema.ts';
 import { requireFindingAccess } from './findings.service.ts';
-import { recordTimeline } from './timeline.ts';
+import { recordTimeline } from '../../domain/findings/timeline.ts';
 
 /** Comments of a finding the caller may read, in thread order (see `CommentListSchema`). */
 export async function listComments(

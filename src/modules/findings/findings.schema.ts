@@ -1,8 +1,10 @@
 import { Type, type Static } from 'typebox';
+import { FINDING_STATUSES } from '../../domain/findings/lifecycle.ts';
+import { SEVERITIES } from '../../domain/findings/severity.ts';
 import { Nullable, NullableTimestamp, Timestamp } from '../../http/schemas.ts';
 
-export const SeveritySchema = Type.Enum(['critical', 'high', 'medium', 'low', 'info']);
-export const FindingStatusSchema = Type.Enum(['open', 'confirmed', 'false_positive', 'fixed']);
+export const SeveritySchema = Type.Enum(SEVERITIES);
+export const FindingStatusSchema = Type.Enum(FINDING_STATUSES);
 
 export const UserSummarySchema = Type.Object({
   id: Type.Integer(),

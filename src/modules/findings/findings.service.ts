@@ -23,9 +23,9 @@ import type {
   TimelineEntryRecord,
   VersionFindingsInput,
 } from './findings.schema.ts';
-import { FINDING_STATUSES } from './lifecycle.ts';
+import { FINDING_STATUSES } from '../../domain/findings/lifecycle.ts';
+import { SEVERITIES } from '../../domain/findings/severity.ts';
 
-const SEVERITIES: readonly SeverityName[] = ['critical', 'high', 'medium', 'low', 'info'];
 const DEFAULT_PER_PAGE = 50;
 const MAX_PER_PAGE = 200;
 const DEFAULT_VERSION_LIMIT = 1000;

@@ -1,6 +1,6 @@
 import { sql, type ExpressionBuilder, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { DB } from '../../db/schema.ts';
-import { ASSET_WEIGHT, RISK_FORMULA_VERSION, RISK_SCORE_SQL, SLA_DAYS } from './risk.ts';
+import { ASSET_WEIGHT, RISK_FORMULA_VERSION, RISK_SCORE_SQL, SLA_DAYS } from '../../domain/findings/risk.ts';
 
 /** `case <column> when '<key>' then <value> … end` from one of risk.ts's tables. */
 function caseOf(column: string, table: Record<string, number>): RawBuilder<number> {

@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import type { App, AppContext } from '../../app-context.ts';
 import { currentPrincipal } from '../../http/auth.ts';
 import { IdParams, Nullable } from '../../http/schemas.ts';
+import { FindingStatusSchema, SeveritySchema } from '../findings/findings.schema.ts';
 import { compareVersions } from './compare.service.ts';
 import { VersionSchema } from './versions.schema.ts';
 
@@ -14,8 +15,8 @@ export const ComparedFindingSchema = Type.Object({
   id: Type.Integer(),
   fingerprint: Type.String(),
   title: Type.String(),
-  severity: Type.Enum(['critical', 'high', 'medium', 'low', 'info']),
-  status: Type.Enum(['open', 'confirmed', 'false_positive', 'fixed']),
+  severity: SeveritySchema,
+  status: FindingStatusSchema,
   rule_id: Nullable(Type.String()),
   file_path: Nullable(Type.String()),
   line: Nullable(Type.Integer()),

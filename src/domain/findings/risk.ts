@@ -1,18 +1,11 @@
-import type { AssetCriticality, SeverityName } from '../../db/schema.ts';
+import type { AssetCriticality } from '../../db/schema.ts';
+import type { Severity as SeverityName } from './severity.ts';
 
 /**
  * Risk score 0–100 (DESIGN.md §6): round(100 × M × (0.60·S/10 + 0.30·X + 0.10·G)).
  * Bump the version whenever the formula or a constant changes; stored scores name their version.
  */
 export const RISK_FORMULA_VERSION = 1;
-
-export const SEVERITY_RANK: Record<SeverityName, number> = {
-  critical: 5,
-  high: 4,
-  medium: 3,
-  low: 2,
-  info: 1,
-};
 
 /** S when neither a CVSS score nor a tool score is known. */
 const SEVERITY_DEFAULT_SCORE: Record<SeverityName, number> = {
