@@ -1,7 +1,7 @@
 import { sql, type Transaction } from 'kysely';
 import type { DB, FindingStatus, SeverityName } from '../db/schema.ts';
 import { publishEvents, type DomainEvent } from '../events/events.ts';
-import { RISK_FORMULA_VERSION, SLA_DAYS } from '../domain/findings/risk.ts';
+import { RISK_FORMULA_VERSION, riskScoreSql, slaDaysSql } from '../domain/findings/risk.ts';
 import { recordTimeline, type TimelineEntry } from '../domain/findings/timeline.ts';
 import type { UploadScope } from './stage.ts';
 import { assignTwinFingerprints } from './twins.ts';
@@ -37,11 +37,6 @@ export interface MergeCounts {
 }
 
 const INGEST: TimelineEntry['actor'] = { system: 'ingest' };
-
-const slaDaysSql = sql`case s.severity
-  when 'critical' then ${sql.lit(SLA_DAYS.critical)} when 'high' then ${sql.lit(SLA_DAYS.high)}
-  when 'medium' then ${sql.lit(SLA_DAYS.medium)} when 'low' then ${sql.lit(SLA_DAYS.low)}
-  else ${sql.lit(SLA_DAYS.info)} end`;
 
 /**
  * The staged rows of this upload, one per fingerprint. Twins got distinct fingerprints (twins.ts),
@@ -173,8 +168,12 @@ export async function mergeStaged(trx: Transaction<DB>, target: MergeTarget): Pr
       severity_rank = m.severity_rank, severity_score = m.severity_score, cwe_ids = m.cwe_ids,
       cwe_id = m.cwe_ids[1], package_version = m.package_version, fixed_version = m.fixed_version,
       cvss_score = m.cvss_score, cvss_vector = m.cvss_vector, risk_severity = m.risk_severity,
-      risk_score = round((100 * f.risk_asset * (0.6 * m.risk_severity / 10 + 0.3 * f.risk_exploitation
-        + 0.1 * f.risk_age))::numeric)
+      risk_score = ${riskScoreSql({
+        severity: sql.ref('m.risk_severity'),
+        exploitation: sql.ref('f.risk_exploitation'),
+        age: sql.ref('f.risk_age'),
+        asset: sql.ref('f.risk_asset'),
+      })}
     from m where f.id = m.id
     returning f.id, m.status as from_status, f.status as to_status, m.old_severity as from_severity,
       f.severity as to_severity`.execute(trx);
@@ -194,8 +193,13 @@ export async function mergeStaged(trx: Transaction<DB>, target: MergeTarget): Pr
       s.package_name, s.package_version, s.fixed_version, s.cve_ids, s.cwe_ids, s.cwe_ids[1], s.cvss_score,
       s.cvss_vector, s."references", s.tool_name, s.tool_version, s.tool_fingerprint,
       s.risk_severity, s.risk_exploitation, 0, ${target.assetWeight},
-      round((100 * ${target.assetWeight}::float8 * (0.6 * s.risk_severity / 10 + 0.3 * s.risk_exploitation))::numeric),
-      ${sql.lit(RISK_FORMULA_VERSION)}, now() + make_interval(days => ${slaDaysSql})
+      ${riskScoreSql({
+        severity: sql.ref('s.risk_severity'),
+        exploitation: sql.ref('s.risk_exploitation'),
+        age: sql.lit(0),
+        asset: sql`${target.assetWeight}`,
+      })},
+      ${sql.lit(RISK_FORMULA_VERSION)}, now() + make_interval(days => ${slaDaysSql(sql.ref('s.severity'))})
     from ${staged(uploadKey)} s
     where not exists (select 1 from findings f where f.version_id = ${versionId} and f.fingerprint = s.fingerprint)
     on conflict (version_id, fingerprint) do nothing`.execute(trx);

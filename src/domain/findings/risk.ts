@@ -1,3 +1,4 @@
+import { sql, type Expression, type RawBuilder } from 'kysely';
 import type { AssetCriticality } from '../../db/schema.ts';
 import type { Severity as SeverityName } from './severity.ts';
 
@@ -73,9 +74,56 @@ export function riskScore(parts: RiskParts): number {
   return Math.round(clamp(raw, 0, 100));
 }
 
+type SqlNumber = Expression<number> | RawBuilder<number>;
+
+/** The parts as SQL expressions (columns, parameters or sub-expressions), for set-wise scoring. */
+export interface RiskSqlParts {
+  severity: SqlNumber;
+  exploitation: SqlNumber;
+  age: SqlNumber;
+  asset: SqlNumber;
+}
+
 /**
- * The same formula in SQL, over the stored parts, for bulk recomputation (criticality change, ageing).
- * `numeric` rounds halves away from zero like Math.round; float8 would round them to even.
+ * `riskScore` in SQL, for scoring many findings in one statement (ingest's insert and match,
+ * recomputation after a criticality change or as findings age). Operands are float8 and the
+ * operations run in the TypeScript order, so the raw value is the same double. Rounding is
+ * Math.round's, floor(raw + 0.5): `round(raw::numeric)` casts through 15 significant digits, so a
+ * raw value a hair under .5 (x.4999999999999999) was rounded up where Math.round rounds down (the
+ * property test in test/risk-sql.test.ts found that). Below 0.5 the score is 0 (raw + 0.5 may round up to 1 there).
  */
-export const RISK_SCORE_SQL =
-  'round((100 * risk_asset * (0.6 * risk_severity / 10 + 0.3 * risk_exploitation + 0.1 * risk_age))::numeric)::integer';
+export function riskScoreSql(parts: RiskSqlParts): RawBuilder<number> {
+  const asset = sql`(${parts.asset})::float8`;
+  const severity = sql`(${parts.severity})::float8`;
+  const exploitation = sql`(${parts.exploitation})::float8`;
+  const age = sql`(${parts.age})::float8`;
+  const raw = sql`(100 * ${asset} * (0.6 * ${severity} / 10 + 0.3 * ${exploitation} + 0.1 * ${age}))`;
+  return sql<number>`(case when ${raw} < 0.5 then 0 else least(100, floor(${raw} + 0.5)) end)::integer`;
+}
+
+/** `case <expression> when '<key>' then <value> … end` over one of this file's tables. */
+function caseOf(
+  expression: Expression<string> | RawBuilder<string>,
+  table: Record<string, number>,
+): RawBuilder<number> {
+  const arms = Object.entries(table).map(([key, value]) => sql`when ${sql.lit(key)} then ${sql.lit(value)}`);
+  return sql<number>`(case ${expression} ${sql.join(arms, sql` `)} end)`;
+}
+
+/** SLA days of a severity column, for due dates and the age part G. */
+export function slaDaysSql(severity: Expression<string> | RawBuilder<string>): RawBuilder<number> {
+  return caseOf(severity, SLA_DAYS);
+}
+
+/** M of an asset-criticality column. */
+export function assetWeightSql(criticality: Expression<string> | RawBuilder<string>): RawBuilder<number> {
+  return caseOf(criticality, ASSET_WEIGHT);
+}
+
+/** G in SQL: days since `firstSeenAt` over the severity's SLA days, clamped to 0–1 like `agePart`. */
+export function agePartSql(
+  severity: Expression<string> | RawBuilder<string>,
+  firstSeenAt: Expression<Date> | RawBuilder<Date>,
+): RawBuilder<number> {
+  return sql<number>`least(1, greatest(0, extract(epoch from (now() - ${firstSeenAt})) / 86400 / ${slaDaysSql(severity)}))`;
+}

@@ -1,12 +1,11 @@
-import { sql, type ExpressionBuilder, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import type { DB } from '../../db/schema.ts';
-import { ASSET_WEIGHT, RISK_FORMULA_VERSION, RISK_SCORE_SQL, SLA_DAYS } from '../../domain/findings/risk.ts';
-
-/** `case <column> when '<key>' then <value> … end` from one of risk.ts's tables. */
-function caseOf(column: string, table: Record<string, number>): RawBuilder<number> {
-  const arms = Object.entries(table).map(([key, value]) => sql`when ${sql.lit(key)} then ${sql.lit(value)}`);
-  return sql<number>`(case ${sql.ref(column)} ${sql.join(arms, sql` `)} end)`;
-}
+import {
+  agePartSql,
+  assetWeightSql,
+  RISK_FORMULA_VERSION,
+  riskScoreSql,
+} from '../../domain/findings/risk.ts';
 
 /**
  * Refreshes the parts that change after ingest, then the score, in the caller's transaction (or a
@@ -23,10 +22,9 @@ async function recompute(db: Kysely<DB>, applicationId: number | undefined): Pro
       .updateTable('findings')
       .from('applications')
       .set({
-        risk_asset: caseOf('applications.asset_criticality', ASSET_WEIGHT),
+        risk_asset: assetWeightSql(sql.ref('applications.asset_criticality')),
         risk_age: sql<number>`case when findings.status in ('open', 'confirmed')
-          then least(1, greatest(0, extract(epoch from (now() - findings.first_seen_at)) / 86400
-            / ${caseOf('findings.severity', SLA_DAYS)}))
+          then ${agePartSql(sql.ref('findings.severity'), sql.ref('findings.first_seen_at'))}
           else findings.risk_age end`,
       })
       .whereRef('applications.id', '=', 'findings.application_id')
@@ -35,7 +33,15 @@ async function recompute(db: Kysely<DB>, applicationId: number | undefined): Pro
     // A second statement: in one UPDATE the score's expression would still see the old parts.
     const result = await trx
       .updateTable('findings')
-      .set({ risk_score: sql.raw<number>(RISK_SCORE_SQL), risk_formula_version: RISK_FORMULA_VERSION })
+      .set({
+        risk_score: riskScoreSql({
+          severity: sql.ref('risk_severity'),
+          exploitation: sql.ref('risk_exploitation'),
+          age: sql.ref('risk_age'),
+          asset: sql.ref('risk_asset'),
+        }),
+        risk_formula_version: RISK_FORMULA_VERSION,
+      })
       .where(scope)
       .executeTakeFirst();
     return Number(result.numUpdatedRows);
