@@ -5,7 +5,7 @@ import { openRuntime } from './runtime.ts';
 import { bootstrapAdmin } from './modules/users/bootstrap.ts';
 import { setPasswordByEmail } from './modules/users/passwords.service.ts';
 import { createUser } from './modules/users/users.service.ts';
-import { AppError } from './http/errors.ts';
+import { AppError } from './errors.ts';
 import type { Runtime } from './runtime.ts';
 
 const USAGE = `Usage: scanhub <command>

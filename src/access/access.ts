@@ -1,6 +1,6 @@
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { AccessAction, DB } from '../db/schema.ts';
-import { AppError, forbidden, notFound } from '../http/errors.ts';
+import { AppError, forbidden, notFound } from '../errors.ts';
 import { isAdmin, type Principal, type UserPrincipal } from './principal.ts';
 import { splitPermission, type AdminPermission } from './vocabulary.ts';
 

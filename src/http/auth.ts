@@ -5,7 +5,7 @@ import { isAdmin, type Principal, type UserPrincipal } from '../access/principal
 import type { AdminPermission } from '../access/vocabulary.ts';
 import type { DB } from '../db/schema.ts';
 import { constantTimeEqual, hmacHex, sha256Hex } from '../lib/secrets.ts';
-import { AppError, unauthorized } from './errors.ts';
+import { AppError, unauthorized } from '../errors.ts';
 
 /**
  * What a route needs from the caller:

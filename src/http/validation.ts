@@ -2,7 +2,7 @@ import { AjvCompiler } from '@fastify/ajv-compiler';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { FastifyRouteSchemaDef } from 'fastify/types/schema.js';
 import type { Options as AjvOptions } from 'ajv';
-import { badRequest } from './errors.ts';
+import { badRequest } from '../errors.ts';
 
 /**
  * Two Ajv configurations, chosen per part of the request:

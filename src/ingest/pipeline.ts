@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { publishEvents } from '../events/events.ts';
-import { AppError, badRequest } from '../http/errors.ts';
+import { AppError, badRequest } from '../errors.ts';
 import { ASSET_WEIGHT } from '../domain/findings/risk.ts';
 import { detectParser } from './detect.ts';
 import { mergeStaged, type MergeCounts } from './merge.ts';

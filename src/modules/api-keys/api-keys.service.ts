@@ -2,7 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import { parseId } from '../../access/access.ts';
 import type { UserPrincipal } from '../../access/principal.ts';
 import type { ApiKeysTable, DB } from '../../db/schema.ts';
-import { badRequest, notFound } from '../../http/errors.ts';
+import { badRequest, notFound } from '../../errors.ts';
 import { iso } from '../../http/schemas.ts';
 import { randomToken, sha256Hex } from '../../lib/secrets.ts';
 import type { ApiKeyRecord, CreateApiKeyInput } from './api-keys.schema.ts';

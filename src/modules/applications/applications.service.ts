@@ -2,7 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import { canAccessApplication, requireApplication } from '../../access/access.ts';
 import { isAdmin, type UserPrincipal } from '../../access/principal.ts';
 import type { ApplicationsTable, DB } from '../../db/schema.ts';
-import { badRequest, conflict } from '../../http/errors.ts';
+import { badRequest, conflict } from '../../errors.ts';
 import { iso } from '../../http/schemas.ts';
 import { randomToken, sha256Hex, type SecretBox } from '../../lib/secrets.ts';
 import { recomputeRisk } from '../findings/risk.repository.ts';

@@ -1,7 +1,7 @@
 import { verify } from '@node-rs/argon2';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
-import { unauthorized } from '../../http/errors.ts';
+import { unauthorized } from '../../errors.ts';
 import { randomToken, sha256Hex } from '../../lib/secrets.ts';
 import { normalizeEmail } from '../users/email.ts';
 import { presentUser } from '../users/users.presenter.ts';

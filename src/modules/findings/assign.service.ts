@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { accessLevels } from '../../access/access.ts';
 import type { UserPrincipal } from '../../access/principal.ts';
 import type { DB } from '../../db/schema.ts';
-import { badRequest, notFound } from '../../http/errors.ts';
+import { badRequest, notFound } from '../../errors.ts';
 import { iso } from '../../http/schemas.ts';
 import { publishEvents, type DomainEvent } from '../../events/events.ts';
 import type { FindingDetailRecord } from './findings.schema.ts';

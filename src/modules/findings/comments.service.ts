@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { UserPrincipal } from '../../access/principal.ts';
 import type { DB } from '../../db/schema.ts';
-import { badRequest } from '../../http/errors.ts';
+import { badRequest } from '../../errors.ts';
 import { presentThread } from './comments.presenter.ts';
 import { commentFinding, commentsOf, insertComment } from './comments.repository.ts';
 import type { CommentRecord, CreateCommentInput } from './comments.schema.ts';

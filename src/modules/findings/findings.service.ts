@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { accessLevels, canAccessApplication, parseId } from '../../access/access.ts';
 import type { Principal } from '../../access/principal.ts';
 import type { DB, FindingStatus, SeverityName } from '../../db/schema.ts';
-import { badRequest, forbidden, notFound, type ValidationIssue } from '../../http/errors.ts';
+import { badRequest, forbidden, notFound, type ValidationIssue } from '../../errors.ts';
 import { requireVersion } from '../versions/versions.service.ts';
 import { presentFinding, presentTimeline } from './findings.presenter.ts';
 import {

@@ -2,7 +2,7 @@ import type { Transaction } from 'kysely';
 import { accessLevels, parseId } from '../../access/access.ts';
 import type { UserPrincipal } from '../../access/principal.ts';
 import type { DB } from '../../db/schema.ts';
-import { AppError, notFound } from '../../http/errors.ts';
+import { AppError, notFound } from '../../errors.ts';
 import { lockFindings, type LockedFinding } from './triage.repository.ts';
 
 /**

@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { UserPrincipal } from '../../access/principal.ts';
 import type { DB, FindingStatus } from '../../db/schema.ts';
-import { badRequest, conflict } from '../../http/errors.ts';
+import { badRequest, conflict } from '../../errors.ts';
 import { publishEvents, type DomainEvent } from '../../events/events.ts';
 import { applyAssignee, requireAssignee } from './assign.service.ts';
 import type { FindingDetailRecord } from './findings.schema.ts';

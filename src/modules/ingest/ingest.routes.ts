@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { requireApplication } from '../../access/access.ts';
 import type { App, AppContext } from '../../app-context.ts';
 import { currentUser } from '../../http/auth.ts';
-import { notFound, unauthorized } from '../../http/errors.ts';
+import { notFound, unauthorized } from '../../errors.ts';
 import { spoolDirOf } from '../../ingest/process-instance.ts';
 import { IdParams } from '../../http/schemas.ts';
 import { requireGroup } from '../groups/groups.service.ts';

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { AppError, badRequest } from '../../http/errors.ts';
+import { AppError, badRequest } from '../../errors.ts';
 import type { UploadedFile } from '../../ingest/pipeline.ts';
 import { capText } from '../../ingest/cap-fields.ts';
 import { removeSpooled, spoolToFile } from '../../ingest/spool.ts';

@@ -3,7 +3,7 @@ import { requireApplication } from '../../access/access.ts';
 import type { UserPrincipal } from '../../access/principal.ts';
 import { actionsOf, isAdminResource, type PolicyAction } from '../../access/vocabulary.ts';
 import type { AccessAction, DB, PermissionPoliciesTable } from '../../db/schema.ts';
-import { badRequest, conflict, notFound } from '../../http/errors.ts';
+import { badRequest, conflict, notFound } from '../../errors.ts';
 import { iso } from '../../http/schemas.ts';
 
 /** A grant in the API's words, parsed into the table's columns. */

@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import { parseId } from '../../access/access.ts';
 import type { DB, ScannerTypesTable } from '../../db/schema.ts';
-import { notFound } from '../../http/errors.ts';
+import { notFound } from '../../errors.ts';
 import { iso } from '../../http/schemas.ts';
 
 export function presentScannerType(row: Selectable<ScannerTypesTable>) {

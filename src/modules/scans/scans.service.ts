@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { canAccessApplication, parseId, requireApplication } from '../../access/access.ts';
 import type { Principal } from '../../access/principal.ts';
 import type { DB, ScanStatus } from '../../db/schema.ts';
-import { notFound } from '../../http/errors.ts';
+import { notFound } from '../../errors.ts';
 import { presentScan, type ScanRecord } from './scans.presenter.ts';
 
 export interface ScanFilter {

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { parseId } from '../../access/access.ts';
 import { isAdmin, type UserPrincipal } from '../../access/principal.ts';
 import type { DB } from '../../db/schema.ts';
-import { badRequest, conflict, notFound } from '../../http/errors.ts';
+import { badRequest, conflict, notFound } from '../../errors.ts';
 import { iso } from '../../http/schemas.ts';
 
 async function membersOf(db: Kysely<DB>, teamIds: number[]) {

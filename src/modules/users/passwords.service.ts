@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { parseId } from '../../access/access.ts';
 import type { UserPrincipal } from '../../access/principal.ts';
 import type { DB } from '../../db/schema.ts';
-import { badRequest, notFound, type ValidationIssue } from '../../http/errors.ts';
+import { badRequest, notFound, type ValidationIssue } from '../../errors.ts';
 import { normalizeEmail } from './email.ts';
 import type { ChangePasswordInput, PasswordChanged, ResetPasswordInput } from './users.schema.ts';
 import { hashPassword } from './users.service.ts';

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { parseId } from '../../access/access.ts';
 import { isAdmin, type UserPrincipal } from '../../access/principal.ts';
 import type { DB } from '../../db/schema.ts';
-import { conflict, forbidden, notFound } from '../../http/errors.ts';
+import { conflict, forbidden, notFound } from '../../errors.ts';
 import { normalizeEmail } from './email.ts';
 import { presentUser } from './users.presenter.ts';
 import type { CreateUserInput, UpdateUserInput, UserRecord } from './users.schema.ts';

@@ -2,7 +2,7 @@ import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import { requireApplication } from '../../access/access.ts';
 import type { Principal } from '../../access/principal.ts';
 import type { DB, FindingStatus, SeverityName } from '../../db/schema.ts';
-import { AppError } from '../../http/errors.ts';
+import { AppError } from '../../errors.ts';
 import { presentVersion } from './versions.presenter.ts';
 import { findVersion } from './versions.repository.ts';
 import type { VersionRecord } from './versions.schema.ts';

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { requireApplication } from '../../access/access.ts';
 import type { Principal, UserPrincipal } from '../../access/principal.ts';
 import type { DB } from '../../db/schema.ts';
-import { conflict, notFound } from '../../http/errors.ts';
+import { conflict, notFound } from '../../errors.ts';
 import { presentVersion } from './versions.presenter.ts';
 import { findVersion } from './versions.repository.ts';
 import type { CreateVersionInput, UpdateVersionInput, VersionRecord } from './versions.schema.ts';
