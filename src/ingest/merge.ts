@@ -1,7 +1,8 @@
 import { sql, type Transaction } from 'kysely';
 import type { DB, FindingStatus, SeverityName } from '../db/schema.ts';
-import { publishEvents, type DomainEvent } from '../events/events.ts';
+import { publishEvents } from '../events/events.ts';
 import { RISK_FORMULA_VERSION, riskScoreSql, slaDaysSql } from '../domain/findings/risk.ts';
+import { changeStatus, type StatusMove } from '../domain/findings/status.ts';
 import { recordTimeline, type TimelineEntry } from '../domain/findings/timeline.ts';
 import type { UploadScope } from './stage.ts';
 import { assignTwinFingerprints } from './twins.ts';
@@ -77,30 +78,19 @@ const coveredBy = (uploadKey: string, files: string[]) => sql`and f.file_path in
 
 type StatusRow = { id: number; from_status: FindingStatus; to_status: FindingStatus };
 
-function statusChanges<Row extends StatusRow>(
+/** Rows the merge moved, as moves for changeStatus. */
+const movesOf = <Row extends StatusRow>(
   rows: Row[],
   target: MergeTarget,
-  type: TimelineEntry['type'],
   detail?: (row: Row) => Record<string, unknown>,
-) {
-  const timeline: TimelineEntry[] = rows.map((row) => ({
+): StatusMove[] =>
+  rows.map((row) => ({
     findingId: row.id,
-    type,
-    actor: INGEST,
-    scanId: target.scanId,
-    fromStatus: row.from_status,
-    toStatus: row.to_status,
+    applicationId: target.applicationId,
+    from: row.from_status,
+    to: row.to_status,
     ...(detail ? { detail: detail(row) } : {}),
   }));
-  const events: DomainEvent[] = rows.map((row) => ({
-    type: 'finding.status_changed',
-    applicationId: target.applicationId,
-    findingId: row.id,
-    scanId: target.scanId,
-    data: { from: row.from_status, to: row.to_status, reason: type, ...(detail ? detail(row) : {}) },
-  }));
-  return { timeline, events };
-}
 
 /**
  * Merges one staged upload into the version's findings, set-wise in SQL (no per-finding queries),
@@ -238,37 +228,41 @@ export async function mergeStaged(trx: Transaction<DB>, target: MergeTarget): Pr
   );
   const newCount = Number(inserted.numAffectedRows ?? 0n);
 
-  const changes = [
-    statusChanges(reopened, target, 'reopened'),
-    statusChanges(inherited.rows, target, 'inherited', (row) => ({
+  // New findings are announced by one outbox row per upload (data.first_scan_id names them):
+  // a 100k-finding upload must not write 100k event rows in its transaction.
+  if (newCount > 0) {
+    await publishEvents(trx, [
+      {
+        type: 'finding.created',
+        applicationId: target.applicationId,
+        scanId,
+        data: { count: newCount, first_scan_id: scanId, version_id: versionId },
+      },
+    ]);
+  }
+  // The statements above set these statuses together with presence and content (one pass each);
+  // changeStatus records the moves.
+  const moved = { actor: INGEST, scanId, statusWritten: true } as const;
+  await changeStatus(trx, movesOf(reopened, target), { ...moved, reason: 'reopened' });
+  await changeStatus(
+    trx,
+    movesOf(inherited.rows, target, (row) => ({
       source_finding_id: row.source_finding_id,
       source_version_id: row.source_version_id,
     })),
-    statusChanges(fixed, target, 'fixed'),
-  ];
-  const severityEntries: TimelineEntry[] = severityChanged.map((row) => ({
-    findingId: row.id,
-    type: 'severity_changed',
-    actor: INGEST,
-    scanId,
-    detail: { from: row.from_severity, to: row.to_severity },
-  }));
-  await recordTimeline(trx, [...changes.flatMap((change) => change.timeline), ...severityEntries]);
-  // New findings are announced by one outbox row per upload (data.first_scan_id names them):
-  // a 100k-finding upload must not write 100k event rows in its transaction.
-  await publishEvents(trx, [
-    ...(newCount > 0
-      ? [
-          {
-            type: 'finding.created' as const,
-            applicationId: target.applicationId,
-            scanId,
-            data: { count: newCount, first_scan_id: scanId, version_id: versionId },
-          },
-        ]
-      : []),
-    ...changes.flatMap((change) => change.events),
-  ]);
+    { ...moved, reason: 'inherited' },
+  );
+  await changeStatus(trx, movesOf(fixed, target), { ...moved, reason: 'fixed' });
+  await recordTimeline(
+    trx,
+    severityChanged.map((row) => ({
+      findingId: row.id,
+      type: 'severity_changed',
+      actor: INGEST,
+      scanId,
+      detail: { from: row.from_severity, to: row.to_severity },
+    })),
+  );
 
   return {
     new: newCount,

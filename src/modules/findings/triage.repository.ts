@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { DB, FindingStatus } from '../../db/schema.ts';
+import type { DB } from '../../db/schema.ts';
 
 /** Locks findings for a triage change, in id order so concurrent bulk changes cannot deadlock. */
 export async function lockFindings(trx: Transaction<DB>, ids: readonly number[]) {
@@ -13,21 +13,6 @@ export async function lockFindings(trx: Transaction<DB>, ids: readonly number[])
 }
 
 export type LockedFinding = Awaited<ReturnType<typeof lockFindings>>[number];
-
-/** Moves findings to `status`; `fixed_at` is set on entering `fixed` and cleared on leaving it. */
-export async function setStatus(
-  trx: Transaction<DB>,
-  ids: readonly number[],
-  status: FindingStatus,
-  now: Date,
-): Promise<void> {
-  if (ids.length === 0) return;
-  await trx
-    .updateTable('findings')
-    .set({ status, fixed_at: status === 'fixed' ? now : null, updated_at: now })
-    .where('id', 'in', [...ids])
-    .execute();
-}
 
 /** `set`: this value (null clears); `keep`: unchanged. */
 export type DueDateChange = { kind: 'set'; value: Date | null } | { kind: 'keep' };

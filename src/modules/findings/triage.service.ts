@@ -2,14 +2,14 @@ import type { Kysely, Transaction } from 'kysely';
 import type { UserPrincipal } from '../../access/principal.ts';
 import type { DB, FindingStatus } from '../../db/schema.ts';
 import { badRequest, conflict } from '../../errors.ts';
-import { publishEvents, type DomainEvent } from '../../events/events.ts';
 import { applyAssignee, requireAssignee } from './assign.service.ts';
 import type { FindingDetailRecord } from './findings.schema.ts';
 import { findingDetail } from './findings.service.ts';
 import { allowedNextStatuses, checkTransition } from '../../domain/findings/lifecycle.ts';
-import { recordTimeline, type TimelineEntry } from '../../domain/findings/timeline.ts';
+import { changeStatus as changeFindingStatus } from '../../domain/findings/status.ts';
+import { recordTimeline } from '../../domain/findings/timeline.ts';
 import { lockOne, lockWritable } from './triage.guard.ts';
-import { markReviewed, setStatus, type LockedFinding } from './triage.repository.ts';
+import { markReviewed, type LockedFinding } from './triage.repository.ts';
 import type { BulkInput, BulkResult, ReviewInput } from './triage.schema.ts';
 
 const invalidTransition = (finding: LockedFinding, to: FindingStatus) =>
@@ -20,7 +20,7 @@ const invalidTransition = (finding: LockedFinding, to: FindingStatus) =>
   });
 
 /** Moves `findings` (all allowed moves) to `to` with a timeline entry and event for each. */
-async function applyStatus(
+function applyStatus(
   trx: Transaction<DB>,
   user: UserPrincipal,
   findings: readonly LockedFinding[],
@@ -28,31 +28,16 @@ async function applyStatus(
   now: Date,
   detail?: Record<string, unknown>,
 ): Promise<void> {
-  await setStatus(
+  return changeFindingStatus(
     trx,
-    findings.map((finding) => finding.id),
-    to,
-    now,
-  );
-  await recordTimeline(
-    trx,
-    findings.map((finding): TimelineEntry => ({
+    findings.map((finding) => ({
       findingId: finding.id,
-      type: 'status_changed',
-      actor: { userId: user.id },
-      fromStatus: finding.status,
-      toStatus: to,
+      applicationId: finding.application_id,
+      from: finding.status,
+      to,
       ...(detail ? { detail } : {}),
     })),
-  );
-  await publishEvents(
-    trx,
-    findings.map((finding): DomainEvent => ({
-      type: 'finding.status_changed',
-      applicationId: finding.application_id,
-      findingId: finding.id,
-      data: { from: finding.status, to },
-    })),
+    { actor: { userId: user.id }, reason: 'status_changed', now },
   );
 }
 
