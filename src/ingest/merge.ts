@@ -197,19 +197,17 @@ export async function mergeStaged(trx: Transaction<DB>, target: MergeTarget): Pr
   // Triage made in another version of the application carries over to the same finding here:
   // one set-wise join from this upload's new findings to the other versions' triaged ones.
   const inherited = await sql<StatusRow & { source_finding_id: number; source_version_id: number }>`
-    update findings n
-    set status = o.status, updated_at = now()
-    from (
+    select n.id, n.status as from_status, o.status as to_status, o.id as source_finding_id,
+      o.version_id as source_version_id
+    from findings n
+    join (
       select distinct on (fingerprint) id, fingerprint, status, version_id
       from findings
       where application_id = ${target.applicationId} and version_id <> ${versionId}
         and status in ('false_positive', 'confirmed')
       order by fingerprint, updated_at desc
-    ) o
-    where n.first_scan_id = ${scanId} and n.version_id = ${versionId} and n.fingerprint = o.fingerprint
-      and n.status = 'open'
-    returning n.id, 'open' as from_status, o.status as to_status, o.id as source_finding_id,
-      o.version_id as source_version_id`.execute(trx);
+    ) o on n.fingerprint = o.fingerprint
+    where n.first_scan_id = ${scanId} and n.version_id = ${versionId} and n.status = 'open'`.execute(trx);
 
   const namedScopes = target.scopes.filter((scope) => scope.toolName !== null);
   if (namedScopes.length > 0) {
@@ -240,8 +238,8 @@ export async function mergeStaged(trx: Transaction<DB>, target: MergeTarget): Pr
       },
     ]);
   }
-  // The statements above set these statuses together with presence and content (one pass each);
-  // changeStatus records the moves.
+  // Fixed and reopened statuses were set above together with presence and content (one pass
+  // each), so changeStatus records those moves; inherited triage it writes itself.
   const moved = { actor: INGEST, scanId, statusWritten: true } as const;
   await changeStatus(trx, movesOf(reopened, target), { ...moved, reason: 'reopened' });
   await changeStatus(
@@ -250,7 +248,7 @@ export async function mergeStaged(trx: Transaction<DB>, target: MergeTarget): Pr
       source_finding_id: row.source_finding_id,
       source_version_id: row.source_version_id,
     })),
-    { ...moved, reason: 'inherited' },
+    { actor: INGEST, scanId, reason: 'inherited' },
   );
   await changeStatus(trx, movesOf(fixed, target), { ...moved, reason: 'fixed' });
   await recordTimeline(

@@ -1,4 +1,4 @@
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { DB, FindingStatus } from '../../db/schema.ts';
 import { publishEvents, type DomainEvent } from '../../events/events.ts';
 import { recordTimeline, type Actor, type TimelineEntry } from './timeline.ts';
@@ -47,7 +47,12 @@ export async function changeStatus(
       await trx
         .updateTable('findings')
         .set({ status: to, fixed_at: to === 'fixed' ? now : null, updated_at: now })
-        .where('id', 'in', ids)
+        // One parameter for any number of ids (an inheriting upload may move 100k findings).
+        .where(
+          'id',
+          'in',
+          sql<number>`(select json_array_elements_text(${JSON.stringify(ids)}::json)::integer)`,
+        )
         .execute();
     }
   }
