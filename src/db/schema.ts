@@ -269,6 +269,8 @@ export interface EventsTable {
   scan_id: number | null;
   data: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
   processed_at: Timestamp | null;
+  /** Set by a policy's `webhook` action: delivered to every active webhook of the application. */
+  policy_id: number | null;
   created_at: CreatedAt;
 }
 

@@ -16,6 +16,11 @@ export interface DomainEvent {
   findingId?: number | null;
   scanId?: number | null;
   data?: Record<string, unknown>;
+  /**
+   * A policy's `webhook` action: the event goes to every active webhook of the application, whatever
+   * they subscribe to, and names the policy in its payload.
+   */
+  policyId?: number | null;
 }
 
 /**
@@ -30,6 +35,7 @@ export async function publishEvents(trx: Transaction<DB>, events: readonly Domai
     finding_id: event.findingId ?? null,
     scan_id: event.scanId ?? null,
     data: event.data ? JSON.stringify(event.data) : null,
+    policy_id: event.policyId ?? null,
   }));
   for (let start = 0; start < rows.length; start += 1000) {
     await trx
