@@ -313,6 +313,55 @@ export interface IngestStagingTable {
   risk_exploitation: number;
 }
 
+export interface WebhooksTable {
+  id: Generated<number>;
+  application_id: number;
+  url: string;
+  /** Event names as subscribed: `*`, spec names, or `finding.updated`. */
+  events: string[];
+  /** AES-GCM sealed (SecretBox); never returned. */
+  secret_sealed: string | null;
+  active: Generated<boolean>;
+  /** Set when a delivery used up its retries; cleared by the next success. */
+  failing_since: Timestamp | null;
+  consecutive_failures: Generated<number>;
+  last_delivery_at: Timestamp | null;
+  last_status_code: number | null;
+  created_by: number | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+export interface WebhookDeliveriesTable {
+  id: ColumnType<number, never, never>;
+  webhook_id: number;
+  message_id: string;
+  event: string;
+  event_id: number | null;
+  finding_id: number | null;
+  policy_id: number | null;
+  body: string;
+  status: ColumnType<WebhookDeliveryStatus, WebhookDeliveryStatus | undefined, WebhookDeliveryStatus>;
+  attempts: Generated<number>;
+  last_status_code: number | null;
+  last_error: string | null;
+  redelivery_of: number | null;
+  created_at: CreatedAt;
+  completed_at: Timestamp | null;
+}
+
+export interface WebhookDeliveryAttemptsTable {
+  id: ColumnType<number, never, never>;
+  delivery_id: number;
+  attempted_at: CreatedAt;
+  duration_ms: number;
+  status_code: number | null;
+  error: string | null;
+  response_body: string | null;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
@@ -330,6 +379,9 @@ export interface DB {
   finding_events: FindingEventsTable;
   finding_comments: FindingCommentsTable;
   events: EventsTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
   ingest_staging: IngestStagingTable;
   upload_chunks: UploadChunksTable;
 }

@@ -11,6 +11,7 @@ import * as uploadChunks from './2026-11-23T1010-upload-chunks.ts';
 import * as normalizedEmails from './2026-11-23T1020-normalized-emails.ts';
 import * as findingIdentity from './2026-11-23T1900-finding-identity.ts';
 import * as eventPolicy from './2026-11-24T0000-event-policy.ts';
+import * as webhooks from './2026-11-24T0100-webhooks.ts';
 
 /** Forward-only migrations, applied in key order. Add new files here; never edit an applied one. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23T1020-normalized-emails': normalizedEmails,
   '2026-11-23T1900-finding-identity': findingIdentity,
   '2026-11-24T0000-event-policy': eventPolicy,
+  '2026-11-24T0100-webhooks': webhooks,
 };
