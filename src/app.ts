@@ -25,6 +25,7 @@ import { teamRoutes } from './modules/teams/teams.routes.ts';
 import { userRoutes } from './modules/users/users.routes.ts';
 import { compareRoutes } from './modules/versions/compare.routes.ts';
 import { versionRoutes } from './modules/versions/versions.routes.ts';
+import { webhookRoutes } from './modules/webhooks/webhooks.routes.ts';
 
 /** Every module's routes, in registration order. */
 const ROUTE_MODULES: ((app: App, context: AppContext) => void)[] = [
@@ -43,6 +44,7 @@ const ROUTE_MODULES: ((app: App, context: AppContext) => void)[] = [
   ingestRoutes,
   scanRoutes,
   dashboardRoutes,
+  webhookRoutes,
 ];
 
 /** Rate-limit bucket: the credential when there is one, else the client address. */

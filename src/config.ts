@@ -19,6 +19,10 @@ const EnvSchema = Type.Object({
   TRUST_PROXY: Type.Boolean({ default: false }),
   JOBS_IN_SERVER: Type.Boolean({ default: true }),
   JOB_TIMEOUT_SECONDS: Type.Integer({ minimum: 2, default: 1800 }),
+  OUTBOUND_ALLOW_PRIVATE: Type.Boolean({ default: false }),
+  WEBHOOK_TIMEOUT_SECONDS: Type.Integer({ minimum: 1, maximum: 60, default: 10 }),
+  WEBHOOK_RETRY_LIMIT: Type.Integer({ minimum: 5, maximum: 20, default: 6 }),
+  WEBHOOK_RETRY_DELAY_SECONDS: Type.Integer({ minimum: 1, default: 30 }),
 });
 
 type Env = Static<typeof EnvSchema>;
@@ -43,6 +47,20 @@ export interface Config {
     inServer: boolean;
     /** A job running longer is taken as abandoned (its worker died) and retried elsewhere. */
     timeoutSeconds: number;
+  };
+  /** Webhook and issue-tracker calls. */
+  outbound: {
+    /**
+     * Allow private, loopback and link-local addresses (checked on the resolved address at connect
+     * time). Off by default whatever NODE_ENV says: `npm start` is how most people run scanhub.
+     */
+    allowPrivate: boolean;
+  };
+  webhooks: {
+    timeoutMs: number;
+    /** Retries after the first try; the delay doubles each time, with jitter. */
+    retryLimit: number;
+    retryDelaySeconds: number;
   };
 }
 
@@ -86,5 +104,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     trustProxy: parsed.TRUST_PROXY,
     jobs: { inServer: parsed.JOBS_IN_SERVER, timeoutSeconds: parsed.JOB_TIMEOUT_SECONDS },
+    outbound: { allowPrivate: parsed.OUTBOUND_ALLOW_PRIVATE },
+    webhooks: {
+      timeoutMs: parsed.WEBHOOK_TIMEOUT_SECONDS * 1000,
+      retryLimit: parsed.WEBHOOK_RETRY_LIMIT,
+      retryDelaySeconds: parsed.WEBHOOK_RETRY_DELAY_SECONDS,
+    },
   };
 }

@@ -9,6 +9,10 @@ export interface JobPayloads {
   'maintenance-hourly': Record<string, never>;
   /** Re-score open findings: the age part of the risk formula grows every day. */
   'maintenance-daily': Record<string, never>;
+  /** Turn committed outbox events into webhook deliveries (one runs at a time). */
+  'dispatch-outbox': Record<string, never>;
+  /** Send one webhook delivery; pg-boss retries it with exponential backoff and jitter. */
+  'deliver-webhook': { deliveryId: number };
 }
 
 export type JobName = keyof JobPayloads;

@@ -4,26 +4,55 @@ import PgBoss from 'pg-boss';
 import type { AppContext } from '../app-context.ts';
 import type { DB } from '../db/schema.ts';
 import { bossDatabase, viaKysely } from './boss-database.ts';
+import type { Config } from '../config.ts';
+import { deliverWebhookBatch } from './handlers/deliver-webhook.ts';
+import { dispatchOutbox, hasUndispatchedEvents } from './handlers/dispatch-outbox.ts';
 import { processIngestScan } from './handlers/ingest-scan.ts';
 import { runDailyMaintenance } from './handlers/maintenance-daily.ts';
 import { runHourlyMaintenance } from './handlers/maintenance-hourly.ts';
 import type { JobName, JobPayloads } from './job-map.ts';
 
 /** What a handler gets: the application context without the job runtime itself. */
-export type JobContext = Omit<AppContext, 'jobs'> & { log: JobLog };
+export type JobContext = AppContext & { log: JobLog };
 export type JobLog = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 
-interface JobSpec<N extends JobName> {
-  /** `singleton`: at most one queued and one running at a time, whichever process runs workers. */
+/** One job of a batch, as a batch handler sees it. */
+export interface BatchJob<P> {
+  id: string;
+  data: P;
+  /** Tries before this one; equal to the queue's retry limit on the last try. */
+  retryCount: number;
+  retryLimit: number;
+}
+
+/** Jobs of a batch that failed (pg-boss retries them); the others complete. */
+export type BatchFailures = { id: string; error: string }[];
+
+interface JobSpecBase {
+  /**
+   * `singleton`: at most one running; `stately`: at most one queued and one running, so sending again
+   * while one waits is a no-op — whichever process runs workers.
+   */
   policy: PgBoss.QueuePolicy;
   /** Runs on this schedule (cron, UTC) in addition to whatever sends it. */
   cron?: string;
   retryLimit: number;
-  handler: (context: JobContext, payload: JobPayloads[N]) => Promise<void>;
+  /** Seconds before the first retry; doubled each time with jitter (pg-boss `retryBackoff`). */
+  retryDelay?: number;
 }
 
+type JobSpec<N extends JobName> = JobSpecBase &
+  (
+    | { handler: (context: JobContext, payload: JobPayloads[N]) => Promise<void> }
+    | {
+        /** Jobs fetched at once and handled together (many small jobs: webhook deliveries). */
+        batchSize: number;
+        batchHandler: (context: JobContext, jobs: BatchJob<JobPayloads[N]>[]) => Promise<BatchFailures>;
+      }
+  );
+
 /** The typed job map: one entry per job name, one handler file each. */
-const JOBS: { [N in JobName]: JobSpec<N> } = {
+const jobSpecs = (config: Config): { [N in JobName]: JobSpec<N> } => ({
   'ingest-scan': {
     policy: 'standard',
     retryLimit: 3,
@@ -41,9 +70,24 @@ const JOBS: { [N in JobName]: JobSpec<N> } = {
     retryLimit: 0,
     handler: runDailyMaintenance,
   },
-};
+  'dispatch-outbox': {
+    policy: 'stately',
+    // The watcher below sends it within a second of a commit; the schedule is the backstop.
+    cron: '* * * * *',
+    retryLimit: 2,
+    handler: dispatchOutbox,
+  },
+  'deliver-webhook': {
+    policy: 'standard',
+    retryLimit: config.webhooks.retryLimit,
+    retryDelay: config.webhooks.retryDelaySeconds,
+    batchSize: 50,
+    batchHandler: deliverWebhookBatch,
+  },
+});
 
-const JOB_NAMES = Object.keys(JOBS) as JobName[];
+/** How often a worker process looks for committed events no dispatcher has taken yet. */
+const OUTBOX_WATCH_MS = 500;
 
 export interface JobsOptions {
   /** Run workers in this process (the server does by default; `scanhub worker` always does). */
@@ -59,6 +103,12 @@ export interface Jobs {
     executor: Kysely<DB> | Transaction<DB>,
     name: N,
     payload: JobPayloads[N],
+  ): Promise<void>;
+  /** Sends many jobs of one name in one statement. */
+  sendMany<N extends JobName>(
+    executor: Kysely<DB> | Transaction<DB>,
+    name: N,
+    payloads: readonly JobPayloads[N][],
   ): Promise<void>;
   /** Asks this process's worker for `name` to look for work now instead of at its next poll. */
   wake(name: JobName): void;
@@ -85,13 +135,16 @@ export async function startJobs(context: Omit<AppContext, 'jobs'>, options: Jobs
   });
   boss.on('error', (error) => options.log.error({ err: error }, 'job system error'));
   await boss.start();
-  for (const name of JOB_NAMES) {
-    const spec = JOBS[name];
+  const jobs = jobSpecs(context.config);
+  const names = Object.keys(jobs) as JobName[];
+  for (const name of names) {
+    const spec = jobs[name];
     const queue = {
       name,
       policy: spec.policy,
       retryLimit: spec.retryLimit,
       retryBackoff: true,
+      ...(spec.retryDelay !== undefined ? { retryDelay: spec.retryDelay } : {}),
       expireInSeconds: options.expireInSeconds,
     };
     await boss.createQueue(name, queue);
@@ -100,20 +153,17 @@ export async function startJobs(context: Omit<AppContext, 'jobs'>, options: Jobs
   }
 
   const workerIds = new Map<JobName, string>();
-  const jobContext: JobContext = { ...context, log: options.log };
-  if (options.work) {
-    for (const name of JOB_NAMES) {
-      const handler = JOBS[name].handler as (context: JobContext, payload: unknown) => Promise<void>;
-      const id = await boss.work(name, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async ([job]) => {
-        if (job) await handler(jobContext, job.data);
-      });
-      workerIds.set(name, id);
-    }
-  }
-
-  return {
+  let watching = options.work;
+  let watcher: NodeJS.Timeout | undefined;
+  const api: Jobs = {
     send: async (executor, name, payload) => {
       await boss.send(name, payload, { db: viaKysely(executor) });
+    },
+    sendMany: async (executor, name, payloads) => {
+      for (let start = 0; start < payloads.length; start += 5000) {
+        const chunk = payloads.slice(start, start + 5000).map((data) => ({ name, data }));
+        await boss.insert(chunk, { db: viaKysely(executor) });
+      }
     },
     wake: (name) => {
       const id = workerIds.get(name);
@@ -124,6 +174,68 @@ export async function startJobs(context: Omit<AppContext, 'jobs'>, options: Jobs
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     },
-    stop: () => boss.stop({ graceful: true, wait: true, timeout: 30_000 }),
+    stop: async () => {
+      watching = false;
+      clearTimeout(watcher);
+      await boss.stop({ graceful: true, wait: true, timeout: 30_000 });
+    },
   };
+  if (!options.work) return api;
+
+  const jobContext: JobContext = { ...context, jobs: api, log: options.log };
+  for (const name of names) {
+    const id = await startWorker(boss, name, jobs[name] as AnyJobSpec, jobContext);
+    workerIds.set(name, id);
+  }
+
+  // Events are committed by whoever changed something; a worker process notices them here and
+  // sends the (stately) dispatcher, so no writer has to remember to.
+  const watchOutbox = async () => {
+    try {
+      if (await hasUndispatchedEvents(context.db)) {
+        await boss.send('dispatch-outbox', {});
+        api.wake('dispatch-outbox');
+      }
+    } catch (error) {
+      if (watching) options.log.warn({ err: error }, 'outbox watch failed');
+    }
+    if (watching) watcher = setTimeout(() => void watchOutbox(), OUTBOX_WATCH_MS).unref();
+  };
+  watcher = setTimeout(() => void watchOutbox(), OUTBOX_WATCH_MS).unref();
+  return api;
+}
+
+type AnyJobSpec = JobSpecBase &
+  (
+    | { handler: (context: JobContext, payload: unknown) => Promise<void> }
+    | {
+        batchSize: number;
+        batchHandler: (context: JobContext, jobs: BatchJob<unknown>[]) => Promise<BatchFailures>;
+      }
+  );
+
+/** Runs one queue's worker in this process; returns its id (to wake it). */
+function startWorker(boss: PgBoss, name: JobName, spec: AnyJobSpec, context: JobContext): Promise<string> {
+  if (!('batchHandler' in spec)) {
+    return boss.work(name, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async ([job]) => {
+      if (job) await spec.handler(context, job.data);
+    });
+  }
+  return boss.work(
+    name,
+    { batchSize: spec.batchSize, pollingIntervalSeconds: 0.5, includeMetadata: true },
+    async (batch) => {
+      const failures = await spec.batchHandler(
+        context,
+        batch.map((job) => ({
+          id: job.id,
+          data: job.data,
+          retryCount: job.retryCount,
+          retryLimit: job.retryLimit,
+        })),
+      );
+      // Failed jobs leave the active state here, so the batch's completion passes them over.
+      for (const failure of failures) await boss.fail(name, failure.id, { message: failure.error });
+    },
+  );
 }

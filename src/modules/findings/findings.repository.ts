@@ -128,6 +128,12 @@ export async function findingById(db: Kysely<DB>, id: number): Promise<FindingRo
   return findingsQuery(db).where('findings.id', '=', id).executeTakeFirst();
 }
 
+/** Findings by id, in id order (event payloads). */
+export async function findingsByIds(db: Kysely<DB>, ids: readonly number[]): Promise<FindingRow[]> {
+  if (ids.length === 0) return [];
+  return findingsQuery(db).where('findings.id', 'in', [...ids]).orderBy('findings.id').execute();
+}
+
 /** Where a finding lives, for the access check. */
 export async function findingApplication(db: Kysely<DB>, id: number) {
   return db.selectFrom('findings').select(['id', 'application_id']).where('id', '=', id).executeTakeFirst();

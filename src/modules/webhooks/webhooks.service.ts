@@ -1,0 +1,139 @@
+import type { Kysely } from 'kysely';
+import { parseId, requireApplication } from '../../access/access.ts';
+import type { UserPrincipal } from '../../access/principal.ts';
+import type { DB } from '../../db/schema.ts';
+import { badRequest, notFound } from '../../errors.ts';
+import { parseSubscription } from '../../events/events.ts';
+import type { SecretBox } from '../../lib/secrets.ts';
+import { presentWebhook } from './webhooks.presenter.ts';
+import type { CreateWebhookInput, UpdateWebhookInput, WebhookRecord } from './webhooks.schema.ts';
+
+/**
+ * Webhooks of an application. Managing them needs `write` on it (the spec's "manage webhooks"), and
+ * so does reading them: a callback URL is often a credential itself (chat-service hooks are).
+ */
+
+function checkedUrl(given: string): string {
+  let url: URL;
+  try {
+    url = new URL(given);
+  } catch {
+    throw badRequest('validation_failed', 'url is not a valid URL', [
+      { path: '/url', message: 'must be a URL' },
+    ]);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw badRequest('validation_failed', 'url must use http or https', [
+      { path: '/url', message: 'must use http or https' },
+    ]);
+  }
+  return url.toString();
+}
+
+function checkedEvents(given: string | readonly string[]): string[] {
+  const parsed = parseSubscription(given);
+  if ('unknown' in parsed) {
+    throw badRequest('validation_failed', `Unknown event: ${parsed.unknown.join(', ').slice(0, 200)}`, [
+      { path: '/events', message: 'must name events (finding.created, finding.status_changed, ...), or *' },
+    ]);
+  }
+  return parsed.events;
+}
+
+/** Resolves `webhookRef` within the application `appRef` names, after the write check on it. */
+export async function requireWebhook(
+  db: Kysely<DB>,
+  user: UserPrincipal,
+  appRef: string,
+  webhookRef: string,
+) {
+  const app = await requireApplication(db, user, appRef, 'write');
+  const id = parseId(webhookRef);
+  const row =
+    id === null
+      ? undefined
+      : await db
+          .selectFrom('webhooks')
+          .selectAll()
+          .where('id', '=', id)
+          .where('application_id', '=', app.id)
+          .executeTakeFirst();
+  if (!row) throw notFound('Webhook');
+  return { app, webhook: row };
+}
+
+export async function listWebhooks(
+  db: Kysely<DB>,
+  user: UserPrincipal,
+  appRef: string,
+): Promise<WebhookRecord[]> {
+  const app = await requireApplication(db, user, appRef, 'write');
+  const rows = await db
+    .selectFrom('webhooks')
+    .selectAll()
+    .where('application_id', '=', app.id)
+    .orderBy('id')
+    .execute();
+  return rows.map(presentWebhook);
+}
+
+export async function createWebhook(
+  db: Kysely<DB>,
+  secrets: SecretBox,
+  user: UserPrincipal,
+  appRef: string,
+  input: CreateWebhookInput,
+): Promise<WebhookRecord> {
+  const app = await requireApplication(db, user, appRef, 'write');
+  const row = await db
+    .insertInto('webhooks')
+    .values({
+      application_id: app.id,
+      url: checkedUrl(input.url),
+      events: checkedEvents(input.events),
+      secret_sealed: input.secret ? secrets.seal(input.secret) : null,
+      active: input.active ?? true,
+      created_by: user.id,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return presentWebhook(row);
+}
+
+export async function getWebhook(db: Kysely<DB>, user: UserPrincipal, appRef: string, webhookRef: string) {
+  return presentWebhook((await requireWebhook(db, user, appRef, webhookRef)).webhook);
+}
+
+export async function updateWebhook(
+  db: Kysely<DB>,
+  secrets: SecretBox,
+  user: UserPrincipal,
+  appRef: string,
+  webhookRef: string,
+  input: UpdateWebhookInput,
+): Promise<WebhookRecord> {
+  const { webhook } = await requireWebhook(db, user, appRef, webhookRef);
+  const row = await db
+    .updateTable('webhooks')
+    .set({
+      ...(input.url !== undefined ? { url: checkedUrl(input.url) } : {}),
+      ...(input.events !== undefined ? { events: checkedEvents(input.events) } : {}),
+      ...(input.secret !== undefined
+        ? { secret_sealed: input.secret ? secrets.seal(input.secret) : null }
+        : {}),
+      // Switching a webhook back on is the user saying the receiver works again.
+      ...(input.active !== undefined
+        ? { active: input.active, ...(input.active ? { failing_since: null, consecutive_failures: 0 } : {}) }
+        : {}),
+      updated_at: new Date(),
+    })
+    .where('id', '=', webhook.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return presentWebhook(row);
+}
+
+export async function deleteWebhook(db: Kysely<DB>, user: UserPrincipal, appRef: string, webhookRef: string) {
+  const { webhook } = await requireWebhook(db, user, appRef, webhookRef);
+  await db.deleteFrom('webhooks').where('id', '=', webhook.id).execute();
+}
