@@ -52,6 +52,8 @@ let ids: {
   scannerType: number;
   scan: number;
   finding: number;
+  webhook: number;
+  delivery: number;
 };
 let application: { id: number; slug: string; group_id: number; api_token: string };
 
@@ -96,6 +98,12 @@ function sampleBody(endpoint: Endpoint): Record<string, unknown> | undefined {
     'PATCH /api/findings/:id/assign': { userId: ids.member },
     'POST /api/findings/:id/comments': { content: 'hostile comment' },
     'PATCH /api/findings': { ids: [ids.finding], status: 'confirmed' },
+    'POST /api/applications/:id/webhooks': {
+      url: 'https://hooks.example.test/x',
+      events: '*',
+      secret: 'a secret',
+    },
+    'PATCH /api/applications/:id/webhooks/:webhookId': { url: 'https://hooks.example.test/y', active: false },
   };
   return samples[label(endpoint)];
 }
@@ -118,6 +126,8 @@ function pathValues(url: string): Record<string, string> {
     group_id: String(ids.group),
     slug: application.slug,
     userId: String(ids.member),
+    webhookId: String(ids.webhook),
+    deliveryId: String(ids.delivery),
     '*': 'index.html',
   };
   if (id !== undefined) values.id = String(id);
@@ -215,6 +225,8 @@ beforeAll(async () => {
     scannerType: scannerType.id,
     scan: 0,
     finding: 0,
+    webhook: 0,
+    delivery: 0,
   };
   const sarif = JSON.stringify({
     version: '2.1.0',
@@ -248,6 +260,19 @@ beforeAll(async () => {
     .where('application_id', '=', created.id)
     .executeTakeFirstOrThrow();
   ids.finding = finding.id;
+  const webhook = await t.app.inject({
+    method: 'POST',
+    url: `/api/applications/${created.id}/webhooks`,
+    headers: admin.headers,
+    payload: { url: 'https://hooks.example.test/walk', events: '*', active: false },
+  });
+  ids.webhook = webhook.json().id;
+  const ping = await t.app.inject({
+    method: 'POST',
+    url: `/api/applications/${created.id}/webhooks/${ids.webhook}/ping`,
+    headers: admin.headers,
+  });
+  ids.delivery = ping.json().id;
 }, 120_000);
 afterAll(() => t.close());
 

@@ -110,6 +110,30 @@ describe('the server log through a hostile sequence', () => {
       .executeTakeFirstOrThrow();
     secrets.push(stored.api_token_encrypted, stored.api_token_hash);
 
+    // Webhook secrets: created, changed, refused in a bad request, and sealed at rest.
+    const hookSecret = 'webhook secret never logged';
+    const hookSecret2 = 'second webhook secret never logged';
+    secrets.push(hookSecret, hookSecret2);
+    const hooks = `/api/applications/${application.json().id}/webhooks`;
+    const hook = await inject('POST', hooks, {
+      url: 'https://hooks.example.test/x',
+      events: '*',
+      secret: hookSecret,
+    });
+    expect(hook.statusCode).toBe(201);
+    expect((await inject('PATCH', `${hooks}/${hook.json().id}`, { secret: hookSecret2 })).statusCode).toBe(
+      200,
+    );
+    expect(
+      (await inject('POST', hooks, { url: 'ftp://x', events: '*', secret: hookSecret })).statusCode,
+    ).toBe(400);
+    const sealedHook = await t.db
+      .selectFrom('webhooks')
+      .select('secret_sealed')
+      .where('id', '=', hook.json().id)
+      .executeTakeFirstOrThrow();
+    secrets.push(sealedHook.secret_sealed ?? 'missing sealed webhook secret');
+
     // Database errors while secrets are bound as parameters: a password change, a token rotation.
     const marker = 'marker name never logged';
     secrets.push(marker);

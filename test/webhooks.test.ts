@@ -25,7 +25,12 @@ afterAll(() => t.close());
 
 const SECRET = 'webhook-secret-do-not-leak-4711';
 
-function call(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', user: TestUser | null, url: string, payload?: object) {
+function call(
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  user: TestUser | null,
+  url: string,
+  payload?: object,
+) {
   return t.app.inject({
     method,
     url,
@@ -34,10 +39,15 @@ function call(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', user: TestUser | null
   });
 }
 
-const webhookRows = () => t.db.selectFrom('webhooks').selectAll().where('application_id', '=', applicationId).execute();
+const webhookRows = () =>
+  t.db.selectFrom('webhooks').selectAll().where('application_id', '=', applicationId).execute();
 
 describe('POST /api/applications/{id}/webhooks', () => {
-  const valid = { url: 'https://hooks.example.test/scanhub', events: 'finding.created,scan.completed', secret: SECRET };
+  const valid = {
+    url: 'https://hooks.example.test/scanhub',
+    events: 'finding.created,scan.completed',
+    secret: SECRET,
+  };
 
   it('401 without credentials, 404 for an outsider, 403 for a reader; nothing stored', async () => {
     expect((await call('POST', null, base, valid)).statusCode).toBe(401);
@@ -81,7 +91,10 @@ describe('POST /api/applications/{id}/webhooks', () => {
     expect(row?.secret_sealed).not.toContain(SECRET);
     expect(t.secrets.open(row?.secret_sealed ?? '')).toBe(SECRET);
 
-    const arrayForm = await call('POST', writer, base, { url: 'http://hooks.example.test/b', events: ['finding.updated'] });
+    const arrayForm = await call('POST', writer, base, {
+      url: 'http://hooks.example.test/b',
+      events: ['finding.updated'],
+    });
     expect(arrayForm.statusCode).toBe(201);
     expect(arrayForm.json()).toMatchObject({ events: 'finding.updated', secret_set: false });
     const star = await call('POST', admin, base, { url: 'http://hooks.example.test/c', events: '*' });
@@ -92,7 +105,9 @@ describe('POST /api/applications/{id}/webhooks', () => {
 describe('reading, changing and deleting a webhook', () => {
   let webhookId: number;
   beforeAll(async () => {
-    webhookId = (await call('POST', writer, base, { url: 'https://h.example.test/one', events: 'scan.completed' })).json().id;
+    webhookId = (
+      await call('POST', writer, base, { url: 'https://h.example.test/one', events: 'scan.completed' })
+    ).json().id;
   });
 
   it('list and GET need write (a callback URL can be a credential): reader 403, outsider 404', async () => {

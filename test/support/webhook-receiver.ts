@@ -8,7 +8,10 @@ export interface ReceivedRequest {
 }
 
 /** What the receiver does with the n-th request (from 0): answer a status, or never answer. */
-export type ReceiverBehaviour = (index: number, request: ReceivedRequest) => number | 'hang' | { status: number; body?: string; location?: string };
+export type ReceiverBehaviour = (
+  index: number,
+  request: ReceivedRequest,
+) => number | 'hang' | { status: number; body?: string; location?: string };
 
 export interface WebhookReceiver {
   url: string;
@@ -26,7 +29,11 @@ export async function startReceiver(behaviour: ReceiverBehaviour = () => 200): P
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      const received = { headers: request.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
+      const received = {
+        headers: request.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        at: Date.now(),
+      };
       const index = requests.length;
       requests.push(received);
       const answer = behaviour(index, received);
@@ -34,7 +41,8 @@ export async function startReceiver(behaviour: ReceiverBehaviour = () => 200): P
         hanging.push(response);
         return;
       }
-      const { status, body, location } = typeof answer === 'number' ? { status: answer, body: 'ok', location: undefined } : answer;
+      const { status, body, location } =
+        typeof answer === 'number' ? { status: answer, body: 'ok', location: undefined } : answer;
       response.writeHead(status, location ? { location } : {}).end(body ?? '');
     });
   });
