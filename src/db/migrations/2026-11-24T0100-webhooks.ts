@@ -41,7 +41,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     created_at timestamptz not null default now(),
     completed_at timestamptz
   )`.execute(db);
-  await sql`create index webhook_deliveries_webhook_idx on webhook_deliveries (webhook_id, id desc)`.execute(db);
+  await sql`create index webhook_deliveries_webhook_idx on webhook_deliveries (webhook_id, id desc)`.execute(
+    db,
+  );
 
   await sql`create table webhook_delivery_attempts (
     id bigserial primary key,

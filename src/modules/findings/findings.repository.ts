@@ -131,7 +131,10 @@ export async function findingById(db: Kysely<DB>, id: number): Promise<FindingRo
 /** Findings by id, in id order (event payloads). */
 export async function findingsByIds(db: Kysely<DB>, ids: readonly number[]): Promise<FindingRow[]> {
   if (ids.length === 0) return [];
-  return findingsQuery(db).where('findings.id', 'in', [...ids]).orderBy('findings.id').execute();
+  return findingsQuery(db)
+    .where('findings.id', 'in', [...ids])
+    .orderBy('findings.id')
+    .execute();
 }
 
 /** Where a finding lives, for the access check. */
