@@ -10,6 +10,7 @@ import { httpScenario } from './scenarios/http-overhead.ts';
 import { ingestScenario } from './scenarios/ingest.ts';
 import { listScenario } from './scenarios/list.ts';
 import { memoryScenario } from './scenarios/memory.ts';
+import { reactionsScenario } from './scenarios/reactions.ts';
 import type { RunOptions, Scenario } from './scenarios/types.ts';
 import { disposeSeeded } from './seed-million.ts';
 import { REPO_ROOT } from './server.ts';
@@ -21,7 +22,7 @@ const USAGE = `Usage: npm run bench -- [--quick | --full] [--only=<scenarios>] [
   --quick            (default) 10k/100k ingests, fewer repeats and requests, list/dashboard on 100k findings
   --full             everything: 500k memory run, 1M-finding database, 200 requests per list combination
   --only=1,2,list    scenarios by number or name: 1 ingest, 2 reupload, 3 memory, 4 list, 5 dashboard,
-                     6 concurrent, 7 http, 8 bomb
+                     6 concurrent, 7 http, 8 bomb, 9 reactions (policy + webhook), 10 deliveries
   --postgres-only    PostgreSQL only (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres)
   --pglite-only      PGlite only
   --repeats=N        repeats of each timed ingest (default: 1 quick, 3 full)
@@ -38,6 +39,8 @@ const NAMES: Record<string, string> = {
   concurrent: '6',
   http: '7',
   bomb: '8',
+  reactions: '9',
+  deliveries: '10',
 };
 
 /** Run order: ingestion first, then the seeded-database scenarios (which share one database). */
@@ -47,6 +50,7 @@ const SCENARIOS: Scenario[] = [
   concurrentScenario,
   httpScenario,
   bombScenario,
+  reactionsScenario,
   listScenario,
   dashboardScenario,
 ];

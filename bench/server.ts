@@ -16,6 +16,8 @@ export interface ServerOptions {
   logLevel: string;
   /** UPLOAD_LIMIT_BYTES of the server; 8 GiB (out of the way) unless a scenario measures the limit. */
   uploadLimitBytes?: number;
+  /** OUTBOUND_ALLOW_PRIVATE: webhooks to a receiver the bench runs on 127.0.0.1. */
+  allowPrivateOutbound?: boolean;
 }
 
 export interface BenchServer {
@@ -51,6 +53,7 @@ function serverEnv(target: BenchTarget, options: ServerOptions): NodeJS.ProcessE
     RATE_LIMIT_PER_MINUTE: '100000000',
     LOGIN_RATE_LIMIT_PER_MINUTE: '10000',
     UPLOAD_LIMIT_BYTES: String(options.uploadLimitBytes ?? 8 * 1024 ** 3),
+    OUTBOUND_ALLOW_PRIVATE: String(options.allowPrivateOutbound ?? false),
   };
 }
 

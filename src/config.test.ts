@@ -27,6 +27,16 @@ describe('loadConfig', () => {
       rateLimit: { perMinute: 1200, loginPerMinute: 10 },
       trustProxy: false,
       jobs: { inServer: true, timeoutSeconds: 1800 },
+      outbound: { allowPrivate: false },
+      webhooks: { timeoutMs: 10_000, retryLimit: 6, retryDelaySeconds: 30 },
+    });
+  });
+
+  it('refuses webhook retry limits below the five retries promised', () => {
+    expect(() => loadConfig({ WEBHOOK_RETRY_LIMIT: '4' })).toThrow(/WEBHOOK_RETRY_LIMIT/);
+    expect(loadConfig({ WEBHOOK_RETRY_LIMIT: '8', OUTBOUND_ALLOW_PRIVATE: 'true' })).toMatchObject({
+      outbound: { allowPrivate: true },
+      webhooks: { retryLimit: 8 },
     });
   });
 
