@@ -81,7 +81,7 @@ const jobSpecs = (config: Config): { [N in JobName]: JobSpec<N> } => ({
     policy: 'standard',
     retryLimit: config.webhooks.retryLimit,
     retryDelay: config.webhooks.retryDelaySeconds,
-    batchSize: 50,
+    batchSize: 100,
     batchHandler: deliverWebhookBatch,
   },
 });
@@ -221,7 +221,8 @@ function startWorker(boss: PgBoss, name: JobName, spec: AnyJobSpec, context: Job
       if (job) await spec.handler(context, job.data);
     });
   }
-  return boss.work(
+  let workerId = '';
+  const started = boss.work(
     name,
     { batchSize: spec.batchSize, pollingIntervalSeconds: 0.5, includeMetadata: true },
     async (batch) => {
@@ -236,6 +237,10 @@ function startWorker(boss: PgBoss, name: JobName, spec: AnyJobSpec, context: Job
       );
       // Failed jobs leave the active state here, so the batch's completion passes them over.
       for (const failure of failures) await boss.fail(name, failure.id, { message: failure.error });
+      // A full batch means more are waiting: fetch again at once instead of after the polling
+      // interval (which would cap a queue at one batch per half second).
+      if (batch.length === spec.batchSize) boss.notifyWorker(workerId);
     },
   );
+  return started.then((id) => (workerId = id));
 }
