@@ -1,4 +1,5 @@
 import type { Severity } from '../domain/findings/severity.ts';
+import type { Action, Condition } from '../domain/policies/definition.ts';
 import type { ColumnType, Generated } from 'kysely';
 
 /** Timestamp columns: written as Date or ISO string, read as Date. */
@@ -362,6 +363,38 @@ export interface WebhookDeliveryAttemptsTable {
   response_body: string | null;
 }
 
+export type PolicyScopeType = 'application' | 'group' | 'global';
+
+export interface PoliciesTable {
+  id: Generated<number>;
+  name: string;
+  scope_type: PolicyScopeType;
+  application_id: number | null;
+  group_id: number | null;
+  event_types: string[];
+  /** Normalized `[{field, op, value}]` (src/domain/policies/definition.ts). */
+  conditions: ColumnType<Condition[], string, string>;
+  /** Normalized `[{type, target}]`. */
+  actions: ColumnType<Action[], string, string>;
+  enabled: Generated<boolean>;
+  created_by: number | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface PolicyRunsTable {
+  id: ColumnType<number, never, never>;
+  policy_id: number;
+  finding_id: number | null;
+  event: string;
+  matched: boolean;
+  actions: ColumnType<Action[] | null, string | null | undefined, string | null>;
+  error: string | null;
+  depth: number;
+  detail: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
+  created_at: CreatedAt;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
@@ -382,6 +415,8 @@ export interface DB {
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
+  policies: PoliciesTable;
+  policy_runs: PolicyRunsTable;
   ingest_staging: IngestStagingTable;
   upload_chunks: UploadChunksTable;
 }

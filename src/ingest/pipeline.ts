@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
+import { runPolicies } from '../domain/policies/runner.ts';
 import { publishEvents } from '../events/events.ts';
 import { AppError, badRequest } from '../errors.ts';
 import { ASSET_WEIGHT } from '../domain/findings/risk.ts';
@@ -221,6 +222,15 @@ export async function ingestPrepared(
         partial: options.partial ?? false,
         coveredFiles: staged.coveredFiles,
       });
+      // Step 7 of the spec's flow: policies act before the answer (and before webhooks, which are
+      // dispatched after commit). Status moves by ingest ran them inside mergeStaged.
+      const uploaded = { versionId: version.id, scanId: scan.id };
+      const applicationIds = [application.id];
+      await runPolicies(trx, {
+        event: 'finding.created',
+        applicationIds,
+        findings: { ...uploaded, newOnly: true },
+      });
       await trx
         .updateTable('scans')
         .set({
@@ -248,6 +258,11 @@ export async function ingestPrepared(
           },
         },
       ]);
+      await runPolicies(trx, {
+        event: 'scan.completed',
+        applicationIds,
+        findings: { ...uploaded, newOnly: false },
+      });
       return { scanId: scan.id, counts: { ...counts, findings: staged.findingsCount } };
     });
     return outcome;

@@ -1,6 +1,7 @@
 import { sql, type Transaction } from 'kysely';
 import type { DB, FindingStatus } from '../../db/schema.ts';
 import { publishEvents, type DomainEvent } from '../../events/events.ts';
+import { runPolicies, type Cascade } from '../policies/runner.ts';
 import { recordTimeline, type Actor, type TimelineEntry } from './timeline.ts';
 
 /** One finding's move, with the status it had before. */
@@ -24,6 +25,8 @@ export interface StatusChangeContext {
    */
   statusWritten?: boolean;
   now?: Date;
+  /** Set when a policy makes the change: the policies it sets off run one level deeper. */
+  cascade?: Cascade;
 }
 
 /**
@@ -32,6 +35,8 @@ export interface StatusChangeContext {
  * and writes one `finding.status_changed` outbox event per finding, all in the caller's transaction.
  * A person's move is a plain status change in the event (`{from, to}`); a system move names its
  * reason and detail there too, so subscribers can tell a fix by absence from a triage decision.
+ * Then the policies that react to `finding.status_changed` run on the moved findings, in the same
+ * transaction, so the caller's answer already shows what they did.
  */
 export async function changeStatus(
   trx: Transaction<DB>,
@@ -69,7 +74,7 @@ export async function changeStatus(
       ...(move.detail ? { detail: move.detail } : {}),
     })),
   );
-  const personal = context.reason === 'status_changed';
+  const personal = 'userId' in context.actor;
   await publishEvents(
     trx,
     moves.map((move): DomainEvent => ({
@@ -82,4 +87,10 @@ export async function changeStatus(
         : { from: move.from, to: move.to, reason: context.reason, ...move.detail },
     })),
   );
+  await runPolicies(trx, {
+    event: 'finding.status_changed',
+    applicationIds: [...new Set(moves.map((move) => move.applicationId))],
+    findings: { ids: moves.map((move) => move.findingId) },
+    cascade: context.cascade,
+  });
 }

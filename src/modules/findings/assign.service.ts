@@ -8,6 +8,7 @@ import { publishEvents, type DomainEvent } from '../../events/events.ts';
 import type { FindingDetailRecord } from './findings.schema.ts';
 import { findingDetail } from './findings.service.ts';
 import { recordTimeline, type TimelineEntry } from '../../domain/findings/timeline.ts';
+import { runPolicies } from '../../domain/policies/runner.ts';
 import { lockOne } from './triage.guard.ts';
 import { setAssignee, userById, type DueDateChange, type LockedFinding } from './triage.repository.ts';
 import type { AssignInput } from './triage.schema.ts';
@@ -104,6 +105,12 @@ export async function applyAssignee(
   }
   await recordTimeline(trx, timeline);
   await publishEvents(trx, events);
+  const reassigned = events.flatMap((event) => event.findingId ?? []);
+  await runPolicies(trx, {
+    event: 'finding.reassigned',
+    applicationIds: [...new Set(events.map((event) => event.applicationId))],
+    findings: { ids: reassigned },
+  });
   return mayChange.map((finding) => finding.id);
 }
 

@@ -1,0 +1,125 @@
+import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
+import { RE2JS } from 're2js';
+import { severityRank, type Severity } from '../findings/severity.ts';
+import type { Condition, ConditionField } from './definition.ts';
+
+/**
+ * What a policy condition means, on a `findings` row aliased `f`. Every op but `regex` becomes SQL
+ * (one statement selects a policy's matches among thousands of findings); `regex` runs in JavaScript
+ * on RE2's linear-time engine, because PostgreSQL's regex engine backtracks and a pattern such as
+ * `(a+)+$` could hold the ingest transaction for minutes.
+ *
+ * A missing value (no CWE, no rule id) never equals and is never in a list; it is always `neq` and
+ * `not_in`. `severity` compares by rank (`gte high` is high and critical); `cwe_id` with eq / in
+ * matches any of a finding's CWEs.
+ */
+
+/** The SQL value of a text or number field. */
+function column(field: ConditionField): RawBuilder<unknown> {
+  switch (field) {
+    case 'severity':
+      return sql`f.severity_rank`;
+    case 'risk_score':
+      return sql`f.risk_score`;
+    case 'scanner_type':
+      return sql`(select st.name from scanner_types st where st.id = f.scanner_type_id)`;
+    case 'status':
+      return sql`f.status`;
+    case 'cwe_id':
+      return sql`f.cwe_id`;
+    case 'file_path':
+      return sql`f.file_path`;
+    case 'scanner':
+      return sql`f.tool_name`;
+    case 'title':
+      return sql`f.title`;
+    case 'rule_id':
+      return sql`f.rule_id`;
+  }
+}
+
+/** Severity names become ranks, so every comparison of `severity` is numeric. */
+const operand = (field: ConditionField, value: string | number): string | number =>
+  field === 'severity' ? severityRank(value as Severity) : value;
+
+function listOf(condition: Condition): (string | number)[] {
+  const values = Array.isArray(condition.value) ? condition.value : [condition.value];
+  return values.map((value) => operand(condition.field, value));
+}
+
+/** One SQL parameter holding a list, typed for the column it is compared with. */
+function arrayParam(condition: Condition, values: (string | number)[]): RawBuilder<unknown> {
+  const numeric =
+    condition.field === 'severity' || condition.field === 'risk_score' || condition.field === 'cwe_id';
+  return numeric
+    ? sql`array(select json_array_elements_text(${JSON.stringify(values)}::json)::numeric)`
+    : sql`array(select json_array_elements_text(${JSON.stringify(values)}::json))`;
+}
+
+/** SQL for one non-regex condition. */
+export function conditionSql(condition: Condition): Expression<SqlBool> {
+  const values = listOf(condition);
+  const [first] = values;
+  if (condition.field === 'cwe_id' && condition.op !== 'gte' && condition.op !== 'lte') {
+    const any = sql<SqlBool>`(f.cwe_ids::numeric[] && ${arrayParam(condition, values)})`;
+    return condition.op === 'in' || condition.op === 'eq' ? any : sql<SqlBool>`not ${any}`;
+  }
+  const value = column(condition.field);
+  switch (condition.op) {
+    case 'eq':
+      return sql<SqlBool>`(${value} = ${first})`;
+    case 'neq':
+      return sql<SqlBool>`(${value} is distinct from ${first})`;
+    case 'in':
+      return sql<SqlBool>`(${value} = any(${arrayParam(condition, values)}))`;
+    case 'not_in':
+      return sql<SqlBool>`coalesce(not (${value} = any(${arrayParam(condition, values)})), true)`;
+    case 'gte':
+      return sql<SqlBool>`(${value} >= ${first})`;
+    case 'lte':
+      return sql<SqlBool>`(${value} <= ${first})`;
+    case 'regex':
+      throw new Error('regex conditions are evaluated by regexFilter');
+  }
+}
+
+/** SQL for every condition but the regexes (true when there are none). */
+export function conditionsSql(conditions: readonly Condition[]): Expression<SqlBool> {
+  const parts = conditions.filter((condition) => condition.op !== 'regex').map(conditionSql);
+  if (parts.length === 0) return sql<SqlBool>`true`;
+  return sql<SqlBool>`(${sql.join(parts, sql` and `)})`;
+}
+
+/** The text a regex condition reads from a finding; the runner selects these columns. */
+export interface RegexSubject {
+  id: number;
+  scanner_type: string | null;
+  status: string;
+  file_path: string | null;
+  scanner: string | null;
+  title: string;
+  rule_id: string | null;
+  severity: string;
+}
+
+/** Columns of `RegexSubject`, as SQL over `f`. */
+export const REGEX_SUBJECT_SQL = sql<RegexSubject>`f.id, f.status, f.file_path, f.tool_name as scanner, f.title,
+  f.rule_id, f.severity, (select st.name from scanner_types st where st.id = f.scanner_type_id) as scanner_type`;
+
+/**
+ * A predicate for the regex conditions (search semantics, like `RegExp.test`); undefined when there
+ * are none. Patterns were checked to compile when the policy was saved.
+ */
+export function regexFilter(
+  conditions: readonly Condition[],
+): ((subject: RegexSubject) => boolean) | undefined {
+  const compiled = conditions
+    .filter((condition) => condition.op === 'regex')
+    .map((condition) => ({ field: condition.field, pattern: RE2JS.compile(String(condition.value)) }));
+  if (compiled.length === 0) return undefined;
+  return (subject) =>
+    compiled.every(({ field, pattern }) => {
+      const text = subject[field as keyof RegexSubject];
+      return typeof text === 'string' && pattern.matcher(text).find();
+    });
+}
