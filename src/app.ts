@@ -19,6 +19,7 @@ import { groupRoutes } from './modules/groups/groups.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { ingestRoutes } from './modules/ingest/ingest.routes.ts';
 import { permissionRoutes } from './modules/permissions/permissions.routes.ts';
+import { policyRoutes } from './modules/policies/policies.routes.ts';
 import { scannerTypeRoutes } from './modules/scanner-types/scanner-types.routes.ts';
 import { scanRoutes } from './modules/scans/scans.routes.ts';
 import { teamRoutes } from './modules/teams/teams.routes.ts';
@@ -45,6 +46,7 @@ const ROUTE_MODULES: ((app: App, context: AppContext) => void)[] = [
   scanRoutes,
   dashboardRoutes,
   webhookRoutes,
+  policyRoutes,
 ];
 
 /** Rate-limit bucket: the credential when there is one, else the client address. */

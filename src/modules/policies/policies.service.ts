@@ -1,0 +1,255 @@
+import { sql, type Kysely, type SqlBool } from 'kysely';
+import {
+  canAccessApplication,
+  groupAccessLevelSql,
+  parseId,
+  requireApplication,
+} from '../../access/access.ts';
+import { isAdmin, type UserPrincipal } from '../../access/principal.ts';
+import type { DB, PolicyScopeType } from '../../db/schema.ts';
+import { normalizeDefinition, type PolicyDefinition } from '../../domain/policies/definition.ts';
+import { badRequest, forbidden, notFound } from '../../errors.ts';
+import { requireGroup } from '../groups/groups.service.ts';
+import { presentPolicy, presentRun } from './policies.presenter.ts';
+import type { CreatePolicyInput, PatchPolicyInput, PolicyRecord, RunsQueryInput } from './policies.schema.ts';
+
+/**
+ * Policies: who may see and change them. A global policy acts on every application, so only an
+ * admin writes one; members see it (it changes their findings). An application or group policy
+ * needs write on its application or group to create, change, delete or try; read to see.
+ */
+
+export interface Scope {
+  scope_type: PolicyScopeType;
+  application_id: number | null;
+  group_id: number | null;
+}
+
+type ScopeInput = Pick<CreatePolicyInput, 'scope_type' | 'scope_id' | 'application_id' | 'group_id'>;
+
+const scopeIssue = (path: string, message: string) =>
+  badRequest('validation_failed', `${path.slice(1)} ${message}`, [{ path, message }]);
+
+/** Reads `scope_type` and `scope_id` (or its aliases) and checks the caller may write there. */
+export async function resolveScope(db: Kysely<DB>, user: UserPrincipal, input: ScopeInput): Promise<Scope> {
+  const type: PolicyScopeType | undefined =
+    input.scope_type ??
+    (input.application_id !== undefined ? 'application' : input.group_id !== undefined ? 'group' : undefined);
+  if (!type) throw scopeIssue('/scope_type', 'is required (application, group or global)');
+  if (type === 'global') {
+    if (input.scope_id !== undefined || input.application_id !== undefined || input.group_id !== undefined) {
+      throw scopeIssue('/scope_id', 'must be absent for a global policy');
+    }
+    if (!isAdmin(user)) throw forbidden('Only an admin may write a global policy');
+    return { scope_type: 'global', application_id: null, group_id: null };
+  }
+  const alias = type === 'application' ? input.application_id : input.group_id;
+  const other = type === 'application' ? input.group_id : input.application_id;
+  if (other !== undefined)
+    throw scopeIssue(
+      type === 'application' ? '/group_id' : '/application_id',
+      `does not fit scope_type ${type}`,
+    );
+  if (input.scope_id !== undefined && alias !== undefined && input.scope_id !== alias) {
+    throw scopeIssue('/scope_id', `differs from ${type}_id`);
+  }
+  const id = input.scope_id ?? alias;
+  if (id === undefined) throw scopeIssue('/scope_id', `is required for scope_type ${type}`);
+  if (type === 'application') {
+    const app = await requireApplication(db, user, String(id), 'write');
+    return { scope_type: type, application_id: app.id, group_id: null };
+  }
+  const group = await requireGroup(db, user, String(id), 'write');
+  return { scope_type: type, application_id: null, group_id: group.id };
+}
+
+/** The normalized definition, with every assignee checked to exist and be enabled. */
+export async function checkedDefinition(
+  db: Kysely<DB>,
+  input: Parameters<typeof normalizeDefinition>[0],
+): Promise<PolicyDefinition> {
+  const result = normalizeDefinition(input);
+  if ('issues' in result) {
+    throw badRequest(
+      'validation_failed',
+      `The policy is invalid: ${result.issues[0]?.path} ${result.issues[0]?.message}`,
+      result.issues,
+    );
+  }
+  const { definition } = result;
+  for (const [index, action] of definition.actions.entries()) {
+    if (action.type !== 'assign_to') continue;
+    const user = await db
+      .selectFrom('users')
+      .select(['id', 'disabled'])
+      .where('id', '=', action.target)
+      .executeTakeFirst();
+    if (!user || user.disabled) {
+      throw badRequest('validation_failed', `assign_to names ${user ? 'a disabled' : 'no such'} user`, [
+        { path: `/actions/${index}/target`, message: user ? 'user is disabled' : 'no such user' },
+      ]);
+    }
+  }
+  return definition;
+}
+
+/** Visible policies: all to an admin; to a member the global ones and those on what they can read. */
+function visibleSql(user: UserPrincipal) {
+  if (isAdmin(user)) return sql<SqlBool>`true`;
+  return sql<SqlBool>`(p.scope_type = 'global'
+    or (p.scope_type = 'application' and ${canAccessApplication(user, 'read', 'p.application_id')})
+    or (p.scope_type = 'group' and p.group_id in (select g.id from groups g where ${groupAccessLevelSql(user.id)} >= 1)))`;
+}
+
+/** A policy the caller can see (else 404); with `write`, one they may change (else 403). */
+export async function requirePolicy(
+  db: Kysely<DB>,
+  user: UserPrincipal,
+  ref: string,
+  action: 'read' | 'write',
+) {
+  const id = parseId(ref);
+  const row =
+    id === null
+      ? undefined
+      : await db
+          .selectFrom('policies as p')
+          .selectAll()
+          .where('p.id', '=', id)
+          .where(visibleSql(user))
+          .executeTakeFirst();
+  if (!row) throw notFound('Policy');
+  if (action === 'write') {
+    await resolveScope(db, user, {
+      scope_type: row.scope_type,
+      ...(row.application_id !== null ? { scope_id: row.application_id } : {}),
+      ...(row.group_id !== null ? { scope_id: row.group_id } : {}),
+    });
+  }
+  return row;
+}
+
+export async function createPolicy(
+  db: Kysely<DB>,
+  user: UserPrincipal,
+  input: CreatePolicyInput,
+): Promise<PolicyRecord> {
+  const scope = await resolveScope(db, user, input);
+  const definition = await checkedDefinition(db, input);
+  const row = await db
+    .insertInto('policies')
+    .values({
+      name: input.name,
+      ...scope,
+      event_types: definition.eventTypes,
+      conditions: JSON.stringify(definition.conditions),
+      actions: JSON.stringify(definition.actions),
+      enabled: input.enabled ?? true,
+      created_by: user.id,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return presentPolicy(row);
+}
+
+export async function listPolicies(db: Kysely<DB>, user: UserPrincipal): Promise<PolicyRecord[]> {
+  const rows = await db
+    .selectFrom('policies as p')
+    .selectAll()
+    .where(visibleSql(user))
+    .orderBy('p.id')
+    .execute();
+  return rows.map(presentPolicy);
+}
+
+export async function getPolicy(db: Kysely<DB>, user: UserPrincipal, ref: string): Promise<PolicyRecord> {
+  return presentPolicy(await requirePolicy(db, user, ref, 'read'));
+}
+
+/** PUT: a whole new policy in place of the old one (its scope may move where the caller may write). */
+export async function replacePolicy(
+  db: Kysely<DB>,
+  user: UserPrincipal,
+  ref: string,
+  input: CreatePolicyInput,
+): Promise<PolicyRecord> {
+  const existing = await requirePolicy(db, user, ref, 'write');
+  const scope = await resolveScope(db, user, input);
+  const definition = await checkedDefinition(db, input);
+  const row = await db
+    .updateTable('policies')
+    .set({
+      name: input.name,
+      ...scope,
+      event_types: definition.eventTypes,
+      conditions: JSON.stringify(definition.conditions),
+      actions: JSON.stringify(definition.actions),
+      enabled: input.enabled ?? true,
+      updated_at: new Date(),
+    })
+    .where('id', '=', existing.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return presentPolicy(row);
+}
+
+/** PATCH: name, enabled, or parts of the definition; the rest stays as stored. */
+export async function patchPolicy(
+  db: Kysely<DB>,
+  user: UserPrincipal,
+  ref: string,
+  input: PatchPolicyInput,
+): Promise<PolicyRecord> {
+  const existing = await requirePolicy(db, user, ref, 'write');
+  const touchesDefinition =
+    input.event_types !== undefined ||
+    input.trigger !== undefined ||
+    input.conditions !== undefined ||
+    input.actions !== undefined;
+  const definition = touchesDefinition
+    ? await checkedDefinition(db, {
+        ...(input.event_types === undefined && input.trigger === undefined
+          ? { event_types: existing.event_types }
+          : { event_types: input.event_types, trigger: input.trigger }),
+        conditions: input.conditions ?? existing.conditions,
+        actions: input.actions ?? existing.actions,
+      })
+    : undefined;
+  const row = await db
+    .updateTable('policies')
+    .set({
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
+      ...(definition
+        ? {
+            event_types: definition.eventTypes,
+            conditions: JSON.stringify(definition.conditions),
+            actions: JSON.stringify(definition.actions),
+          }
+        : {}),
+      updated_at: new Date(),
+    })
+    .where('id', '=', existing.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return presentPolicy(row);
+}
+
+export async function deletePolicy(db: Kysely<DB>, user: UserPrincipal, ref: string): Promise<void> {
+  const existing = await requirePolicy(db, user, ref, 'write');
+  await db.deleteFrom('policies').where('id', '=', existing.id).execute();
+}
+
+export async function listRuns(db: Kysely<DB>, user: UserPrincipal, ref: string, query: RunsQueryInput) {
+  const policy = await requirePolicy(db, user, ref, 'read');
+  const rows = await db
+    .selectFrom('policy_runs')
+    .selectAll()
+    .where('policy_id', '=', policy.id)
+    .$if(query.before !== undefined, (q) => q.where('id', '<', query.before ?? 0))
+    .$if(query.finding_id !== undefined, (q) => q.where('finding_id', '=', query.finding_id ?? 0))
+    .orderBy('id', 'desc')
+    .limit(query.limit ?? 100)
+    .execute();
+  return rows.map(presentRun);
+}
