@@ -1,12 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  grant,
-  makeApplication,
-  makeFinding,
-  makeGroup,
-  makeUser,
-  type TestUser,
-} from './support/factories.ts';
+import { grant, makeApplication, makeUser, type TestUser } from './support/factories.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
 
 let t: TestApp;
