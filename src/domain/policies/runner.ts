@@ -126,15 +126,40 @@ export async function runPolicies(trx: Transaction<DB>, trigger: PolicyTrigger):
     .then((result) => result.rows[0]?.count ?? 0);
   const next: Cascade = { depth: cascade.depth + 1, acted: cascade.acted };
 
+  // Every policy of this level matches against the findings as the change left them; only then do
+  // they act (in id order), so one policy's action never decides whether another of the same level
+  // matches — that is the next level's business.
+  const matches: { policy: PolicyRow; matched: MatchedFinding[] }[] = [];
   for (const policy of policies) {
     const excluded = [...cascade.acted]
       .filter((key) => key.startsWith(`${policy.id}:`))
       .map((key) => Number(key.slice(key.indexOf(':') + 1)));
     const matched = await matchingFindings(trx, policy, selection, excluded);
     for (const finding of matched) cascade.acted.add(`${policy.id}:${finding.id}`);
-    const errors = matched.length > 0 ? await applyActions(trx, policy, matched, trigger.event, next) : [];
-    await logRun(trx, policy, trigger.event, cascade.depth, matched, evaluated, errors);
+    matches.push({ policy, matched });
   }
+  for (const { policy, matched } of matches) {
+    const current = matched.length > 0 ? await refreshed(trx, matched) : [];
+    const errors = current.length > 0 ? await applyActions(trx, policy, current, trigger.event, next) : [];
+    await logRun(trx, policy, trigger.event, cascade.depth, current, evaluated, errors);
+  }
+}
+
+/** The matched findings' status and assignee now (an earlier policy of the level may have moved them). */
+async function refreshed(
+  trx: Transaction<DB>,
+  matched: readonly MatchedFinding[],
+): Promise<MatchedFinding[]> {
+  return trx
+    .selectFrom('findings')
+    .select(['id', 'application_id', 'status', 'assignee_id'])
+    .where(
+      'id',
+      'in',
+      matched.map((finding) => finding.id),
+    )
+    .orderBy('id')
+    .execute();
 }
 
 /** Applies a policy's actions to its matches in order; returns the errors of actions that could not run. */
