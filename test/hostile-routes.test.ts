@@ -54,6 +54,7 @@ let ids: {
   finding: number;
   webhook: number;
   delivery: number;
+  policy: number;
 };
 let application: { id: number; slug: string; group_id: number; api_token: string };
 
@@ -65,6 +66,16 @@ const isMultipart = (endpoint: Endpoint): boolean =>
 const endpoints = (): Endpoint[] => endpointsOf(collected).filter(({ method }) => method !== 'HEAD');
 const bodyEndpoints = (): Endpoint[] =>
   endpoints().filter((endpoint) => schemaOf(endpoint).body && !isMultipart(endpoint));
+
+const policySample = () => ({
+  name: 'hostile policy',
+  scope_type: 'application',
+  scope_id: ids.application,
+  event_types: ['finding.created'],
+  conditions: [{ field: 'title', op: 'regex', value: '^x' }],
+  actions: [{ type: 'comment', target: 'hostile' }],
+  enabled: false,
+});
 
 /** One valid body per JSON-body route (checked against its schema below; never sent unchanged). */
 function sampleBody(endpoint: Endpoint): Record<string, unknown> | undefined {
@@ -104,6 +115,10 @@ function sampleBody(endpoint: Endpoint): Record<string, unknown> | undefined {
       secret: 'a secret',
     },
     'PATCH /api/applications/:id/webhooks/:webhookId': { url: 'https://hooks.example.test/y', active: false },
+    'POST /api/policies': policySample(),
+    'POST /api/policies/test': policySample(),
+    'PUT /api/policies/:id': policySample(),
+    'PATCH /api/policies/:id': { name: 'hostile policy', enabled: false },
   };
   return samples[label(endpoint)];
 }
@@ -119,6 +134,7 @@ function pathValues(url: string): Record<string, string> {
     [/^\/api\/groups\/:id/, ids.group],
     [/^\/api\/api-keys\/:id/, ids.apiKey],
     [/^\/api\/(admin\/)?scanner-types\/:id/, ids.scannerType],
+    [/^\/api\/policies\/:id/, ids.policy],
   ];
   const id = byPrefix.find(([pattern]) => pattern.test(url))?.[1];
   const values: Record<string, string> = {
@@ -227,6 +243,7 @@ beforeAll(async () => {
     finding: 0,
     webhook: 0,
     delivery: 0,
+    policy: 0,
   };
   const sarif = JSON.stringify({
     version: '2.1.0',
@@ -273,6 +290,14 @@ beforeAll(async () => {
     headers: admin.headers,
   });
   ids.delivery = ping.json().id;
+  const policy = await t.app.inject({
+    method: 'POST',
+    url: '/api/policies',
+    headers: admin.headers,
+    payload: policySample(),
+  });
+  expect(policy.statusCode, policy.body).toBe(201);
+  ids.policy = policy.json().id;
 }, 120_000);
 afterAll(() => t.close());
 

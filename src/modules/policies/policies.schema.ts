@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { CONDITION_FIELDS } from '../../domain/policies/definition.ts';
 import { BodyObject, Nullable, Timestamp } from '../../http/schemas.ts';
 
 /**
@@ -15,12 +16,14 @@ const ConditionSchema = Type.Object(
   { additionalProperties: false },
 );
 /** The earlier shape: `{field: [values]}`. */
-const LegacyConditions = Type.Record(
-  Type.String({ maxLength: 64 }),
-  Type.Union([Scalar, Type.Array(Scalar, { maxItems: 100 })]),
-  {
-    maxProperties: 20,
-  },
+const LegacyConditions = Type.Object(
+  Object.fromEntries(
+    CONDITION_FIELDS.map((field) => [
+      field,
+      Type.Optional(Type.Union([Scalar, Type.Array(Scalar, { maxItems: 100 })])),
+    ]),
+  ),
+  { additionalProperties: false },
 );
 const ActionSchema = Type.Object(
   {
