@@ -89,10 +89,10 @@ export const reactionsScenario: Scenario = {
         }
         const seconds = (performance.now() - answered) / 1000;
         perSecond.push(body.new_findings_count / seconds);
-        const list = await api.get<{ total: number }>(
+        const list = await api.get<{ pagination: { total: number } }>(
           `/api/findings?application_id=${app.id}&status=confirmed&limit=1`,
         );
-        confirmed.push(list.total);
+        confirmed.push(list.pagination.total);
         log(
           `  round ${round}: plain ${(plain.at(-1) ?? 0).toFixed(0)} ms, with policy+webhook ${result.ms.toFixed(0)} ms, ` +
             `${body.new_findings_count} deliveries in ${seconds.toFixed(1)} s`,

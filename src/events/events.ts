@@ -1,5 +1,5 @@
-import type { Insertable, Transaction } from 'kysely';
-import type { DB, EventsTable } from '../db/schema.ts';
+import { sql, type Transaction } from 'kysely';
+import type { DB } from '../db/schema.ts';
 
 /** Event names of the spec; `finding.updated` is the older name covering status changes and reassignments. */
 export const EVENT_TYPES = [
@@ -29,20 +29,22 @@ export interface DomainEvent {
  */
 export async function publishEvents(trx: Transaction<DB>, events: readonly DomainEvent[]): Promise<void> {
   if (events.length === 0) return;
-  const rows: Insertable<EventsTable>[] = events.map((event) => ({
+  // One statement for any number of events, the rows as one JSON parameter.
+  const rows = events.map((event) => ({
     type: event.type,
     application_id: event.applicationId,
     finding_id: event.findingId ?? null,
     scan_id: event.scanId ?? null,
-    data: event.data ? JSON.stringify(event.data) : null,
+    data: event.data ?? null,
     policy_id: event.policyId ?? null,
   }));
-  for (let start = 0; start < rows.length; start += 1000) {
-    await trx
-      .insertInto('events')
-      .values(rows.slice(start, start + 1000))
-      .execute();
-  }
+  await sql`
+    insert into events (type, application_id, finding_id, scan_id, data, policy_id)
+    select type, application_id, finding_id, scan_id, data, policy_id
+    from json_to_recordset(${JSON.stringify(rows)}::json)
+      as x(type text, application_id integer, finding_id integer, scan_id integer, data jsonb, policy_id integer)`.execute(
+    trx,
+  );
 }
 
 /** The earlier name: a subscription to it receives status changes and reassignments. */

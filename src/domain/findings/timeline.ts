@@ -1,5 +1,5 @@
-import type { Insertable, Transaction } from 'kysely';
-import type { DB, FindingEventsTable, FindingStatus } from '../../db/schema.ts';
+import { sql, type Transaction } from 'kysely';
+import type { DB, FindingStatus } from '../../db/schema.ts';
 
 /** Who made a change: a user, or the system (`ingest`, `policy:<id>`). */
 export type Actor = { userId: number } | { system: string };
@@ -24,9 +24,13 @@ export interface TimelineEntry {
   detail?: Record<string, unknown>;
 }
 
-/** Appends timeline entries in the caller's transaction (one statement per 1,000 entries). */
+/**
+ * Appends timeline entries in the caller's transaction: one statement whatever their number, the
+ * rows passed as one JSON parameter (a policy confirming 100k new findings writes 100k entries).
+ */
 export async function recordTimeline(trx: Transaction<DB>, entries: readonly TimelineEntry[]): Promise<void> {
-  const rows: Insertable<FindingEventsTable>[] = entries.map((entry) => ({
+  if (entries.length === 0) return;
+  const rows = entries.map((entry) => ({
     finding_id: entry.findingId,
     type: entry.type,
     actor_user_id: 'userId' in entry.actor ? entry.actor.userId : null,
@@ -36,12 +40,14 @@ export async function recordTimeline(trx: Transaction<DB>, entries: readonly Tim
     to_status: entry.toStatus ?? null,
     from_assignee_id: entry.fromAssigneeId ?? null,
     to_assignee_id: entry.toAssigneeId ?? null,
-    detail: entry.detail ? JSON.stringify(entry.detail) : null,
+    detail: entry.detail ?? null,
   }));
-  for (let start = 0; start < rows.length; start += 1000) {
-    await trx
-      .insertInto('finding_events')
-      .values(rows.slice(start, start + 1000))
-      .execute();
-  }
+  await sql`
+    insert into finding_events (finding_id, type, actor_user_id, actor_system, scan_id, from_status, to_status,
+      from_assignee_id, to_assignee_id, detail)
+    select finding_id, type, actor_user_id, actor_system, scan_id, from_status, to_status, from_assignee_id,
+      to_assignee_id, detail
+    from json_to_recordset(${JSON.stringify(rows)}::json) as x(finding_id integer, type text, actor_user_id integer,
+      actor_system text, scan_id integer, from_status text, to_status text, from_assignee_id integer,
+      to_assignee_id integer, detail jsonb)`.execute(trx);
 }

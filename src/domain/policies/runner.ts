@@ -55,7 +55,7 @@ interface MatchedFinding {
 }
 
 const idsParam = (ids: readonly number[]) =>
-  sql`(select json_array_elements_text(${JSON.stringify(ids)}::json)::integer)`;
+  sql<number>`(select json_array_elements_text(${JSON.stringify(ids)}::json)::integer)`;
 
 function selectionSql(selection: FindingSelection): Expression<SqlBool> {
   if ('ids' in selection) return sql<SqlBool>`f.id in ${idsParam(selection.ids)}`;
@@ -153,11 +153,7 @@ async function refreshed(
   return trx
     .selectFrom('findings')
     .select(['id', 'application_id', 'status', 'assignee_id'])
-    .where(
-      'id',
-      'in',
-      matched.map((finding) => finding.id),
-    )
+    .where('id', 'in', idsParam(matched.map((finding) => finding.id)))
     .orderBy('id')
     .execute();
 }
