@@ -116,20 +116,21 @@ describe('on ingest', () => {
     ).toEqual(['finding.reassigned', 'finding.status_changed']);
 
     const runs = await t.app.inject({ url: `/api/policies/${policy.id}/runs`, headers: admin.headers });
-    const list = runs.json() as {
-      finding_id: number | null;
-      matched: boolean;
-      event: string;
-      detail: unknown;
-    }[];
-    expect(list.filter((run) => run.finding_id !== null).map((run) => run.finding_id)).toEqual([
-      byRule.sqli?.id,
+    expect(runs.json()).toEqual([
+      expect.objectContaining({
+        event: 'finding.created',
+        depth: 1,
+        evaluated: 3,
+        matched: 1,
+        finding_ids: [byRule.sqli?.id],
+        error: null,
+      }),
     ]);
-    expect(list.find((run) => run.finding_id === null)).toMatchObject({
-      event: 'finding.created',
-      matched: true,
-      detail: { evaluated: 3, matched: 1 },
+    const byFinding = await t.app.inject({
+      url: `/api/policies/${policy.id}/runs?finding_id=${byRule.xss?.id}`,
+      headers: admin.headers,
     });
+    expect(byFinding.json()).toEqual([]);
   });
 
   it('a disabled policy, and a policy on another application, do nothing', async () => {

@@ -385,13 +385,15 @@ export interface PoliciesTable {
 export interface PolicyRunsTable {
   id: ColumnType<number, never, never>;
   policy_id: number;
-  finding_id: number | null;
   event: string;
-  matched: boolean;
+  /** 1 for the change itself, 2 and 3 for what policies' own changes set off. */
+  depth: number;
+  /** Findings the policy was evaluated on. */
+  evaluated: number;
+  /** The findings it matched and acted on. */
+  finding_ids: number[];
   actions: ColumnType<Action[] | null, string | null | undefined, string | null>;
   error: string | null;
-  depth: number;
-  detail: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
 }
 

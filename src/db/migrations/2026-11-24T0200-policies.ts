@@ -2,9 +2,9 @@ import { sql, type Kysely } from 'kysely';
 
 /**
  * Policies and their run log. A policy's definition is stored normalized (whichever spec shape it
- * came in). A run row is written per finding a policy acted on, plus one summary row per evaluation
- * (`finding_id` null) with how many findings were evaluated and matched — not one row per finding
- * that did not match, which for a 100k upload would be 100k rows per policy.
+ * came in). A run is one evaluation of one policy on one change: how many findings it looked at,
+ * which it acted on (ids in one array: a policy confirming 100k new findings writes one row, not
+ * 100k), what it did and what failed.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`create table policies (
@@ -29,13 +29,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`create table policy_runs (
     id bigserial primary key,
     policy_id integer not null references policies (id) on delete cascade,
-    finding_id integer references findings (id) on delete cascade,
     event text not null,
-    matched boolean not null,
+    depth integer not null,
+    evaluated integer not null,
+    finding_ids integer[] not null,
     actions jsonb,
     error text,
-    depth integer not null,
-    detail jsonb,
     created_at timestamptz not null default now()
   )`.execute(db);
   await sql`create index policy_runs_policy_idx on policy_runs (policy_id, id desc)`.execute(db);

@@ -266,7 +266,7 @@ async function comment(
   );
 }
 
-/** One row per finding acted on and one summary row, in two statements. */
+/** One row per evaluation, the matched findings as one array. */
 async function logRun(
   trx: Transaction<DB>,
   policy: PolicyRow,
@@ -276,26 +276,11 @@ async function logRun(
   evaluated: number,
   errors: readonly string[],
 ): Promise<void> {
-  const error = errors.length > 0 ? errors.join('; ') : null;
-  if (matched.length > 0) {
-    await sql`
-      insert into policy_runs (policy_id, finding_id, event, matched, actions, error, depth)
-      select ${policy.id}, x.id_text::integer, ${event}, true, ${JSON.stringify(policy.actions)}::jsonb, ${error}, ${depth}
-      from json_array_elements_text(${JSON.stringify(matched.map((finding) => finding.id))}::json) as x(id_text)`.execute(
-      trx,
-    );
-  }
-  await trx
-    .insertInto('policy_runs')
-    .values({
-      policy_id: policy.id,
-      finding_id: null,
-      event,
-      matched: matched.length > 0,
-      actions: matched.length > 0 ? JSON.stringify(policy.actions) : null,
-      error,
-      depth,
-      detail: JSON.stringify({ evaluated, matched: matched.length }),
-    })
-    .execute();
+  await sql`
+    insert into policy_runs (policy_id, event, depth, evaluated, finding_ids, actions, error)
+    values (${policy.id}, ${event}, ${depth}, ${evaluated},
+      array(select json_array_elements_text(${JSON.stringify(matched.map((finding) => finding.id))}::json)::integer),
+      ${matched.length > 0 ? JSON.stringify(policy.actions) : null}::jsonb, ${errors.length > 0 ? errors.join('; ') : null})`.execute(
+    trx,
+  );
 }

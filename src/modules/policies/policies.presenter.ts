@@ -25,13 +25,13 @@ export function presentRun(row: Selectable<PolicyRunsTable>) {
   return {
     id: row.id,
     policy_id: row.policy_id,
-    finding_id: row.finding_id,
     event: row.event,
-    matched: row.matched,
+    depth: row.depth,
+    evaluated: row.evaluated,
+    matched: row.finding_ids.length,
+    finding_ids: row.finding_ids,
     actions: row.actions,
     error: row.error,
-    depth: row.depth,
-    detail: row.detail,
     created_at: iso(row.created_at),
   };
 }

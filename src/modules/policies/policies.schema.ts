@@ -114,18 +114,21 @@ export const PolicySchema = Type.Object({
 });
 export type PolicyRecord = Static<typeof PolicySchema>;
 
+/** One evaluation of a policy on one change. */
 export const PolicyRunSchema = Type.Object({
   id: Type.Integer(),
   policy_id: Type.Integer(),
-  /** Null on the summary row of an evaluation. */
-  finding_id: Nullable(Type.Integer()),
   event: Type.String(),
-  matched: Type.Boolean(),
-  actions: Nullable(Type.Array(Type.Object({ type: Type.String(), target: Nullable(Scalar) }))),
-  error: Nullable(Type.String()),
+  /** 1 for the change itself; 2 and 3 for what policies' own changes set off. */
   depth: Type.Integer(),
-  /** Summary rows: `{evaluated, matched}`. */
-  detail: Nullable(Type.Record(Type.String(), Type.Unknown())),
+  /** Findings the policy was evaluated on. */
+  evaluated: Type.Integer(),
+  /** How many it matched and acted on, and which. */
+  matched: Type.Integer(),
+  finding_ids: Type.Array(Type.Integer()),
+  actions: Nullable(Type.Array(Type.Object({ type: Type.String(), target: Nullable(Scalar) }))),
+  /** Actions that could not run (an assignee since disabled), else null. */
+  error: Nullable(Type.String()),
   created_at: Timestamp,
 });
 

@@ -247,7 +247,9 @@ export async function listRuns(db: Kysely<DB>, user: UserPrincipal, ref: string,
     .selectAll()
     .where('policy_id', '=', policy.id)
     .$if(query.before !== undefined, (q) => q.where('id', '<', query.before ?? 0))
-    .$if(query.finding_id !== undefined, (q) => q.where('finding_id', '=', query.finding_id ?? 0))
+    .$if(query.finding_id !== undefined, (q) =>
+      q.where(sql<SqlBool>`${query.finding_id ?? 0}::integer = any(finding_ids)`),
+    )
     .orderBy('id', 'desc')
     .limit(query.limit ?? 100)
     .execute();
