@@ -22,7 +22,8 @@ const USAGE = `Usage: npm run bench -- [--quick | --full] [--only=<scenarios>] [
   --quick            (default) 10k/100k ingests, fewer repeats and requests, list/dashboard on 100k findings
   --full             everything: 500k memory run, 1M-finding database, 200 requests per list combination
   --only=1,2,list    scenarios by number or name: 1 ingest, 2 reupload, 3 memory, 4 list, 5 dashboard,
-                     6 concurrent, 7 http, 8 bomb, 9 reactions (policy + webhook), 10 deliveries
+                     6 concurrent, 7 http, 8 bomb, 9 reactions (policy + webhook), 10 deliveries,
+                     11 reactions-all (a policy changing every finding)
   --postgres-only    PostgreSQL only (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres)
   --pglite-only      PGlite only
   --repeats=N        repeats of each timed ingest (default: 1 quick, 3 full)
@@ -41,6 +42,7 @@ const NAMES: Record<string, string> = {
   bomb: '8',
   reactions: '9',
   deliveries: '10',
+  'reactions-all': '11',
 };
 
 /** Run order: ingestion first, then the seeded-database scenarios (which share one database). */
