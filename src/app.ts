@@ -7,6 +7,7 @@ import type { App, AppContext } from './app-context.ts';
 import { apiKeyFrom, registerAuthentication, SESSION_COOKIE } from './http/auth.ts';
 import { registerErrorHandling, sendFrameworkError, sendProblem } from './http/errors.ts';
 import { registerOpenApi } from './http/openapi.ts';
+import { registerTwinFolding } from './http/twins.ts';
 import { registerNulByteGuard, schemaController } from './http/validation.ts';
 import { loggableError } from './lib/loggable-error.ts';
 import { sha256Hex } from './lib/secrets.ts';
@@ -100,6 +101,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   // JSON everywhere (and multipart for ingest): a text/plain body is a 415, not a string to validate.
   app.removeContentTypeParser('text/plain');
   registerNulByteGuard(app);
+  registerTwinFolding(app);
   await app.register(cookie);
   await app.register(multipart, {
     limits: { fileSize: context.config.uploadLimitBytes, files: 1, fields: 20, fieldSize: 64 * 1024 },

@@ -269,8 +269,8 @@ describe('GET /api/findings', () => {
       transformResult: async (args) => args.result,
     };
     const result = await listFindings(t.db.withPlugin(counter), member.principal, {
-      applicationId: app.id,
-      perPage: 25,
+      application_id: app.id,
+      per_page: 25,
     });
     expect(result.findings).toHaveLength(25);
     expect(result.findings.every((finding) => finding.assignee !== null)).toBe(true);

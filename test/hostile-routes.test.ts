@@ -106,7 +106,7 @@ function sampleBody(endpoint: Endpoint): Record<string, unknown> | undefined {
     'PATCH /api/scanner-types/:id': { enabled: false },
     'PATCH /api/findings/:id/status': { status: 'confirmed' },
     'PATCH /api/findings/:id/review': { status: 'confirmed' },
-    'PATCH /api/findings/:id/assign': { userId: ids.member },
+    'PATCH /api/findings/:id/assign': { user_id: ids.member },
     'POST /api/findings/:id/comments': { content: 'hostile comment' },
     'PATCH /api/findings': { ids: [ids.finding], status: 'confirmed' },
     'POST /api/applications/:id/webhooks': {

@@ -218,8 +218,8 @@ describe('PATCH /api/findings/{id}/assign', () => {
     const finding = await makeFinding(t, applicationId);
     const url = `/api/findings/${finding.id}/assign`;
     const cases: [object, string][] = [
-      [{}, 'body.userId'],
-      [{ dueDate: '2026-12-01' }, 'body.userId'],
+      [{}, 'body.user_id'],
+      [{ dueDate: '2026-12-01' }, 'body.user_id'],
       [{ userId: 'someone' }, 'body.userId'],
       [{ userId: writer.id, dueDate: 'tomorrow' }, 'body.dueDate'],
       [{ userId: writer.id, dueDate: '2026-02-30' }, 'body.dueDate'],
@@ -328,5 +328,29 @@ describe('PATCH /api/findings/{id}/assign', () => {
     expect(again.statusCode).toBe(200);
     expect(await timelineOf(finding.id)).toHaveLength(1);
     expect(await eventsOf(finding.id)).toHaveLength(1);
+  });
+});
+
+describe('camelCase twins, folded at the edge', () => {
+  it('accepts either spelling, refuses both with different values naming the one sent, takes both when equal', async () => {
+    const finding = await makeFinding(t, applicationId);
+    const url = `/api/findings/${finding.id}/assign`;
+    const camel = await patch(admin, url, { userId: writer.id, dueDate: '2030-01-02' });
+    expect(camel.statusCode).toBe(200);
+    expect(camel.json()).toMatchObject({ assignee_id: writer.id });
+    expect((await findingRow(finding.id)).due_date?.toISOString()).toBe('2030-01-02T00:00:00.000Z');
+
+    const disagreeing = await patch(admin, url, { userId: reader.id, user_id: writer.id });
+    expect(disagreeing.statusCode).toBe(400);
+    expect(errorPaths(disagreeing.json())).toEqual(['body.userId']);
+    expect((await findingRow(finding.id)).assignee_id).toBe(writer.id);
+
+    const badDate = await patch(admin, url, { userId: reader.id, dueDate: 'soon' });
+    expect(badDate.statusCode).toBe(400);
+    expect(errorPaths(badDate.json())).toEqual(['body.dueDate']);
+
+    const same = await patch(admin, url, { userId: reader.id, user_id: reader.id });
+    expect(same.statusCode).toBe(200);
+    expect(same.json()).toMatchObject({ assignee_id: reader.id });
   });
 });

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type ValidationIssue } from '../errors.ts';
+import { spelledAsSent } from './twins.ts';
 import { loggableError } from '../lib/loggable-error.ts';
 
 const TITLES: Record<number, string> = {
@@ -141,10 +142,15 @@ export function sendFrameworkError(error: FastifyError, _request: FastifyRequest
 
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    if (error instanceof AppError)
-      return sendProblem(reply, error.status, error.code, error.detail, error.extra);
+    if (error instanceof AppError) {
+      const issues = error.extra['errors'];
+      const extra = Array.isArray(issues)
+        ? { ...error.extra, errors: spelledAsSent(request, issues as ValidationIssue[]) }
+        : error.extra;
+      return sendProblem(reply, error.status, error.code, error.detail, extra);
+    }
     if (error.validation) {
-      const errors = validationIssues(error);
+      const errors = spelledAsSent(request, validationIssues(error));
       return sendProblem(reply, 400, 'validation_failed', 'The request is invalid', { errors });
     }
     const mapped = mappedSqlState(sqlState(error));

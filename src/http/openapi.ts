@@ -22,7 +22,9 @@ export async function registerOpenApi(app: App): Promise<void> {
         title: 'scanhub API',
         version: '2.4.3',
         description:
-          'Security findings manager: ingest scanner results, deduplicate, score and triage findings.',
+          'Security findings manager: ingest scanner results, deduplicate, score and triage findings. ' +
+          'Every snake_case body and query field is also accepted in camelCase (`due_date` or `dueDate`); ' +
+          'sending both with different values is a 400.',
       },
       components: {
         securitySchemes: {

@@ -24,8 +24,8 @@ const ExpiresAt = Type.String({ format: 'date-time', maxLength: 64 });
 
 export const CreateApiKeyBody = BodyObject({
   name: Type.String({ minLength: 1, maxLength: 200 }),
+  /** Also accepted as `expiresAt`. */
   expires_at: Type.Optional(ExpiresAt),
-  expiresAt: Type.Optional(ExpiresAt),
 });
 export type CreateApiKeyInput = Static<typeof CreateApiKeyBody>;
 

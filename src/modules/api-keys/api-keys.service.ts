@@ -39,7 +39,7 @@ export async function createApiKey(
   owner: UserPrincipal,
   input: CreateApiKeyInput,
 ): Promise<ApiKeyRecord & { key: string }> {
-  const expiresRaw = input.expires_at ?? input.expiresAt;
+  const expiresRaw = input.expires_at;
   const expiresAt = expiresRaw ? new Date(expiresRaw) : null;
   if (expiresAt && expiresAt.getTime() <= Date.now()) {
     throw badRequest('validation_failed', 'expires_at must be in the future', [

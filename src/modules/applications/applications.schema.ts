@@ -39,16 +39,13 @@ export const CreatedApplicationSchema = Type.Intersect([
   }),
 ]);
 
-/** Spec spelling plus camelCase twins (`groupId`, `repositoryUrl`, `assetCriticality`). */
+/** Spec spelling; the camelCase twins (`groupId`, `repositoryUrl`, `assetCriticality`) are folded into it. */
 export const CreateApplicationBody = BodyObject({
   name: Type.String({ minLength: 1, maxLength: 200 }),
   slug: Slug,
   group_id: Type.Optional(GroupRef),
-  groupId: Type.Optional(GroupRef),
   repository_url: Type.Optional(RepositoryUrl),
-  repositoryUrl: Type.Optional(RepositoryUrl),
   asset_criticality: Type.Optional(AssetCriticalitySchema),
-  assetCriticality: Type.Optional(AssetCriticalitySchema),
 });
 export type CreateApplicationInput = Static<typeof CreateApplicationBody>;
 
@@ -57,9 +54,7 @@ export const UpdateApplicationBody = BodyObject(
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     slug: Type.Optional(Slug),
     repository_url: Type.Optional(RepositoryUrl),
-    repositoryUrl: Type.Optional(RepositoryUrl),
     asset_criticality: Type.Optional(AssetCriticalitySchema),
-    assetCriticality: Type.Optional(AssetCriticalitySchema),
   },
   { minProperties: 1 },
 );

@@ -85,7 +85,7 @@ export async function createApplication(
   user: UserPrincipal,
   input: CreateApplicationInput,
 ) {
-  const groupRef = input.group_id ?? input.groupId;
+  const groupRef = input.group_id;
   if (groupRef === undefined) {
     throw badRequest('validation_failed', 'group_id is required', [
       { path: 'body.group_id', message: 'is required' },
@@ -101,8 +101,8 @@ export async function createApplication(
         group_id: group.id,
         name: input.name,
         slug: input.slug,
-        repository_url: input.repository_url ?? input.repositoryUrl ?? null,
-        asset_criticality: input.asset_criticality ?? input.assetCriticality ?? 'medium',
+        repository_url: input.repository_url ?? null,
+        asset_criticality: input.asset_criticality ?? 'medium',
         created_by: user.id,
         ...columns,
       })
@@ -138,8 +138,8 @@ export async function updateApplication(
 ): Promise<ApplicationRecord> {
   const { id, group_id } = await requireApplication(db, user, ref, 'write');
   if (input.slug !== undefined) await assertSlugFree(db, group_id, input.slug, id);
-  const repositoryUrl = input.repository_url !== undefined ? input.repository_url : input.repositoryUrl;
-  const criticality = input.asset_criticality ?? input.assetCriticality;
+  const repositoryUrl = input.repository_url;
+  const criticality = input.asset_criticality;
   await db.transaction().execute(async (trx) => {
     const before = await trx
       .selectFrom('applications')

@@ -121,27 +121,19 @@ export async function assignFinding(
   ref: string,
   input: AssignInput,
 ): Promise<FindingDetailRecord> {
-  const assigneeId = input.userId !== undefined ? input.userId : input.user_id;
-  if (assigneeId === undefined) {
-    throw badRequest('validation_failed', 'userId is required (null unassigns)', [
-      { path: 'body.userId', message: 'is required' },
-    ]);
-  }
-  const dueText = input.dueDate !== undefined ? input.dueDate : input.due_date;
+  const assigneeId = input.user_id;
+  const dueText = input.due_date;
   const dueValue = typeof dueText === 'string' ? parseDueDate(dueText) : null;
   if (typeof dueText === 'string' && dueValue === null) {
-    throw badRequest('validation_failed', 'dueDate is not an ISO 8601 date', [
-      {
-        path: input.dueDate !== undefined ? 'body.dueDate' : 'body.due_date',
-        message: 'must be an ISO 8601 date or date-time',
-      },
+    throw badRequest('validation_failed', 'due_date is not an ISO 8601 date', [
+      { path: 'body.due_date', message: 'must be an ISO 8601 date or date-time' },
     ]);
   }
   const due: DueDateChange = dueText !== undefined ? { kind: 'set', value: dueValue } : { kind: 'keep' };
 
   const id = await db.transaction().execute(async (trx) => {
     const finding = await lockOne(trx, user, ref);
-    if (assigneeId !== null) await requireAssignee(trx, assigneeId, [finding.application_id], 'body.userId');
+    if (assigneeId !== null) await requireAssignee(trx, assigneeId, [finding.application_id], 'body.user_id');
     await applyAssignee(trx, user, [finding], assigneeId, due, new Date());
     return finding.id;
   });

@@ -31,6 +31,5 @@ export const CreateCommentBody = BodyObject({
   content: Type.String({ minLength: 1, maxLength: MAX_COMMENT_LENGTH }),
   /** Reply to this comment of the same finding. */
   parent_id: Type.Optional(Nullable(ParentId)),
-  parentId: Type.Optional(Nullable(ParentId)),
 });
 export type CreateCommentInput = Static<typeof CreateCommentBody>;

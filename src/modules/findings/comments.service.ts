@@ -34,7 +34,7 @@ export async function addComment(
       { path: 'body.content', message: 'must not be blank' },
     ]);
   }
-  const parentId = (input.parent_id !== undefined ? input.parent_id : input.parentId) ?? null;
+  const parentId = input.parent_id ?? null;
   const id = await db.transaction().execute(async (trx) => {
     if (parentId !== null) {
       const parent = await commentFinding(trx, parentId);

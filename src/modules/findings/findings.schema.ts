@@ -131,29 +131,22 @@ const STATUS_LIST =
 const SortBy = Type.Enum(['severity', 'title', 'risk_score', 'created_at']);
 const ASSIGNED_TO = '`me` (the caller), `none` (unassigned) or a user id';
 
-/** Query of GET /api/findings; every parameter also has its snake_case twin. */
+/** Query of GET /api/findings; every parameter is also accepted in camelCase (`applicationId`). */
 export const ListFindingsQuery = Type.Object({
-  applicationId: Type.Optional(PositiveId),
   application_id: Type.Optional(PositiveId),
-  applicationVersionId: Type.Optional(PositiveId),
   application_version_id: Type.Optional(PositiveId),
   severity: Type.Optional(ListParam(SEVERITY_LIST)),
   status: Type.Optional(ListParam(STATUS_LIST)),
-  scannerTypeId: Type.Optional(PositiveId),
   scanner_type_id: Type.Optional(PositiveId),
   /** Findings first or last reported by this scan. */
-  scanId: Type.Optional(PositiveId),
   scan_id: Type.Optional(PositiveId),
-  assignedTo: Type.Optional(Type.String({ description: ASSIGNED_TO })),
   assigned_to: Type.Optional(Type.String({ description: ASSIGNED_TO })),
   /** Case-insensitive substring of title, file path or rule id. */
   search: Type.Optional(Type.String({ maxLength: 500 })),
-  sortBy: Type.Optional(SortBy),
   sort_by: Type.Optional(SortBy),
   order: Type.Optional(Type.Enum(['asc', 'desc'])),
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647, default: 1 })),
   /** Default 50; values above 200 are clamped to 200. */
-  perPage: Type.Optional(Type.Integer({ minimum: 1 })),
   per_page: Type.Optional(Type.Integer({ minimum: 1 })),
 });
 export type ListFindingsInput = Static<typeof ListFindingsQuery>;

@@ -104,26 +104,26 @@ export async function listFindings(
 ): Promise<FindingList> {
   const issues: ValidationIssue[] = [];
   const { severities, statuses } = severityAndStatus(query, issues);
-  const assignee = assigneeFilter(query.assignedTo ?? query.assigned_to, user, issues);
+  const assignee = assigneeFilter(query.assigned_to, user, issues);
   throwIfInvalid(issues);
 
   const filters: FindingFilters = {
     visible: canAccessApplication(user, 'read', 'findings.application_id'),
-    applicationId: query.applicationId ?? query.application_id,
-    versionId: query.applicationVersionId ?? query.application_version_id,
+    applicationId: query.application_id,
+    versionId: query.application_version_id,
     severities,
     statuses,
-    scannerTypeId: query.scannerTypeId ?? query.scanner_type_id,
-    scanId: query.scanId ?? query.scan_id,
+    scannerTypeId: query.scanner_type_id,
+    scanId: query.scan_id,
     assignee,
     search: query.search?.trim() || undefined,
   };
   const page = query.page ?? 1;
-  const perPage = Math.min(query.perPage ?? query.per_page ?? DEFAULT_PER_PAGE, MAX_PER_PAGE);
+  const perPage = Math.min(query.per_page ?? DEFAULT_PER_PAGE, MAX_PER_PAGE);
   // The page and the count are independent: on PostgreSQL they run at once on two connections.
   const [rows, total] = await Promise.all([
     findingPage(db, filters, {
-      sort: SORT_COLUMNS[query.sortBy ?? query.sort_by ?? 'risk_score'] ?? 'risk_score',
+      sort: SORT_COLUMNS[query.sort_by ?? 'risk_score'] ?? 'risk_score',
       direction: query.order ?? 'desc',
       limit: perPage,
       offset: (page - 1) * perPage,

@@ -20,13 +20,11 @@ export const ReviewBody = BodyObject({
 export type ReviewInput = Static<typeof ReviewBody>;
 
 /**
- * `userId` (or `user_id`) is required: a user id, or null to unassign. `dueDate` (or `due_date`):
- * a new due date, null to clear it, omitted to keep it (ingest sets the SLA due date at creation).
+ * `user_id` (or its twin `userId`) is required: a user id, or null to unassign. `due_date` (or
+ * `dueDate`): a new due date, null to clear it, omitted to keep it (ingest sets the SLA due date).
  */
 export const AssignBody = BodyObject({
-  userId: Type.Optional(Nullable(UserId)),
-  user_id: Type.Optional(Nullable(UserId)),
-  dueDate: Type.Optional(DueDate),
+  user_id: Nullable(UserId),
   due_date: Type.Optional(DueDate),
 });
 export type AssignInput = Static<typeof AssignBody>;

@@ -20,8 +20,8 @@ export function scanRoutes(app: App, { db }: AppContext): void {
     async (request) => {
       const query = request.query;
       return listScans(db, currentPrincipal(request), {
-        applicationId: query.applicationId ?? query.application_id,
-        versionId: query.versionId ?? query.version_id,
+        applicationId: query.application_id,
+        versionId: query.version_id,
         status: query.status,
         limit: query.limit,
       });

@@ -29,9 +29,7 @@ export const ScanSchema = Type.Object({
 });
 
 export const ScanListQuery = Type.Object({
-  applicationId: Type.Optional(Type.Integer({ minimum: 1 })),
   application_id: Type.Optional(Type.Integer({ minimum: 1 })),
-  versionId: Type.Optional(Type.Integer({ minimum: 1 })),
   version_id: Type.Optional(Type.Integer({ minimum: 1 })),
   status: Type.Optional(Type.Enum(['pending', 'processing', 'completed', 'failed'])),
   limit: Type.Integer({ minimum: 1, maximum: 500, default: 50 }),

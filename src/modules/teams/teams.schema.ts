@@ -20,12 +20,9 @@ export const TeamSchema = Type.Object({
 
 export const CreateTeamBody = BodyObject({ name: Type.String({ minLength: 1, maxLength: 200 }) });
 
-/** `user_id` (or `userId`) may be a number or a numeric string. */
+/** `user_id` (or its twin `userId`) may be a number or a numeric string. */
 export const AddMemberBody = BodyObject({
   user_id: Type.Optional(
-    Type.Union([Type.Integer({ minimum: 1 }), Type.String({ minLength: 1, maxLength: 10 })]),
-  ),
-  userId: Type.Optional(
     Type.Union([Type.Integer({ minimum: 1 }), Type.String({ minLength: 1, maxLength: 10 })]),
   ),
   role: Type.Optional(Type.String({ minLength: 1, maxLength: 50 })),

@@ -72,11 +72,8 @@ export async function getTeam(db: Kysely<DB>, viewer: UserPrincipal, idParam: st
   return team;
 }
 
-function userIdFrom(body: {
-  user_id?: number | string | undefined;
-  userId?: number | string | undefined;
-}): number {
-  const raw = body.user_id ?? body.userId;
+function userIdFrom(body: { user_id?: number | string | undefined }): number {
+  const raw = body.user_id;
   const id = raw === undefined ? null : parseId(String(raw));
   if (id === null) {
     throw badRequest('validation_failed', 'user_id must be a positive integer', [

@@ -3,17 +3,10 @@ import type { Kysely } from 'kysely';
 import { parseId } from '../../access/access.ts';
 import type { UserPrincipal } from '../../access/principal.ts';
 import type { DB } from '../../db/schema.ts';
-import { badRequest, notFound, type ValidationIssue } from '../../errors.ts';
+import { badRequest, notFound } from '../../errors.ts';
 import { normalizeEmail } from './email.ts';
 import type { ChangePasswordInput, PasswordChanged, ResetPasswordInput } from './users.schema.ts';
 import { hashPassword } from './users.service.ts';
-
-/** The value of a field given in either spelling; 400 naming the field when neither is there. */
-function required(value: string | undefined, field: string): string {
-  if (value !== undefined) return value;
-  const issue: ValidationIssue = { path: `body.${field}`, message: `must have required property '${field}'` };
-  throw badRequest('validation_failed', `${field} is required`, [issue]);
-}
 
 /**
  * Stores a new password hash and ends the user's sessions, except `keepSessionId` (the session that
@@ -50,8 +43,8 @@ export async function changeOwnPassword(
   user: UserPrincipal,
   input: ChangePasswordInput,
 ): Promise<PasswordChanged> {
-  const current = required(input.current_password ?? input.currentPassword, 'current_password');
-  const next = required(input.new_password ?? input.newPassword, 'new_password');
+  const current = input.current_password;
+  const next = input.new_password;
   const row = await db
     .selectFrom('users')
     .select('password_hash')
@@ -76,8 +69,7 @@ export async function resetPassword(
 ): Promise<PasswordChanged> {
   const id = parseId(idParam);
   if (id === null) throw notFound('User');
-  const next = required(input.new_password ?? input.newPassword, 'new_password');
-  return storePassword(db, id, next, admin.sessionId);
+  return storePassword(db, id, input.new_password, admin.sessionId);
 }
 
 /** `scanhub users set-password`: sets the password of the user with this email. */

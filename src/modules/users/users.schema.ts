@@ -40,19 +40,16 @@ export const UpdateUserBody = BodyObject(
 );
 export type UpdateUserInput = Static<typeof UpdateUserBody>;
 
-/** An admin sets another user's password (`new_password` or its twin `newPassword`). */
+/** An admin sets another user's password (`new_password`, or its twin `newPassword`). */
 export const ResetPasswordBody = BodyObject({
-  new_password: Type.Optional(Password),
-  newPassword: Type.Optional(Password),
+  new_password: Password,
 });
 export type ResetPasswordInput = Static<typeof ResetPasswordBody>;
 
 /** A user changes their own password; twins `currentPassword` / `newPassword`. */
 export const ChangePasswordBody = BodyObject({
-  current_password: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })),
-  currentPassword: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })),
-  new_password: Type.Optional(Password),
-  newPassword: Type.Optional(Password),
+  current_password: Type.String({ minLength: 1, maxLength: 1024 }),
+  new_password: Password,
 });
 export type ChangePasswordInput = Static<typeof ChangePasswordBody>;
 
