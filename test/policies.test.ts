@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { grant, makeApplication, makeUser, type TestUser } from './support/factories.ts';
+import { grant, makeApplication, makeGroup, makeUser, type TestUser } from './support/factories.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
 
 let t: TestApp;
@@ -57,6 +57,23 @@ describe('POST /api/policies', () => {
     const global = { ...confirmHigh(), scope_type: 'global', scope_id: undefined };
     expect((await call('POST', writer, '/api/policies', global)).statusCode).toBe(403);
     expect(await policyCount()).toBe(0);
+  });
+
+  it('a group policy needs write on the group: 404 to a member who cannot see it, 403 to one who only reads it', async () => {
+    const group = await makeGroup(t, admin);
+    const inGroup = await makeApplication(t, admin, { groupId: group.id });
+    await grant(t, reader, inGroup.id, 'read'); // a readable application makes its group visible
+    const body = { ...confirmHigh(), scope_type: 'group', scope_id: group.id };
+    expect((await call('POST', outsider, '/api/policies', body)).statusCode).toBe(404);
+    expect((await call('POST', reader, '/api/policies', body)).statusCode).toBe(403);
+    await t.db
+      .insertInto('permission_policies')
+      .values({ user_id: writer.id, group_id: group.id, action: 'write' })
+      .execute();
+    const created = await call('POST', writer, '/api/policies', body);
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json()).toMatchObject({ scope_type: 'group', scope_id: group.id, group_id: group.id });
+    expect((await call('DELETE', writer, `/api/policies/${created.json().id}`)).statusCode).toBe(204);
   });
 
   it.each([
