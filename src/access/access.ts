@@ -1,5 +1,5 @@
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
-import type { AccessAction, DB } from '../db/schema.ts';
+import type { AccessAction, DB, Role } from '../db/schema.ts';
 import { AppError, forbidden, notFound } from '../errors.ts';
 import { isAdmin, type Principal, type UserPrincipal } from './principal.ts';
 import { splitPermission, type AdminPermission } from './vocabulary.ts';
@@ -112,8 +112,27 @@ export async function accessLevels(
   principal: Principal,
   applicationIds: readonly number[],
 ): Promise<Map<number, ApplicationAccess>> {
+  return levelsOn(db, levelSql(principal), applicationIds);
+}
+
+/**
+ * Access level of a user who is not the caller (an assignee, a policy's target) on each of
+ * `applicationIds`: asked about the account, never by building a principal for it.
+ */
+export async function userAccessLevels(
+  db: Kysely<DB>,
+  user: { id: number; role: Role },
+  applicationIds: readonly number[],
+): Promise<Map<number, ApplicationAccess>> {
+  return levelsOn(db, user.role === 'admin' ? sql<number>`2` : accessLevelSql(user.id), applicationIds);
+}
+
+async function levelsOn(
+  db: Kysely<DB>,
+  level: ReturnType<typeof levelSql>,
+  applicationIds: readonly number[],
+): Promise<Map<number, ApplicationAccess>> {
   if (applicationIds.length === 0) return new Map();
-  const level = levelSql(principal);
   const rows = await db
     .selectFrom('applications as app')
     .select(['app.id', 'app.group_id', level.as('level')])

@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import { accessLevels } from '../../access/access.ts';
+import { userAccessLevels } from '../../access/access.ts';
 import type { UserPrincipal } from '../../access/principal.ts';
 import type { DB } from '../../db/schema.ts';
 import { badRequest, notFound } from '../../errors.ts';
@@ -44,8 +44,7 @@ export async function requireAssignee(
   const assignee = await userById(trx, userId);
   if (!assignee) throw notFound('User');
   if (assignee.disabled) throw badRequest('assignee_disabled', `User ${userId} is disabled`);
-  const principal: UserPrincipal = { kind: 'user', ...assignee, via: 'api_key' };
-  const levels = await accessLevels(trx, principal, applicationIds);
+  const levels = await userAccessLevels(trx, assignee, applicationIds);
   const unreadable = applicationIds.filter((id) => (levels.get(id)?.level ?? 0) < 1);
   if (unreadable.length > 0) {
     throw badRequest('assignee_cannot_read', `User ${userId} cannot read the finding's application`, [
