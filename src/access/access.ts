@@ -141,6 +141,21 @@ async function levelsOn(
   return new Map(rows.map((row) => [row.id, { ...row, level: Number(row.level) as 0 | 1 | 2 }]));
 }
 
+/**
+ * The one mapping from a level to an answer, for every resource: a caller who cannot read a thing
+ * learns nothing about it (404, as if it did not exist); one who can read it but not do `action`
+ * gets 403.
+ */
+export function requireLevel(
+  level: number,
+  action: AccessAction,
+  what: string,
+  forbiddenDetail?: string,
+): void {
+  if (level < ACCESS_RANK.read) throw notFound(what);
+  if (level < ACCESS_RANK[action]) throw forbidden(forbiddenDetail);
+}
+
 const POSITIVE_INT = /^[1-9][0-9]{0,9}$/;
 
 /** Parses a path id; anything that is not a positive integer names nothing (→ 404 by the caller). */
@@ -182,6 +197,6 @@ export async function requireApplication(
     );
   }
   const [application] = readable as [(typeof readable)[number]];
-  if (Number(application.level) < ACCESS_RANK[action]) throw forbidden();
+  requireLevel(Number(application.level), action, 'Application');
   return { id: application.id, group_id: application.group_id };
 }

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
-import { accessLevels, canAccessApplication, parseId } from '../../access/access.ts';
+import { accessLevels, canAccessApplication, parseId, requireLevel } from '../../access/access.ts';
 import type { Principal } from '../../access/principal.ts';
 import type { DB, FindingStatus, SeverityName } from '../../db/schema.ts';
-import { badRequest, forbidden, notFound, type ValidationIssue } from '../../errors.ts';
+import { badRequest, notFound, type ValidationIssue } from '../../errors.ts';
 import { requireVersion } from '../versions/versions.service.ts';
 import { presentFinding, presentTimeline } from './findings.presenter.ts';
 import {
@@ -151,8 +151,7 @@ export async function requireFindingAccess(
   if (!finding) throw notFound('Finding');
   const level =
     (await accessLevels(db, user, [finding.application_id])).get(finding.application_id)?.level ?? 0;
-  if (level < 1) throw notFound('Finding');
-  if (action === 'write' && level < 2) throw forbidden();
+  requireLevel(level, action, 'Finding');
   return finding;
 }
 

@@ -1,8 +1,8 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { groupAccessLevelSql, parseId } from '../../access/access.ts';
+import { groupAccessLevelSql, parseId, requireLevel } from '../../access/access.ts';
 import { isAdmin, type UserPrincipal } from '../../access/principal.ts';
 import type { DB, GroupsTable } from '../../db/schema.ts';
-import { conflict, forbidden, notFound } from '../../errors.ts';
+import { conflict, notFound } from '../../errors.ts';
 import { iso } from '../../http/schemas.ts';
 
 export function presentGroup(row: Selectable<GroupsTable>) {
@@ -74,7 +74,7 @@ export async function requireGroup(
     )
     .orderBy(sql`g.id = ${id ?? 0}`, 'desc')
     .executeTakeFirst();
-  if (!row || Number(row.level) < 1) throw notFound('Group');
-  if (action === 'write' && Number(row.level) < 2) throw forbidden('You need write permission on this group');
+  if (!row) throw notFound('Group');
+  requireLevel(Number(row.level), action, 'Group', 'You need write permission on this group');
   return row;
 }
