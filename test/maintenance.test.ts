@@ -1,0 +1,105 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runHourlyMaintenance } from '../src/jobs/handlers/maintenance-hourly.ts';
+import { makeApplication, makeUser } from './support/factories.ts';
+import { createTestApp, type TestApp } from './support/test-app.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const DAY = 86_400_000;
+const daysAgo = (days: number) => new Date(Date.now() - days * DAY);
+const quiet = { info: () => {}, warn: () => {}, error: () => {} };
+
+describe('hourly maintenance', () => {
+  it('drops dispatched events after a week and settled deliveries and policy runs after 30 days, never a pending delivery', async () => {
+    const admin = await makeUser(t, { role: 'admin' });
+    const app = await makeApplication(t, admin);
+    const event = (processed: Date | null) =>
+      t.db
+        .insertInto('events')
+        .values({ type: 'scan.completed', application_id: app.id, processed_at: processed })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+        .then((row) => row.id);
+    const oldEvent = await event(daysAgo(8));
+    const recentEvent = await event(daysAgo(6));
+    const oldUndispatched = await event(null);
+    await t.db
+      .updateTable('events')
+      .set({ created_at: daysAgo(20) } as never)
+      .where('id', '=', oldUndispatched)
+      .execute();
+
+    const webhook = await t.db
+      .insertInto('webhooks')
+      .values({ application_id: app.id, url: 'https://hooks.example.test/m', events: ['*'], active: false })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const delivery = (status: 'pending' | 'delivered' | 'failed', created: Date) =>
+      t.db
+        .insertInto('webhook_deliveries')
+        .values({
+          webhook_id: webhook.id,
+          message_id: randomUUID(),
+          event: 'ping',
+          body: '{}',
+          status,
+          created_at: created,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+        .then((row) => row.id);
+    const oldDelivered = await delivery('delivered', daysAgo(31));
+    const oldFailed = await delivery('failed', daysAgo(31));
+    const oldPending = await delivery('pending', daysAgo(31));
+    const recentDelivered = await delivery('delivered', daysAgo(29));
+
+    const policy = await t.db
+      .insertInto('policies')
+      .values({
+        name: 'm',
+        scope_type: 'application',
+        application_id: app.id,
+        event_types: ['finding.created'],
+        conditions: '[]',
+        actions: '[{"type":"webhook","target":null}]',
+        enabled: false,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const run = (created: Date) =>
+      t.db
+        .insertInto('policy_runs')
+        .values({
+          policy_id: policy.id,
+          event: 'finding.created',
+          depth: 1,
+          evaluated: 0,
+          finding_ids: [],
+          created_at: created,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+        .then((row) => row.id);
+    const oldRun = await run(daysAgo(31));
+    const recentRun = await run(daysAgo(1));
+
+    await runHourlyMaintenance({ ...t, log: quiet });
+
+    const ids = async (table: 'events' | 'webhook_deliveries' | 'policy_runs') =>
+      (await t.db.selectFrom(table).select('id').execute()).map((row) => row.id);
+    const events = await ids('events');
+    expect(events).toEqual(expect.arrayContaining([recentEvent, oldUndispatched]));
+    expect(events).not.toContain(oldEvent);
+    const deliveries = await ids('webhook_deliveries');
+    expect(deliveries.sort()).toEqual([oldPending, recentDelivered].sort());
+    expect(deliveries).not.toContain(oldDelivered);
+    expect(deliveries).not.toContain(oldFailed);
+    expect(await ids('policy_runs')).toEqual([recentRun]);
+    expect(oldRun).not.toBe(recentRun);
+  });
+});
