@@ -129,24 +129,32 @@ export async function requirePolicy(
   return row;
 }
 
+/** The columns of a whole policy body (POST and PUT): its scope, checked, and its definition, normalized. */
+async function policyColumns(db: Kysely<DB>, user: UserPrincipal, input: CreatePolicyInput) {
+  const scope = await resolveScope(db, user, input);
+  const definition = await checkedDefinition(db, input);
+  return {
+    name: input.name,
+    ...scope,
+    ...definitionColumns(definition),
+    enabled: input.enabled ?? true,
+  };
+}
+
+const definitionColumns = (definition: PolicyDefinition) => ({
+  event_types: definition.eventTypes,
+  conditions: JSON.stringify(definition.conditions),
+  actions: JSON.stringify(definition.actions),
+});
+
 export async function createPolicy(
   db: Kysely<DB>,
   user: UserPrincipal,
   input: CreatePolicyInput,
 ): Promise<PolicyRecord> {
-  const scope = await resolveScope(db, user, input);
-  const definition = await checkedDefinition(db, input);
   const row = await db
     .insertInto('policies')
-    .values({
-      name: input.name,
-      ...scope,
-      event_types: definition.eventTypes,
-      conditions: JSON.stringify(definition.conditions),
-      actions: JSON.stringify(definition.actions),
-      enabled: input.enabled ?? true,
-      created_by: user.id,
-    })
+    .values({ ...(await policyColumns(db, user, input)), created_by: user.id })
     .returningAll()
     .executeTakeFirstOrThrow();
   return presentPolicy(row);
@@ -174,19 +182,9 @@ export async function replacePolicy(
   input: CreatePolicyInput,
 ): Promise<PolicyRecord> {
   const existing = await requirePolicy(db, user, ref, 'write');
-  const scope = await resolveScope(db, user, input);
-  const definition = await checkedDefinition(db, input);
   const row = await db
     .updateTable('policies')
-    .set({
-      name: input.name,
-      ...scope,
-      event_types: definition.eventTypes,
-      conditions: JSON.stringify(definition.conditions),
-      actions: JSON.stringify(definition.actions),
-      enabled: input.enabled ?? true,
-      updated_at: new Date(),
-    })
+    .set({ ...(await policyColumns(db, user, input)), updated_at: new Date() })
     .where('id', '=', existing.id)
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -220,13 +218,7 @@ export async function patchPolicy(
     .set({
       ...(input.name !== undefined ? { name: input.name } : {}),
       ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
-      ...(definition
-        ? {
-            event_types: definition.eventTypes,
-            conditions: JSON.stringify(definition.conditions),
-            actions: JSON.stringify(definition.actions),
-          }
-        : {}),
+      ...(definition ? definitionColumns(definition) : {}),
       updated_at: new Date(),
     })
     .where('id', '=', existing.id)
