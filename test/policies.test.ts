@@ -131,6 +131,16 @@ describe('POST /api/policies', () => {
     expect(await policyCount()).toBe(0);
   });
 
+  it('400 for an assignee who cannot read the application; nothing stored', async () => {
+    const response = await call('POST', writer, '/api/policies', {
+      ...confirmHigh(),
+      actions: [{ type: 'assign_to', target: outsider.id }],
+    });
+    expect(response.statusCode).toBe(400);
+    expect(errorPaths(response.json())).toEqual(['/actions/0/target']);
+    expect(await policyCount()).toBe(0);
+  });
+
   it('201 in the current shape, stored and shown normalized', async () => {
     const response = await call('POST', writer, '/api/policies', {
       ...confirmHigh(),

@@ -88,5 +88,5 @@ export async function tryDefinition(
   input: DryRunInput,
 ): Promise<DryRunRecord> {
   const scope = await resolveScope(db, user, input);
-  return dryRun(db, scope, await checkedDefinition(db, input));
+  return dryRun(db, scope, await checkedDefinition(db, input, scope));
 }

@@ -4,6 +4,7 @@ import {
   groupAccessLevelSql,
   parseId,
   requireApplication,
+  userAccessLevels,
 } from '../../access/access.ts';
 import { isAdmin, type UserPrincipal } from '../../access/principal.ts';
 import type { DB, PolicyScopeType } from '../../db/schema.ts';
@@ -63,10 +64,15 @@ export async function resolveScope(db: Kysely<DB>, user: UserPrincipal, input: S
   return { scope_type: type, application_id: null, group_id: group.id };
 }
 
-/** The normalized definition, with every assignee checked to exist and be enabled. */
+/**
+ * The normalized definition, with every assignee checked to exist, be enabled and — for an
+ * application policy — be able to read the application (a finding must not go to someone who
+ * cannot see it; for group and global scopes that is checked finding by finding only by triage).
+ */
 export async function checkedDefinition(
   db: Kysely<DB>,
   input: Parameters<typeof normalizeDefinition>[0],
+  scope: Scope,
 ): Promise<PolicyDefinition> {
   const result = normalizeDefinition(input);
   if ('issues' in result) {
@@ -81,13 +87,22 @@ export async function checkedDefinition(
     if (action.type !== 'assign_to') continue;
     const user = await db
       .selectFrom('users')
-      .select(['id', 'disabled'])
+      .select(['id', 'role', 'disabled'])
       .where('id', '=', action.target)
       .executeTakeFirst();
+    const path = `/actions/${index}/target`;
     if (!user || user.disabled) {
       throw badRequest('validation_failed', `assign_to names ${user ? 'a disabled' : 'no such'} user`, [
-        { path: `/actions/${index}/target`, message: user ? 'user is disabled' : 'no such user' },
+        { path, message: user ? 'user is disabled' : 'no such user' },
       ]);
+    }
+    if (scope.application_id !== null) {
+      const levels = await userAccessLevels(db, user, [scope.application_id]);
+      if ((levels.get(scope.application_id)?.level ?? 0) < 1) {
+        throw badRequest('validation_failed', 'assign_to names a user who cannot read the application', [
+          { path, message: 'user cannot read the application' },
+        ]);
+      }
     }
   }
   return definition;
@@ -132,7 +147,7 @@ export async function requirePolicy(
 /** The columns of a whole policy body (POST and PUT): its scope, checked, and its definition, normalized. */
 async function policyColumns(db: Kysely<DB>, user: UserPrincipal, input: CreatePolicyInput) {
   const scope = await resolveScope(db, user, input);
-  const definition = await checkedDefinition(db, input);
+  const definition = await checkedDefinition(db, input, scope);
   return {
     name: input.name,
     ...scope,
@@ -205,13 +220,17 @@ export async function patchPolicy(
     input.conditions !== undefined ||
     input.actions !== undefined;
   const definition = touchesDefinition
-    ? await checkedDefinition(db, {
-        ...(input.event_types === undefined && input.trigger === undefined
-          ? { event_types: existing.event_types }
-          : { event_types: input.event_types, trigger: input.trigger }),
-        conditions: input.conditions ?? existing.conditions,
-        actions: input.actions ?? existing.actions,
-      })
+    ? await checkedDefinition(
+        db,
+        {
+          ...(input.event_types === undefined && input.trigger === undefined
+            ? { event_types: existing.event_types }
+            : { event_types: input.event_types, trigger: input.trigger }),
+          conditions: input.conditions ?? existing.conditions,
+          actions: input.actions ?? existing.actions,
+        },
+        existing,
+      )
     : undefined;
   const row = await db
     .updateTable('policies')
