@@ -123,6 +123,36 @@ describe('delivery of ingest events', () => {
     expect(() => standard.verify(tampered, headers)).toThrow();
   });
 
+  it('an upload of 1,200 new findings is dispatched in slices: each finding sent exactly once', async () => {
+    const app = await makeApplication(t, admin);
+    const hook = await receiver();
+    await subscribe(app.id, hook.url, 'finding.created');
+    const results = Array.from({ length: 1200 }, (_, index) => ({
+      ruleId: `rule-${index % 7}`,
+      path: `src/file-${index}.ts`,
+      line: 1 + (index % 50),
+      level: 'warning' as const,
+    }));
+    const response = await upload(t, `/api/applications/${app.id}/ingest`, admin.headers, {
+      file: buildSarif({ results }),
+      fileName: 'many.sarif',
+    });
+    expect(response.statusCode).toBe(201);
+    const requests = await hook.waitFor(1200, 60_000);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(hook.requests).toHaveLength(1200);
+    const findingIds = new Set(requests.map((request) => JSON.parse(request.body).data.id));
+    expect(findingIds.size).toBe(1200);
+    const event = await t.db
+      .selectFrom('events')
+      .select(['processed_at', 'dispatch_cursor'])
+      .where('application_id', '=', app.id)
+      .where('type', '=', 'finding.created')
+      .executeTakeFirstOrThrow();
+    expect(event.processed_at).not.toBeNull();
+    expect(event.dispatch_cursor).not.toBeNull(); // it took more than one slice
+  });
+
   it('a subscription receives only its events; finding.updated covers status changes and reassignments', async () => {
     const app = await makeApplication(t, admin);
     const onlyScans = await receiver();

@@ -272,6 +272,8 @@ export interface EventsTable {
   processed_at: Timestamp | null;
   /** Set by a policy's `webhook` action: delivered to every active webhook of the application. */
   policy_id: number | null;
+  /** The last finding id dispatched of an event that stands for many (an upload's new findings). */
+  dispatch_cursor: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: CreatedAt;
 }
 

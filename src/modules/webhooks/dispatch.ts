@@ -18,7 +18,12 @@ import { presentScan } from '../scans/scans.presenter.ts';
  */
 
 const EVENT_BATCH = 100;
-const FINDING_CHUNK = 500;
+/**
+ * Messages per transaction. An upload's `finding.created` may stand for 100k findings; it is sent in
+ * slices, its progress kept in `dispatch_cursor`, so no transaction holds the database for long
+ * (on PGlite, the one session every request shares).
+ */
+const MESSAGE_BUDGET = 500;
 
 type EventRow = Selectable<EventsTable>;
 type WebhookTarget = { id: number; application_id: number; events: string[] };
@@ -34,96 +39,101 @@ interface Message {
 export async function dispatchEvents(context: { db: Kysely<DB>; jobs: Jobs }): Promise<number> {
   let created = 0;
   for (;;) {
-    const batch = await context.db.transaction().execute(async (trx) => {
-      const events = await trx
-        .selectFrom('events')
-        .selectAll()
-        .where('processed_at', 'is', null)
-        .orderBy('id')
-        .limit(EVENT_BATCH)
-        .forUpdate()
-        .skipLocked()
-        .execute();
-      if (events.length === 0) return null;
-      const applicationIds = [...new Set(events.flatMap((event) => event.application_id ?? []))];
-      const [webhooks, applications] = applicationIds.length
-        ? await Promise.all([
-            trx
-              .selectFrom('webhooks')
-              .select(['id', 'application_id', 'events'])
-              .where('application_id', 'in', applicationIds)
-              .where('active', '=', true)
-              .orderBy('id')
-              .execute(),
-            trx
-              .selectFrom('applications')
-              .select(['id', 'slug', 'group_id'])
-              .where('id', 'in', applicationIds)
-              .execute(),
-          ])
-        : [[], []];
-      let deliveries = 0;
-      for (const event of events) {
-        const application = applications.find((app) => app.id === event.application_id);
-        const targets = webhooks.filter(
-          (webhook) =>
-            webhook.application_id === event.application_id &&
-            (event.policy_id !== null || subscribesTo(webhook.events, event.type)),
-        );
-        if (application && targets.length > 0) {
-          deliveries += await deliverEvent(trx, context.jobs, event, application, targets);
-        }
-      }
-      await trx
-        .updateTable('events')
-        .set({ processed_at: new Date() })
-        .where(
-          'id',
-          'in',
-          events.map((event) => event.id),
-        )
-        .execute();
-      return deliveries;
-    });
-    if (batch === null) return created;
-    created += batch;
+    const slice = await context.db.transaction().execute((trx) => dispatchSlice(trx, context.jobs));
+    if (slice === null) return created;
+    created += slice;
   }
 }
 
-async function deliverEvent(
-  trx: Transaction<DB>,
-  jobs: Jobs,
+/** One transaction's worth: events in id order until the message budget is spent; null when none wait. */
+async function dispatchSlice(trx: Transaction<DB>, jobs: Jobs): Promise<number | null> {
+  const events = await trx
+    .selectFrom('events')
+    .selectAll()
+    .where('processed_at', 'is', null)
+    .orderBy('id')
+    .limit(EVENT_BATCH)
+    .forUpdate()
+    .skipLocked()
+    .execute();
+  if (events.length === 0) return null;
+  const applicationIds = [...new Set(events.flatMap((event) => event.application_id ?? []))];
+  const [webhooks, applications] = applicationIds.length
+    ? await Promise.all([
+        trx
+          .selectFrom('webhooks')
+          .select(['id', 'application_id', 'events'])
+          .where('application_id', 'in', applicationIds)
+          .where('active', '=', true)
+          .orderBy('id')
+          .execute(),
+        trx
+          .selectFrom('applications')
+          .select(['id', 'slug', 'group_id'])
+          .where('id', 'in', applicationIds)
+          .execute(),
+      ])
+    : [[], []];
+  let budget = MESSAGE_BUDGET;
+  let deliveries = 0;
+  const done: number[] = [];
+  for (const event of events) {
+    if (budget <= 0) break;
+    const application = applications.find((app) => app.id === event.application_id);
+    const targets = webhooks.filter(
+      (webhook) =>
+        webhook.application_id === event.application_id &&
+        (event.policy_id !== null || subscribesTo(webhook.events, event.type)),
+    );
+    if (!application || targets.length === 0) {
+      done.push(event.id);
+      continue;
+    }
+    const messages = await messagesOf(trx, event, budget);
+    budget -= Math.max(1, messages.list.length);
+    deliveries += await insertDeliveries(trx, jobs, deliveryRows(event, application, targets, messages.list));
+    if (messages.cursor === null) {
+      done.push(event.id);
+    } else {
+      await trx
+        .updateTable('events')
+        .set({ dispatch_cursor: messages.cursor })
+        .where('id', '=', event.id)
+        .execute();
+      break;
+    }
+  }
+  if (done.length > 0) {
+    await trx.updateTable('events').set({ processed_at: new Date() }).where('id', 'in', done).execute();
+  }
+  return deliveries;
+}
+
+function deliveryRows(
   event: EventRow,
   application: ApplicationRef,
   targets: readonly WebhookTarget[],
-): Promise<number> {
-  let created = 0;
-  for await (const messages of messagesOf(trx, event)) {
-    const rows: DeliveryInsert[] = [];
-    for (const message of messages) {
-      const messageId = randomUUID();
-      const body = JSON.stringify({
-        id: messageId,
-        event: event.type,
-        occurred_at: iso(event.created_at),
-        application,
-        data: message.data,
-      });
-      for (const webhook of targets) {
-        rows.push({
-          webhook_id: webhook.id,
-          message_id: messageId,
-          event: event.type,
-          event_id: event.id,
-          finding_id: message.findingId,
-          policy_id: event.policy_id,
-          body,
-        });
-      }
-    }
-    created += await insertDeliveries(trx, jobs, rows);
-  }
-  return created;
+  messages: readonly Message[],
+): DeliveryInsert[] {
+  return messages.flatMap((message) => {
+    const messageId = randomUUID();
+    const body = JSON.stringify({
+      id: messageId,
+      event: event.type,
+      occurred_at: iso(event.created_at),
+      application,
+      data: message.data,
+    });
+    return targets.map((webhook) => ({
+      webhook_id: webhook.id,
+      message_id: messageId,
+      event: event.type,
+      event_id: event.id,
+      finding_id: message.findingId,
+      policy_id: event.policy_id,
+      body,
+    }));
+  });
 }
 
 /** Inserts deliveries and sends their jobs in the caller's transaction; returns how many. */
@@ -150,46 +160,56 @@ export async function insertDeliveries(
   return ids.length;
 }
 
-/** The messages an event makes, a chunk at a time: one per finding, or the scan. */
-async function* messagesOf(trx: Transaction<DB>, event: EventRow): AsyncGenerator<Message[]> {
+/**
+ * Up to `limit` messages of an event — one per finding, or the scan — and where to go on from:
+ * `cursor` is the last finding id sent when more may follow, null when the event is done.
+ */
+async function messagesOf(
+  trx: Transaction<DB>,
+  event: EventRow,
+  limit: number,
+): Promise<{ list: Message[]; cursor: number | null }> {
   const extra = event.data ?? {};
   if (event.type === 'scan.completed') {
-    if (event.scan_id === null) return;
-    const scan = await trx.selectFrom('scans').selectAll().where('id', '=', event.scan_id).executeTakeFirst();
-    if (scan) yield [{ findingId: null, data: { ...presentScan(scan), summary: extra } }];
-    return;
+    const scan =
+      event.scan_id === null
+        ? undefined
+        : await trx.selectFrom('scans').selectAll().where('id', '=', event.scan_id).executeTakeFirst();
+    return {
+      list: scan ? [{ findingId: null, data: { ...presentScan(scan), summary: extra } }] : [],
+      cursor: null,
+    };
   }
   const change =
     event.type === 'finding.status_changed' || event.type === 'finding.reassigned' ? { change: extra } : {};
   const policy = event.policy_id !== null ? { policy: { id: event.policy_id } } : {};
-  for await (const ids of findingIdsOf(trx, event)) {
-    const rows = await findingsByIds(trx, ids);
-    yield rows.map((row) => ({ findingId: row.id, data: { ...presentFinding(row), ...change, ...policy } }));
-  }
+  const { ids, cursor } = await findingIdsOf(trx, event, limit);
+  const rows = await findingsByIds(trx, ids);
+  return {
+    list: rows.map((row) => ({ findingId: row.id, data: { ...presentFinding(row), ...change, ...policy } })),
+    cursor,
+  };
 }
 
-/** Finding ids an event is about: its own, or an upload's new findings (`first_scan_id`). */
-async function* findingIdsOf(trx: Transaction<DB>, event: EventRow): AsyncGenerator<number[]> {
-  if (event.finding_id !== null) {
-    yield [event.finding_id];
-    return;
-  }
+/** Finding ids an event is about: its own, or the next slice of an upload's new findings. */
+async function findingIdsOf(
+  trx: Transaction<DB>,
+  event: EventRow,
+  limit: number,
+): Promise<{ ids: number[]; cursor: number | null }> {
+  if (event.finding_id !== null) return { ids: [event.finding_id], cursor: null };
   const firstScanId = Number(event.data?.['first_scan_id']);
   const versionId = Number(event.data?.['version_id']);
-  if (!Number.isInteger(firstScanId) || !Number.isInteger(versionId)) return;
-  let after = 0;
-  for (;;) {
-    const rows = await trx
-      .selectFrom('findings')
-      .select('id')
-      .where('version_id', '=', versionId)
-      .where('first_scan_id', '=', firstScanId)
-      .where('id', '>', after)
-      .orderBy('id')
-      .limit(FINDING_CHUNK)
-      .execute();
-    if (rows.length === 0) return;
-    yield rows.map((row) => row.id);
-    after = rows.at(-1)?.id ?? after;
-  }
+  if (!Number.isInteger(firstScanId) || !Number.isInteger(versionId)) return { ids: [], cursor: null };
+  const rows = await trx
+    .selectFrom('findings')
+    .select('id')
+    .where('version_id', '=', versionId)
+    .where('first_scan_id', '=', firstScanId)
+    .where('id', '>', event.dispatch_cursor ?? 0)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  const ids = rows.map((row) => row.id);
+  return { ids, cursor: ids.length === limit ? (ids.at(-1) ?? null) : null };
 }
