@@ -11,6 +11,7 @@ const SIZE = 10_000;
 const ROUNDS = 3;
 const DELIVERY_GOAL_PER_SECOND = 500;
 const DELIVERY_TIMEOUT_MS = 600_000;
+const SETTLE_MS = 5_000;
 
 /** A receiver on 127.0.0.1 that answers 204 and counts what it got. */
 async function startCounter() {
@@ -64,44 +65,55 @@ export const reactionsScenario: Scenario = {
       const reacting: Record<Variant, number[]> = { critical: [], every: [] };
       const checks: Record<Variant, Check[]> = { critical: [], every: [] };
       const perSecond: number[] = [];
+      const orders: ('plain' | Variant)[][] = [
+        ['plain', 'critical', 'every'],
+        ['critical', 'every', 'plain'],
+        ['every', 'plain', 'critical'],
+      ];
       for (let round = 1; round <= ROUNDS; round++) {
-        const bare = await createApplication(api, groupId, `plain-${round}`);
-        const bareResult = await upload(env.server, bare.token, file, '1.0.0');
-        requireCreated(bareResult, 'plain upload');
-        plain.push(bareResult.ms);
-        for (const variant of ['critical', 'every'] as const) {
-          const app = await createApplication(api, groupId, `${variant}-${round}`);
+        // The order rotates and every upload starts after a pause, so the background tail of the
+        // one before (deliveries being recorded, the job system's upkeep) weighs on each kind alike.
+        for (const kind of orders[(round - 1) % orders.length] ?? []) {
+          await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+          const app = await createApplication(api, groupId, `${kind}-${round}`);
+          if (kind === 'plain') {
+            const bareResult = await upload(env.server, app.token, file, '1.0.0');
+            requireCreated(bareResult, 'plain upload');
+            plain.push(bareResult.ms);
+            log(`  round ${round}: plain ${bareResult.ms.toFixed(0)} ms`);
+            continue;
+          }
           await api.post(`/api/applications/${app.id}/webhooks`, {
             url: receiver.url,
             events: 'finding.created',
           });
           await api.post('/api/policies', {
-            name: `confirm ${variant} ${round}`,
+            name: `confirm ${kind} ${round}`,
             scope_type: 'application',
             scope_id: app.id,
             event_types: ['finding.created'],
-            conditions: POLICIES[variant],
+            conditions: POLICIES[kind],
             actions: [{ type: 'change_status', target: 'confirmed' }],
           });
           const before = receiver.received();
           const result = await upload(env.server, app.token, file, '1.0.0');
-          const body = requireCreated(result, `upload with a policy on ${variant}`);
-          reacting[variant].push(result.ms);
+          const body = requireCreated(result, `upload with a policy on ${kind}`);
+          reacting[kind].push(result.ms);
           const answered = performance.now();
           await waitForDeliveries(env.server, () => receiver.received() - before, body.new_findings_count);
           const seconds = (performance.now() - answered) / 1000;
           perSecond.push(body.new_findings_count / seconds);
           const confirmed = await count(api, `application_id=${app.id}&status=confirmed`);
           const expected =
-            variant === 'every' ? SIZE : await count(api, `application_id=${app.id}&severity=critical`);
-          checks[variant].push({
-            name: `round ${round}: the policy confirmed the ${variant === 'every' ? 'findings' : 'critical findings'} before the answer`,
+            kind === 'every' ? SIZE : await count(api, `application_id=${app.id}&severity=critical`);
+          checks[kind].push({
+            name: `round ${round}: the policy confirmed the ${kind === 'every' ? 'findings' : 'critical findings'} before the answer`,
             ok: confirmed === expected && expected > 0,
             detail: `confirmed ${confirmed} of ${expected}`,
           });
           log(
-            `  round ${round}: plain ${bareResult.ms.toFixed(0)} ms, policy on ${variant} (${confirmed} confirmed) ` +
-              `${result.ms.toFixed(0)} ms, ${body.new_findings_count} deliveries in ${seconds.toFixed(1)} s`,
+            `  round ${round}: policy on ${kind} (${confirmed} confirmed) ${result.ms.toFixed(0)} ms, ` +
+              `${body.new_findings_count} deliveries in ${seconds.toFixed(1)} s`,
           );
         }
       }
@@ -138,7 +150,12 @@ export const reactionsScenario: Scenario = {
         statistic: 'median',
         samples: perSecond,
         limit: { name: `goal ${DELIVERY_GOAL_PER_SECOND}/s`, samples: [DELIVERY_GOAL_PER_SECOND] },
-        target: { text: `≥ ${DELIVERY_GOAL_PER_SECOND}/s`, max: 1, on: 'ratio' },
+        // The issue sets the goal on PostgreSQL; on PGlite deliveries share its one session with
+        // everything else, and the figure is reported without a target.
+        target:
+          engine === 'postgres'
+            ? { text: `≥ ${DELIVERY_GOAL_PER_SECOND}/s`, max: 1, on: 'ratio' }
+            : undefined,
         notes: [
           "from the upload's answer to the receiver's last request; each delivery signed, recorded, retried on failure",
         ],
