@@ -15,9 +15,15 @@ export interface Database {
   /** The PGlite instance and its session lock, for other users of the same session (jobs). */
   pglite?: { instance: PGlite; lock: SessionLock };
   /** Runs `VACUUM ANALYZE` where no autovacuum exists (PGlite) after large writes. */
-  maintain(): Promise<void>;
+  /**
+   * PGlite has no autovacuum: VACUUM ANALYZE `tables`, or every table. A no-op on PostgreSQL.
+   */
+  maintain(tables?: readonly MaintainedTable[]): Promise<void>;
   close(): Promise<void>;
 }
+
+/** Tables an upload churns; the rest need no vacuum after one. */
+export type MaintainedTable = 'findings' | 'ingest_staging' | 'finding_scopes' | 'finding_events' | 'events';
 
 export interface DatabaseOptions {
   /** `postgres://…` to use a PostgreSQL server; otherwise PGlite. */
@@ -67,8 +73,12 @@ async function pgliteDatabase(options: DatabaseOptions): Promise<Database> {
     kind: 'pglite',
     jobSchema: 'pgboss',
     pglite: { instance, lock },
-    maintain: async () => {
-      await sql`vacuum analyze`.execute(db);
+    maintain: async (tables) => {
+      await (
+        tables?.length
+          ? sql`vacuum analyze ${sql.join(tables.map((table) => sql.table(table)))}`
+          : sql`vacuum analyze`
+      ).execute(db);
     },
     close: async () => {
       await db.destroy();

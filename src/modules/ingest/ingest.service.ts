@@ -18,6 +18,11 @@ import { presentScan, type ScanRecord } from '../scans/scans.presenter.ts';
 
 /** PGlite has no autovacuum: clean up after uploads big enough to leave many dead rows. */
 const MAINTAIN_AFTER_FINDINGS = 10_000;
+/**
+ * What a big upload leaves dead rows in. Vacuuming the whole database instead made every big upload
+ * on PGlite pay for the size of everything stored before it.
+ */
+const CHURNED_TABLES = ['findings', 'ingest_staging', 'finding_scopes', 'finding_events', 'events'] as const;
 
 export interface IngestDeps {
   db: Kysely<DB>;
@@ -160,7 +165,7 @@ export async function ingestUpload(
     }
     const outcome = await ingestPrepared(db, prepared, file, options);
     await removeSpooled(file.path);
-    if (outcome.counts.findings >= MAINTAIN_AFTER_FINDINGS) await deps.database.maintain();
+    if (outcome.counts.findings >= MAINTAIN_AFTER_FINDINGS) await deps.database.maintain(CHURNED_TABLES);
     return responseFor(await scanById(db, outcome.scanId), false);
   } catch (error) {
     await removeSpooled(file.path);
@@ -220,7 +225,8 @@ export async function processStoredScan(deps: StoredScanDeps, scanId: number): P
       uploadedVia: scan.uploaded_via,
     };
     const outcome = await ingestPrepared(db, prepared, file, options, scanId);
-    if (outcome && outcome.counts.findings >= MAINTAIN_AFTER_FINDINGS) await deps.database.maintain();
+    if (outcome && outcome.counts.findings >= MAINTAIN_AFTER_FINDINGS)
+      await deps.database.maintain(CHURNED_TABLES);
   } catch (error) {
     const message = error instanceof AppError ? error.detail : 'Processing failed unexpectedly';
     await db
