@@ -41,18 +41,18 @@ interface JobSpecBase {
   retryDelay?: number;
 }
 
-type JobSpec<N extends JobName> = JobSpecBase &
+type JobSpec<P> = JobSpecBase &
   (
-    | { handler: (context: JobContext, payload: JobPayloads[N]) => Promise<void> }
+    | { handler: (context: JobContext, payload: P) => Promise<void> }
     | {
         /** Jobs fetched at once and handled together (many small jobs: webhook deliveries). */
         batchSize: number;
-        batchHandler: (context: JobContext, jobs: BatchJob<JobPayloads[N]>[]) => Promise<BatchFailures>;
+        batchHandler: (context: JobContext, jobs: BatchJob<P>[]) => Promise<BatchFailures>;
       }
   );
 
 /** The typed job map: one entry per job name, one handler file each. */
-const jobSpecs = (config: Config): { [N in JobName]: JobSpec<N> } => ({
+const jobSpecs = (config: Config): { [N in JobName]: JobSpec<JobPayloads[N]> } => ({
   'ingest-scan': {
     policy: 'standard',
     retryLimit: 3,
@@ -205,14 +205,8 @@ export async function startJobs(context: Omit<AppContext, 'jobs'>, options: Jobs
   return api;
 }
 
-type AnyJobSpec = JobSpecBase &
-  (
-    | { handler: (context: JobContext, payload: unknown) => Promise<void> }
-    | {
-        batchSize: number;
-        batchHandler: (context: JobContext, jobs: BatchJob<unknown>[]) => Promise<BatchFailures>;
-      }
-  );
+/** A spec whose payload type is erased: the runner hands each handler what its queue holds. */
+type AnyJobSpec = JobSpec<unknown>;
 
 /** Runs one queue's worker in this process; returns its id (to wake it). */
 function startWorker(boss: PgBoss, name: JobName, spec: AnyJobSpec, context: JobContext): Promise<string> {

@@ -3,6 +3,7 @@ import type { FindingStatus } from '../../db/schema.ts';
 import type { ValidationIssue } from '../../errors.ts';
 import { FINDING_STATUSES } from '../findings/lifecycle.ts';
 import { parseSeverity, SEVERITIES } from '../findings/severity.ts';
+import { EVENT_TYPES, LEGACY_UPDATED_EVENT } from '../../events/events.ts';
 
 /**
  * A policy's definition, read from either shape of the spec and stored in one normalized form:
@@ -34,14 +35,8 @@ export type ConditionOp = (typeof CONDITION_OPS)[number];
 export const ACTION_TYPES = ['change_status', 'assign_to', 'webhook', 'comment'] as const;
 export type ActionType = (typeof ACTION_TYPES)[number];
 
-/** Events a policy may react to (`finding.updated`: status changes and reassignments). */
-export const POLICY_EVENTS = [
-  'finding.created',
-  'finding.status_changed',
-  'finding.reassigned',
-  'finding.updated',
-  'scan.completed',
-] as const;
+/** Events a policy may react to: the spec's, and `finding.updated` (status changes and reassignments). */
+export const POLICY_EVENTS: readonly string[] = [...EVENT_TYPES, LEGACY_UPDATED_EVENT];
 
 export const MAX_PATTERN_LENGTH = 512;
 const MAX_LIST = 100;
@@ -218,7 +213,7 @@ export function normalizeDefinition(input: PolicyDefinitionInput): Result {
     issues.push({ path: '/event_types', message: 'is required (or the earlier `trigger`)' });
   } else {
     events.forEach((event, index) => {
-      if (!(POLICY_EVENTS as readonly string[]).includes(event)) {
+      if (!POLICY_EVENTS.includes(event)) {
         issues.push({
           path: input.event_types ? `${eventPath}/${index}` : eventPath,
           message: `must be one of ${POLICY_EVENTS.join(', ')}`,
@@ -254,13 +249,4 @@ export function normalizeDefinition(input: PolicyDefinitionInput): Result {
 
   if (issues.length > 0) return { issues };
   return { definition: { eventTypes: [...new Set(events ?? [])], conditions, actions } };
-}
-
-/** Whether a policy subscribed to `eventTypes` reacts to `event`. */
-export function reactsTo(eventTypes: readonly string[], event: string): boolean {
-  return (
-    eventTypes.includes(event) ||
-    (eventTypes.includes('finding.updated') &&
-      (event === 'finding.status_changed' || event === 'finding.reassigned'))
-  );
 }

@@ -1,11 +1,11 @@
 import { sql, type Expression, type SqlBool, type Transaction } from 'kysely';
 import type { DB, FindingStatus } from '../../db/schema.ts';
-import { publishEvents, type EventType } from '../../events/events.ts';
+import { publishEvents, subscribesTo, type EventType } from '../../events/events.ts';
 import { changeAssignee } from '../findings/assignment.ts';
 import { changeStatus } from '../findings/status.ts';
 import { recordTimeline, type Actor } from '../findings/timeline.ts';
 import { conditionsSql, regexFilter, REGEX_SUBJECT_SQL, type RegexSubject } from './conditions.ts';
-import { reactsTo, type Action, type Condition } from './definition.ts';
+import type { Action, Condition } from './definition.ts';
 
 /**
  * Runs the policies that react to a change, inside the transaction that made it: an upload's 201
@@ -86,7 +86,8 @@ async function policiesFor(trx: Transaction<DB>, applicationIds: readonly number
       or p.application_id in ${idsParam(applicationIds)}
       or p.group_id in (select a.group_id from applications a where a.id in ${idsParam(applicationIds)}))
     order by p.id`.execute(trx);
-  return rows.rows.filter((policy) => reactsTo(policy.event_types, event));
+  // Same rule as webhook subscriptions (a policy cannot hold `*`, so `finding.updated` is the alias that matters).
+  return rows.rows.filter((policy) => subscribesTo(policy.event_types, event));
 }
 
 /** The findings of `selection` that `policy` matches (and has not acted on in this cascade). */
