@@ -325,6 +325,22 @@ describe('a receiver that stays down', () => {
       const detail = await get(`${webhookUrl}/deliveries/${failed.id}`);
       expect(JSON.parse(detail.request_body).data.id).toBe(finding.id);
 
+      // A failing webhook is still sent new events (README: nothing is dropped).
+      await strict.app.inject({
+        method: 'PATCH',
+        url: `/api/findings/${finding.id}/status`,
+        headers: owner.headers,
+        payload: { status: 'false_positive' },
+      });
+      const [, , newEvent] = await hook.waitFor(3);
+      expect(JSON.parse(newEvent?.body ?? '{}').data.change).toMatchObject({ to: 'false_positive' });
+      await eventually(async () => {
+        const list: { status: string }[] = await get(`${webhookUrl}/deliveries`);
+        return list.length === 2 && list.every((delivery) => delivery.status === 'failed') ? true : undefined;
+      });
+      expect(hook.requests).toHaveLength(4);
+      expect(await get(webhookUrl)).toMatchObject({ state: 'failing', consecutive_failures: 2 });
+
       up = true;
       const again = await strict.app.inject({
         method: 'POST',
@@ -333,7 +349,7 @@ describe('a receiver that stays down', () => {
       });
       expect(again.statusCode).toBe(202);
       expect(again.json()).toMatchObject({ redelivery_of: failed.id, message_id: failed.message_id });
-      const [, , redelivered] = await hook.waitFor(3);
+      const [, , , , redelivered] = await hook.waitFor(5);
       expect(redelivered?.body).toBe(hook.requests[0]?.body);
       expect(redelivered?.headers['webhook-id']).toBe(failed.message_id);
       await eventually(async () => ((await get(webhookUrl)).state === 'ok' ? true : undefined));
@@ -344,7 +360,7 @@ describe('a receiver that stays down', () => {
         headers: owner.headers,
       });
       expect(pinged.statusCode).toBe(202);
-      const [, , , ping] = await hook.waitFor(4);
+      const [, , , , , ping] = await hook.waitFor(6);
       expect(ping?.headers['x-service-event']).toBe('ping');
       expect(ping?.headers['x-service-signature']).toBe(
         `sha256=${createHmac('sha256', SECRET)
