@@ -3,6 +3,7 @@ import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyRequest } from 'fastify';
+import { isRouteAccess } from './access/route-access.ts';
 import type { App, AppContext } from './app-context.ts';
 import { apiKeyFrom, registerAuthentication, SESSION_COOKIE } from './http/auth.ts';
 import { registerErrorHandling, sendFrameworkError, sendProblem } from './http/errors.ts';
@@ -92,9 +93,15 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     frameworkErrors: sendFrameworkError,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  // Plugin routes (docs UI) declare no auth; they are public documentation.
+  // Every route declares what it needs; one without a declaration is a bug caught at start, not a
+  // route that falls back to some default. The docs UI plugin's routes are public documentation.
   app.addHook('onRoute', (route) => {
-    if (route.url.startsWith('/api/docs')) route.config = { ...route.config, auth: 'public' };
+    if (route.url.startsWith('/api/docs')) route.config = { ...route.config, access: 'public' };
+    if (!isRouteAccess(route.config?.access)) {
+      throw new Error(
+        `${String(route.method)} ${route.url} declares no access (config.access: 'resource.action')`,
+      );
+    }
   });
 
   registerErrorHandling(app);

@@ -11,6 +11,7 @@ import {
   pathParams,
   snapshotDatabase,
   type Endpoint,
+  ruleOf,
 } from './support/route-walk.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
 
@@ -151,7 +152,7 @@ function pathValues(url: string): Record<string, string> {
 }
 
 function headersFor(endpoint: Endpoint): Record<string, string> {
-  return endpoint.route.config?.auth === 'application_token'
+  return ruleOf(endpoint.route).authentication === 'application_token'
     ? { 'x-api-token': application.api_token }
     : admin.headers;
 }

@@ -1,6 +1,9 @@
 import type { LightMyRequestResponse, RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isRouteAccess } from '../src/access/route-access.ts';
+import { buildApp } from '../src/app.ts';
 import { SESSION_COOKIE } from '../src/http/auth.ts';
+import { ruleOf } from './support/route-walk.ts';
 import { grant, makeApplication, makeUser, type TestUser } from './support/factories.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
 
@@ -30,6 +33,7 @@ let findingId: number | undefined;
 let scanId: number | undefined;
 let webhookId: number;
 let deliveryId: number;
+let policyId: number;
 let tokenHash: string;
 let sessionCookie: string;
 
@@ -43,27 +47,45 @@ const PUBLIC_URLS = new Set([
 ]);
 const isPublic = (url: string): boolean => PUBLIC_URLS.has(url) || url.startsWith('/api/docs');
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-/** Webhooks are managed with write, and read with it too: a callback URL is often a credential. */
-const READS_NEEDING_WRITE = /^\/api\/applications\/:id\/webhooks/;
 
 /**
- * Routes that act on one application or on something inside one: the application by id (or by
- * group and slug), its findings and its scans. An outsider gets 404 on each; a reader 403 on writes.
+ * Routes that act on one resource inside the walked application, as each route declares it
+ * (`config.access` names the resource and the level it needs): an outsider gets 404 on each; a
+ * reader gets 403 wherever the declared level is `write`, and 200 on reads.
  */
-const SCOPES = [
-  { name: 'application', pattern: /^\/api\/applications\/:id(\/|$)/ },
-  { name: 'application', pattern: /^\/api\/groups\/:group_id\/applications\/:slug(\/|$)/ },
-  { name: 'finding', pattern: /^\/api\/findings\/:id(\/|$)/ },
-  { name: 'scan', pattern: /^\/api\/scans\/:id(\/|$)/ },
-] as const;
-const scopeOf = (url: string) => SCOPES.find((scope) => scope.pattern.test(url))?.name;
+const WALKED_RESOURCES = new Set(['application', 'group', 'version', 'finding', 'scan', 'webhook', 'policy']);
+const resourceOf = (route: RouteOptions): string | undefined => {
+  const rule = ruleOf(route);
+  // Token-only routes (POST /api/ingest) name their application by the token, not the path.
+  if (rule.authentication === 'application_token') return undefined;
+  return rule.resource && WALKED_RESOURCES.has(rule.resource) ? rule.resource : undefined;
+};
+const scopeOf = (url: string): string | undefined => {
+  const route = collected.find((candidate) => candidate.url === url);
+  return route && resourceOf(route);
+};
+
+/** A policy on the walked application (scope write needed to change it, read to see it). */
+const POLICY_BODY = () => ({
+  name: 'guard policy',
+  scope_type: 'application',
+  scope_id: application.id,
+  event_types: ['finding.created'],
+  conditions: [{ field: 'severity', op: 'gte', value: 'critical' }],
+  actions: [{ type: 'change_status', target: 'confirmed' }],
+  enabled: false,
+});
 
 /** Path values: real rows of the walked application; other routes get a fixed id. */
 function pathValue(url: string, name: string): string | undefined {
   const scope = scopeOf(url);
-  if (name === 'id' && scope === 'application') return String(application.id);
-  if (name === 'id' && scope === 'finding') return findingId === undefined ? undefined : String(findingId);
-  if (name === 'id' && scope === 'scan') return scanId === undefined ? undefined : String(scanId);
+  if (name === 'id') {
+    if (scope === 'finding') return findingId === undefined ? undefined : String(findingId);
+    if (scope === 'scan') return scanId === undefined ? undefined : String(scanId);
+    if (scope === 'group') return String(application.group_id);
+    if (scope === 'policy') return String(policyId);
+    if (scope !== undefined) return String(application.id);
+  }
   const values: Record<string, string> = {
     versionId: String(versionId),
     group_id: String(application.group_id),
@@ -105,6 +127,11 @@ function sampleInput(endpoint: Endpoint): { payload?: object; query?: Record<str
     'POST /api/findings/:id/comments': { payload: { content: 'guard comment' } },
     'POST /api/applications/:id/webhooks': { payload: { url: 'https://hooks.example.test/g', events: '*' } },
     'PATCH /api/applications/:id/webhooks/:webhookId': { payload: { active: true } },
+    'PUT /api/policies/:id': { payload: POLICY_BODY() },
+    'POST /api/permissions/applications': {
+      payload: { user_id: outsider.id, application_id: application.id, permission: 'read' },
+    },
+    'PATCH /api/policies/:id': { payload: { enabled: false } },
   };
   const method = endpoint.method === 'HEAD' ? 'GET' : endpoint.method; // HEAD shares GET's schema
   return samples[`${method} ${endpoint.url}`];
@@ -126,7 +153,8 @@ function endpoints(): Endpoint[] {
 }
 
 const scopedEndpoints = (name?: string): Endpoint[] =>
-  endpoints().filter(({ url }) => (name ? scopeOf(url) === name : scopeOf(url) !== undefined));
+  endpoints().filter(({ route }) => (name ? resourceOf(route) === name : resourceOf(route) !== undefined));
+const needsWrite = (endpoint: Endpoint): boolean => ruleOf(endpoint.route).level === 'write';
 
 function inject(endpoint: Endpoint, headers: Record<string, string>) {
   const input = sampleInput(endpoint);
@@ -236,6 +264,14 @@ beforeAll(async () => {
       headers: admin.headers,
     })
   ).json().id;
+  policyId = (
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/policies',
+      headers: admin.headers,
+      payload: POLICY_BODY(),
+    })
+  ).json().id;
   const login = await t.app.inject({
     method: 'POST',
     url: '/api/auth/login',
@@ -294,15 +330,21 @@ describe('the collected route list', () => {
     }
   });
 
-  it('declares public exactly the public routes, and only known requirements', () => {
+  it('declares what each route needs (a known resource.action), and public exactly the public routes', () => {
     for (const endpoint of endpoints()) {
-      const auth = endpoint.route.config?.auth;
-      expect(
-        [undefined, 'public', 'user', 'admin', 'application_token', 'user_or_application_token'],
-        label(endpoint),
-      ).toContain(auth);
+      expect(isRouteAccess(endpoint.route.config?.access), label(endpoint)).toBe(true);
+      const auth = ruleOf(endpoint.route).authentication;
       expect(auth === 'public', `${label(endpoint)} public?`).toBe(isPublic(endpoint.url));
     }
+  });
+
+  it('refuses to register a route that declares nothing', async () => {
+    const second = await buildApp(t, { logger: false });
+    expect(() => second.get('/api/undeclared', async () => ({}))).toThrow(/declares no access/);
+    expect(() =>
+      second.get('/api/declared', { config: { access: 'application.read' } }, async () => ({})),
+    ).not.toThrow();
+    await second.close();
   });
 
   it('has the rows the scoped walks need', () => {
@@ -343,7 +385,7 @@ describe('an anonymous caller', () => {
 describe('a member', () => {
   it('gets 403 admin_required on every admin route', async () => {
     const adminRoutes = endpoints().filter(
-      ({ url, route }) => route.config?.auth === 'admin' || url.startsWith('/api/admin/'),
+      ({ url, route }) => ruleOf(route).authentication === 'admin' || url.startsWith('/api/admin/'),
     );
     expect(adminRoutes.length).toBeGreaterThan(5);
     for (const endpoint of adminRoutes) {
@@ -361,7 +403,7 @@ describe('application-scoped routes (the application, its findings and its scans
     expect(missing).toEqual([]);
   });
 
-  for (const scope of ['application', 'finding', 'scan']) {
+  for (const scope of WALKED_RESOURCES) {
     it(`${scope}: 404 to a member who cannot read the application; nothing changes`, async () => {
       const list = scopedEndpoints(scope);
       expect(list.length).toBeGreaterThan(0);
@@ -371,23 +413,23 @@ describe('application-scoped routes (the application, its findings and its scans
       await expectUntouched();
     });
 
-    it(`${scope}: 403 to a reader on every write; nothing changes`, async () => {
-      for (const endpoint of scopedEndpoints(scope).filter(({ method }) => WRITE_METHODS.has(method))) {
+    it(`${scope}: 403 to a reader wherever the route declares write; nothing changes`, async () => {
+      for (const endpoint of scopedEndpoints(scope).filter(needsWrite)) {
         expectProblem(endpoint, await inject(endpoint, reader.headers), 403, 'forbidden');
       }
       await expectUntouched();
     });
 
-    it(`${scope}: 200 to a reader on every read (403 on the reads that need write)`, async () => {
+    it(`${scope}: 200 to a reader on every GET (403 where the route declares write)`, async () => {
       for (const endpoint of scopedEndpoints(scope).filter(({ method }) => method === 'GET')) {
         const response = await inject(endpoint, reader.headers);
-        expect(response.statusCode, label(endpoint)).toBe(READS_NEEDING_WRITE.test(endpoint.url) ? 403 : 200);
+        expect(response.statusCode, label(endpoint)).toBe(needsWrite(endpoint) ? 403 : 200);
       }
     });
   }
 
   it('an application-scoped write count that proves the walk reached them', () => {
-    const writes = scopedEndpoints().filter(({ method }) => WRITE_METHODS.has(method));
+    const writes = scopedEndpoints().filter(needsWrite);
     expect(writes.length).toBeGreaterThan(10);
   });
 });
@@ -397,7 +439,7 @@ describe('cookie sessions', () => {
     expect(sessionCookie).not.toBe('');
     const writes = endpoints().filter(
       ({ method, url, route }) =>
-        WRITE_METHODS.has(method) && !isPublic(url) && route.config?.auth !== 'application_token',
+        WRITE_METHODS.has(method) && !isPublic(url) && ruleOf(route).authentication !== 'application_token',
     );
     for (const endpoint of writes) {
       const response = await inject(endpoint, { cookie: `${SESSION_COOKIE}=${sessionCookie}` });
@@ -407,7 +449,9 @@ describe('cookie sessions', () => {
   });
 
   it('never authenticate application-token routes', async () => {
-    const tokenRoutes = endpoints().filter(({ route }) => route.config?.auth === 'application_token');
+    const tokenRoutes = endpoints().filter(
+      ({ route }) => ruleOf(route).authentication === 'application_token',
+    );
     for (const endpoint of tokenRoutes) {
       const response = await inject(endpoint, { cookie: `${SESSION_COOKIE}=${sessionCookie}` });
       expectProblem(endpoint, response, 401, 'unauthorized');
@@ -417,7 +461,7 @@ describe('cookie sessions', () => {
 
 describe('an application token', () => {
   const tokenReads = () =>
-    endpoints().filter(({ route }) => route.config?.auth === 'user_or_application_token');
+    endpoints().filter(({ route }) => ruleOf(route).authentication === 'user_or_application_token');
 
   it('is accepted only on reads', () => {
     expect(tokenReads().length).toBeGreaterThan(4);
@@ -445,7 +489,7 @@ describe('an application token', () => {
     const other = { 'x-api-token': otherApplicationToken };
     for (const endpoint of tokenReads().filter(({ method }) => method === 'GET')) {
       const response = await inject(endpoint, other);
-      if (scopeOf(endpoint.url) !== undefined) {
+      if (resourceOf(endpoint.route) !== undefined) {
         expectProblem(endpoint, response, 404, 'not_found');
         continue;
       }
@@ -458,8 +502,8 @@ describe('an application token', () => {
     const others = endpoints().filter(
       ({ url, route }) =>
         !isPublic(url) &&
-        route.config?.auth !== 'application_token' &&
-        route.config?.auth !== 'user_or_application_token',
+        ruleOf(route).authentication !== 'application_token' &&
+        ruleOf(route).authentication !== 'user_or_application_token',
     );
     expect(others.length).toBeGreaterThan(30);
     for (const endpoint of others) {

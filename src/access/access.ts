@@ -200,3 +200,70 @@ export async function requireApplication(
   requireLevel(Number(application.level), action, 'Application');
   return { id: application.id, group_id: application.group_id };
 }
+
+/** SQL for the level `principal` holds on the group row aliased `g` (an application token: none). */
+function groupLevelSql(principal: Principal) {
+  if (principal.kind === 'application_token') return sql<number>`0`;
+  return isAdmin(principal) ? sql<number>`2` : groupAccessLevelSql(principal.id);
+}
+
+/** Records that belong to one application, found by numeric id: the table that holds each. */
+const APPLICATION_RECORDS = { finding: 'findings', scan: 'scans' } as const;
+
+export type AccessTarget =
+  | { kind: 'application'; ref: string }
+  | { kind: 'group'; ref: string }
+  | { kind: keyof typeof APPLICATION_RECORDS; ref: string };
+
+export interface Resolved {
+  id: number;
+  /** The application the record belongs to (absent for a group). */
+  application_id?: number;
+  group_id: number;
+}
+
+/**
+ * The one access question every resource route asks: may `principal` do `action` on the record `target`
+ * names? Applications are named by id or unique slug, groups by id or path, findings and scans by id;
+ * each resolves to the application or group it belongs to, whose level is read in the same query.
+ * Unknown or unreadable → 404, readable without the needed level → 403 (`requireLevel`).
+ */
+export async function requireAccess(
+  db: Kysely<DB>,
+  principal: Principal,
+  target: AccessTarget,
+  action: AccessAction,
+): Promise<Resolved> {
+  if (target.kind === 'application') {
+    const { id, group_id } = await requireApplication(db, principal, target.ref, action);
+    return { id, application_id: id, group_id };
+  }
+  if (target.kind === 'group') {
+    const id = parseId(target.ref);
+    const row = await db
+      .selectFrom('groups as g')
+      .select(['g.id', groupLevelSql(principal).as('level')])
+      .where((eb) =>
+        id === null
+          ? eb('g.path', '=', target.ref)
+          : eb.or([eb('g.id', '=', id), eb('g.path', '=', target.ref)]),
+      )
+      .orderBy(sql`g.id = ${id ?? 0}`, 'desc')
+      .executeTakeFirst();
+    if (!row) throw notFound('Group');
+    requireLevel(Number(row.level), action, 'Group', 'You need write permission on this group');
+    return { id: row.id, group_id: row.id };
+  }
+  const what = target.kind === 'finding' ? 'Finding' : 'Scan';
+  const id = parseId(target.ref);
+  if (id === null) throw notFound(what);
+  const row = await db
+    .selectFrom(`${APPLICATION_RECORDS[target.kind]} as record` as 'findings as record')
+    .innerJoin('applications as app', 'app.id', 'record.application_id')
+    .select(['record.id', 'app.id as application_id', 'app.group_id', levelSql(principal).as('level')])
+    .where('record.id', '=', id)
+    .executeTakeFirst();
+  if (!row) throw notFound(what);
+  requireLevel(Number(row.level), action, what);
+  return { id: row.id, application_id: row.application_id, group_id: row.group_id };
+}

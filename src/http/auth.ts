@@ -2,28 +2,15 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { holdsAdminPermission } from '../access/access.ts';
 import { isAdmin, type Principal, type UserPrincipal } from '../access/principal.ts';
-import type { AdminPermission } from '../access/vocabulary.ts';
+import { accessRule, delegablePermission, type RouteAccess } from '../access/route-access.ts';
 import type { DB } from '../db/schema.ts';
 import { constantTimeEqual, hmacHex, sha256Hex } from '../lib/secrets.ts';
 import { AppError, unauthorized } from '../errors.ts';
 
-/**
- * What a route needs from the caller:
- * - `public`: nothing (health, docs, login, CSRF token);
- * - `user`: a signed-in user (session or API key); application access is checked by the service;
- * - `admin`: a signed-in admin, or — when the route names a `permission` — a member holding a
- *   permission policy on that administrative resource and action (src/access/vocabulary.ts);
- * - `application_token`: an application API token (`X-Api-Token`), for `POST /api/ingest`;
- * - `user_or_application_token`: a signed-in user, or an application token (read routes a CI job
- *   needs to follow its own upload; the service limits the token to its own application).
- */
-export type AuthRequirement = 'public' | 'user' | 'admin' | 'application_token' | 'user_or_application_token';
-
 declare module 'fastify' {
   interface FastifyContextConfig {
-    auth?: AuthRequirement;
-    /** With `auth: 'admin'`: the delegable permission that also admits a member. */
-    permission?: AdminPermission;
+    /** What the route needs, as `resource.action` (src/access/route-access.ts); every route declares it. */
+    access?: RouteAccess;
   }
   interface FastifyRequest {
     principal: Principal | null;
@@ -110,7 +97,9 @@ export function registerAuthentication(app: FastifyInstance, db: Kysely<DB>, sec
 
   app.addHook('onRequest', async (request) => {
     // Unknown routes get their 404 whoever asks.
-    const requirement = request.is404 ? 'public' : (request.routeOptions.config.auth ?? 'user');
+    const access = request.is404 ? 'public' : request.routeOptions.config.access;
+    // A route without a declaration cannot be registered (app.ts); 'user' is the safe reading anyway.
+    const requirement = access ? accessRule(access).authentication : 'user';
     const apiKey = apiKeyFrom(request);
     const appToken = headerValue(request, 'x-api-token');
     const session = request.cookies[SESSION_COOKIE];
@@ -152,7 +141,7 @@ export function registerAuthentication(app: FastifyInstance, db: Kysely<DB>, sec
       }
     }
     if (requirement === 'admin' && !isAdmin(user)) {
-      const permission = request.routeOptions.config.permission;
+      const permission = access && delegablePermission(access);
       if (!permission || !(await holdsAdminPermission(db, user, permission))) {
         throw new AppError(
           403,
@@ -166,14 +155,14 @@ export function registerAuthentication(app: FastifyInstance, db: Kysely<DB>, sec
   });
 }
 
-/** The caller of a `user_or_application_token` route: a signed-in user or an application token. */
+/** The caller of a route an application token may also call: a signed-in user or the token. */
 export function currentPrincipal(request: FastifyRequest): Principal {
   const principal = request.principal;
   if (!principal) throw unauthorized();
   return principal;
 }
 
-/** The signed-in user of a route that requires one (`auth: 'user'` or `'admin'`). */
+/** The signed-in user of a route that requires one (a declaration whose authentication is a user). */
 export function currentUser(request: FastifyRequest): UserPrincipal {
   const principal = request.principal;
   if (!principal || principal.kind !== 'user') throw unauthorized();

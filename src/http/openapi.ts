@@ -42,7 +42,7 @@ export async function registerOpenApi(app: App): Promise<void> {
     },
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
-  app.get('/api/openapi.json', { config: { auth: 'public' }, schema: { hide: true } }, async () =>
+  app.get('/api/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, async () =>
     app.swagger(),
   );
 }

@@ -1,6 +1,7 @@
 import type { LightMyRequestResponse, RouteOptions } from 'fastify';
 import { sql } from 'kysely';
 import { expect } from 'vitest';
+import { accessRule, type AccessRule } from '../../src/access/route-access.ts';
 import type { TestApp } from './test-app.ts';
 
 /**
@@ -22,6 +23,13 @@ export function endpointsOf(routes: RouteOptions[]): Endpoint[] {
       route,
     })),
   );
+}
+
+/** The rule a route declared (`config.access`); registration refuses a route without one. */
+export function ruleOf(route: RouteOptions): AccessRule {
+  const access = route.config?.access;
+  if (!access) throw new Error(`${String(route.method)} ${route.url} declares no access`);
+  return accessRule(access);
 }
 
 export const label = (endpoint: Endpoint): string => `${endpoint.method} ${endpoint.url}`;

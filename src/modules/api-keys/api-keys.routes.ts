@@ -14,7 +14,11 @@ export function apiKeyRoutes(app: App, { db }: AppContext): void {
   app.get(
     '/api/api-keys',
     {
+      config: { access: 'account.read' },
       schema: {
+        operationId: 'listApiKeys',
+        description:
+          "The caller's API keys that are not revoked, with prefixes only: raw keys are never shown again after creation.",
         tags: ['api-keys'],
         summary: "The caller's active API keys",
         response: { 200: Type.Array(ApiKeySchema) },
@@ -26,7 +30,11 @@ export function apiKeyRoutes(app: App, { db }: AppContext): void {
   app.post(
     '/api/api-keys',
     {
+      config: { access: 'account.write' },
       schema: {
+        operationId: 'createApiKey',
+        description:
+          'Creates an API key for the caller (`X-Api-Key` or `Authorization: Bearer`). The raw key is in this response only; it is stored as a hash.',
         tags: ['api-keys'],
         summary: 'Create an API key; the raw key is in this response only',
         body: CreateApiKeyBody,
@@ -40,7 +48,10 @@ export function apiKeyRoutes(app: App, { db }: AppContext): void {
   app.delete(
     '/api/api-keys/:id',
     {
+      config: { access: 'account.write' },
       schema: {
+        operationId: 'revokeApiKey',
+        description: "Revokes one of the caller's API keys; it stops working at once.",
         tags: ['api-keys'],
         summary: 'Revoke an API key',
         params: IdParams,

@@ -23,7 +23,11 @@ export function applicationRoutes(app: App, { db, secrets }: AppContext): void {
   app.get(
     '/api/applications',
     {
+      config: { access: 'applications.list' },
       schema: {
+        operationId: 'listApplications',
+        description:
+          'Every application the caller may read, with its group and criticality. API tokens are never shown.',
         tags: ['applications'],
         summary: 'Applications the caller may read',
         response: { 200: Type.Array(ApplicationSchema) },
@@ -35,7 +39,11 @@ export function applicationRoutes(app: App, { db, secrets }: AppContext): void {
   app.post(
     '/api/applications',
     {
+      config: { access: 'application.create' },
       schema: {
+        operationId: 'createApplication',
+        description:
+          'Creates an application in a group, with its default version `default` and an API token for CI. The token is in this response only.',
         tags: ['applications'],
         summary: 'Create an application (with its default version and API token)',
         body: CreateApplicationBody,
@@ -49,7 +57,11 @@ export function applicationRoutes(app: App, { db, secrets }: AppContext): void {
   app.get(
     '/api/applications/:id',
     {
+      config: { access: 'application.read' },
       schema: {
+        operationId: 'getApplication',
+        description:
+          'An application by id or by slug (409 when the slug is used in several groups: use the id or the group route).',
         tags: ['applications'],
         summary: 'An application (id or unique slug) with its default version',
         params: IdParams,
@@ -62,7 +74,11 @@ export function applicationRoutes(app: App, { db, secrets }: AppContext): void {
   app.put(
     '/api/applications/:id',
     {
+      config: { access: 'application.write' },
       schema: {
+        operationId: 'updateApplication',
+        description:
+          "Changes the name, slug, repository URL or asset criticality. A criticality change re-scores the application's findings.",
         tags: ['applications'],
         summary: 'Update name, slug, repository URL or asset criticality',
         params: IdParams,
@@ -76,7 +92,11 @@ export function applicationRoutes(app: App, { db, secrets }: AppContext): void {
   app.delete(
     '/api/applications/:id',
     {
+      config: { access: 'application.write' },
       schema: {
+        operationId: 'deleteApplication',
+        description:
+          'Deletes the application with its versions, scans, findings, webhooks and grants, in one transaction.',
         tags: ['applications'],
         summary: 'Delete an application and everything it owns',
         params: IdParams,
@@ -89,7 +109,11 @@ export function applicationRoutes(app: App, { db, secrets }: AppContext): void {
   app.post(
     '/api/applications/:id/regenerate-token',
     {
+      config: { access: 'application.write' },
       schema: {
+        operationId: 'regenerateApplicationToken',
+        description:
+          'Issues a new API token; the old one stops working at once. The new token is in this response only.',
         tags: ['applications'],
         summary: 'Replace the API token; the old one stops working at once',
         params: IdParams,

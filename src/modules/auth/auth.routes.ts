@@ -18,7 +18,7 @@ export function authRoutes(app: App, { db, config, secretKey }: AppContext): voi
     '/api/auth/login',
     {
       config: {
-        auth: 'public',
+        access: 'public',
         // Brute force: a small budget per client address and email.
         rateLimit: {
           max: config.rateLimit.loginPerMinute,
@@ -34,6 +34,9 @@ export function authRoutes(app: App, { db, config, secretKey }: AppContext): voi
         },
       },
       schema: {
+        operationId: 'login',
+        description:
+          'Checks email and password and sets an httpOnly, SameSite=Lax session cookie. State-changing requests made with the cookie must carry `X-CSRF-Token` (see `getCsrfToken`). Repeated failures are rate limited per address and per email (429 with Retry-After).',
         tags: ['auth'],
         summary: 'Sign in; sets an httpOnly session cookie',
         body: LoginBody,
@@ -57,6 +60,7 @@ export function authRoutes(app: App, { db, config, secretKey }: AppContext): voi
     '/api/auth/password',
     {
       config: {
+        access: 'account.write',
         // Guessing the current password through this route is as limited as through login.
         rateLimit: {
           max: config.rateLimit.loginPerMinute,
@@ -69,6 +73,9 @@ export function authRoutes(app: App, { db, config, secretKey }: AppContext): voi
         },
       },
       schema: {
+        operationId: 'changeOwnPassword',
+        description:
+          "Changes the caller's password after checking the current one. Every other session of the caller ends; API keys keep working.",
         tags: ['auth'],
         summary: 'Change your own password; your other sessions end (API keys are kept)',
         body: ChangePasswordBody,
@@ -80,7 +87,15 @@ export function authRoutes(app: App, { db, config, secretKey }: AppContext): voi
 
   app.post(
     '/api/auth/logout',
-    { schema: { tags: ['auth'], summary: 'End the current session' } },
+    {
+      config: { access: 'account.write' },
+      schema: {
+        operationId: 'logout',
+        description: 'Ends the session the cookie names and clears the cookie.',
+        tags: ['auth'],
+        summary: 'End the current session',
+      },
+    },
     async (request, reply) => {
       const user = currentUser(request);
       if (user.sessionId) await logout(db, user.sessionId);
@@ -92,7 +107,10 @@ export function authRoutes(app: App, { db, config, secretKey }: AppContext): voi
   app.get(
     '/api/auth/me',
     {
+      config: { access: 'account.read' },
       schema: {
+        operationId: 'getCurrentUser',
+        description: 'The user the request is authenticated as (session or API key).',
         tags: ['auth'],
         summary: 'The signed-in user',
         response: {
@@ -109,8 +127,11 @@ export function authRoutes(app: App, { db, config, secretKey }: AppContext): voi
   app.get(
     '/api/csrf-token',
     {
-      config: { auth: 'public' },
+      config: { access: 'public' },
       schema: {
+        operationId: 'getCsrfToken',
+        description:
+          'The token a cookie-authenticated client sends as `X-CSRF-Token` on POST, PUT, PATCH and DELETE. Requests authenticated by API key or application token need none.',
         tags: ['auth'],
         summary: 'CSRF token for cookie-authenticated state-changing requests (header X-CSRF-Token)',
         response: { 200: Type.Object({ csrfToken: Type.String() }) },

@@ -7,7 +7,11 @@ export function dashboardRoutes(app: App, { db }: AppContext): void {
   app.get(
     '/api/dashboard/stats',
     {
+      config: { access: 'dashboard.read' },
       schema: {
+        operationId: 'getDashboardStats',
+        description:
+          'Open findings by severity and status, fix rate and scan counts over the applications the caller may read, or one of them.',
         tags: ['dashboard'],
         summary: 'Finding, fix-rate and scan statistics over the applications the caller may read',
         querystring: DashboardQuery,

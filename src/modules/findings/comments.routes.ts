@@ -8,7 +8,10 @@ export function commentRoutes(app: App, { db }: AppContext): void {
   app.get(
     '/api/findings/:id/comments',
     {
+      config: { access: 'comments.read' },
       schema: {
+        operationId: 'listFindingComments',
+        description: 'Comments of a finding in thread order (replies follow their parent).',
         tags: ['findings'],
         summary: 'Comments of a finding in thread order',
         params: IdParams,
@@ -21,7 +24,10 @@ export function commentRoutes(app: App, { db }: AppContext): void {
   app.post(
     '/api/findings/:id/comments',
     {
+      config: { access: 'finding.write' },
       schema: {
+        operationId: 'createFindingComment',
+        description: 'Adds a comment, or a reply when `parent_id` names a comment of the same finding.',
         tags: ['findings'],
         summary: 'Comment on a finding, or reply to one of its comments',
         params: IdParams,

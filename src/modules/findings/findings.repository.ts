@@ -137,11 +137,6 @@ export async function findingsByIds(db: Kysely<DB>, ids: readonly number[]): Pro
     .execute();
 }
 
-/** Where a finding lives, for the access check. */
-export async function findingApplication(db: Kysely<DB>, id: number) {
-  return db.selectFrom('findings').select(['id', 'application_id']).where('id', '=', id).executeTakeFirst();
-}
-
 /** Timeline rows of a finding, oldest first, with the acting user. */
 export async function timelineRows(db: Kysely<DB>, findingId: number) {
   return db

@@ -22,8 +22,11 @@ export function findingRoutes(app: App, context: AppContext): void {
   app.get(
     '/api/findings',
     {
-      config: { auth: 'user_or_application_token' },
+      config: { access: 'findings.list' },
       schema: {
+        operationId: 'listFindings',
+        description:
+          'Findings of the applications the caller may read, filtered, sorted and paginated (`perPage` at most 200). `status=closed` means fixed or false positive; `assignedTo=me` is the caller.',
         tags: ['findings'],
         summary: 'Findings of the applications the caller may read, filtered, sorted and paged',
         querystring: ListFindingsQuery,
@@ -36,8 +39,11 @@ export function findingRoutes(app: App, context: AppContext): void {
   app.get(
     '/api/findings/:id',
     {
-      config: { auth: 'user_or_application_token' },
+      config: { access: 'finding.read' },
       schema: {
+        operationId: 'getFinding',
+        description:
+          'A finding with every field, the parts of its risk score (so the number can be explained) and its timeline.',
         tags: ['findings'],
         summary: 'A finding with every field, its risk parts and its timeline',
         params: IdParams,
@@ -50,8 +56,11 @@ export function findingRoutes(app: App, context: AppContext): void {
   app.get(
     '/api/findings/:id/timeline',
     {
-      config: { auth: 'user_or_application_token' },
+      config: { access: 'finding.read' },
       schema: {
+        operationId: 'getFindingTimeline',
+        description:
+          'Every change of a finding, oldest first: creation, status changes (by whom or which policy), reassignments, severity changes.',
         tags: ['findings'],
         summary: 'History of a finding, oldest first, starting with its creation',
         params: IdParams,
@@ -64,8 +73,10 @@ export function findingRoutes(app: App, context: AppContext): void {
   app.get(
     '/api/applications/:id/versions/:versionId/findings',
     {
-      config: { auth: 'user_or_application_token' },
+      config: { access: 'version.read' },
       schema: {
+        operationId: 'listVersionFindings',
+        description: 'Findings of one version, highest risk first.',
         tags: ['findings', 'versions'],
         summary: 'Findings of a version (id or name), highest risk first',
         params: VersionFindingsParams,

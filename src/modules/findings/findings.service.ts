@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { accessLevels, canAccessApplication, parseId, requireLevel } from '../../access/access.ts';
+import { canAccessApplication, parseId, requireAccess } from '../../access/access.ts';
 import type { Principal } from '../../access/principal.ts';
 import type { DB, FindingStatus, SeverityName } from '../../db/schema.ts';
 import { badRequest, notFound, type ValidationIssue } from '../../errors.ts';
@@ -7,7 +7,6 @@ import { requireVersion } from '../versions/versions.service.ts';
 import { presentFinding, presentTimeline } from './findings.presenter.ts';
 import {
   countFindings,
-  findingApplication,
   findingById,
   findingPage,
   timelineRows,
@@ -136,23 +135,15 @@ export async function listFindings(
   };
 }
 
-/**
- * Resolves a finding path id with the access `action` needs on its application: malformed,
- * unknown or unreadable → 404; readable but not writable when writing → 403.
- */
+/** Resolves a finding path id through the one access check: unknown or unreadable → 404, no write → 403. */
 export async function requireFindingAccess(
   db: Kysely<DB>,
   user: Principal,
   ref: string,
   action: 'read' | 'write',
 ): Promise<{ id: number; application_id: number }> {
-  const id = parseId(ref);
-  const finding = id === null ? undefined : await findingApplication(db, id);
-  if (!finding) throw notFound('Finding');
-  const level =
-    (await accessLevels(db, user, [finding.application_id])).get(finding.application_id)?.level ?? 0;
-  requireLevel(level, action, 'Finding');
-  return finding;
+  const { id, application_id } = await requireAccess(db, user, { kind: 'finding', ref }, action);
+  return { id, application_id: application_id ?? 0 };
 }
 
 async function loadFinding(db: Kysely<DB>, id: number): Promise<FindingRow> {

@@ -11,7 +11,11 @@ export function triageRoutes(app: App, { db }: AppContext): void {
   app.patch(
     '/api/findings/:id/status',
     {
+      config: { access: 'finding.write' },
       schema: {
+        operationId: 'changeFindingStatus',
+        description:
+          'Moves a finding through its lifecycle; the same status is a 200 without change, anything the lifecycle forbids is a 409 `invalid_transition` listing the allowed ones. Writes a timeline entry and emits `finding.status_changed`.',
         tags: ['findings'],
         summary: 'Move a finding through its lifecycle (409 invalid_transition lists the allowed statuses)',
         params: IdParams,
@@ -25,7 +29,11 @@ export function triageRoutes(app: App, { db }: AppContext): void {
   app.patch(
     '/api/findings/:id/review',
     {
+      config: { access: 'finding.write' },
       schema: {
+        operationId: 'reviewFinding',
+        description:
+          'Marks a finding reviewed, optionally moving its status under the same rules as `changeFindingStatus`.',
         tags: ['findings'],
         summary: 'Mark a finding reviewed, optionally moving its status',
         params: IdParams,
@@ -39,7 +47,11 @@ export function triageRoutes(app: App, { db }: AppContext): void {
   app.patch(
     '/api/findings/:id/assign',
     {
+      config: { access: 'finding.write' },
       schema: {
+        operationId: 'assignFinding',
+        description:
+          'Assigns the finding to a user who can read its application (or unassigns it with null) and sets its due date; emits `finding.reassigned`.',
         tags: ['findings'],
         summary: 'Assign (or unassign) a finding and set its due date',
         params: IdParams,
@@ -53,7 +65,11 @@ export function triageRoutes(app: App, { db }: AppContext): void {
   app.patch(
     '/api/findings',
     {
+      config: { access: 'findings.write' },
       schema: {
+        operationId: 'bulkUpdateFindings',
+        description:
+          'Changes status and/or assignee of up to 1,000 findings in one transaction: every finding must allow the change, or nothing changes.',
         tags: ['findings'],
         summary: 'Change status and/or assignee of up to 1,000 findings, all or nothing',
         body: BulkBody,

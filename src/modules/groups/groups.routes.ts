@@ -26,7 +26,10 @@ export function groupRoutes(app: App, { db }: AppContext): void {
   app.post(
     '/api/groups',
     {
+      config: { access: 'group.create' },
       schema: {
+        operationId: 'createGroup',
+        description: 'Creates a group; a member who creates one gets write on it.',
         tags: ['groups'],
         summary: 'Create a group',
         body: CreateGroupBody,
@@ -40,7 +43,10 @@ export function groupRoutes(app: App, { db }: AppContext): void {
   app.get(
     '/api/groups',
     {
+      config: { access: 'groups.list' },
       schema: {
+        operationId: 'listGroups',
+        description: 'Groups the caller holds a grant on, directly or through one of their applications.',
         tags: ['groups'],
         summary: 'Groups the caller can see',
         response: { 200: Type.Array(GroupSchema) },
@@ -52,7 +58,10 @@ export function groupRoutes(app: App, { db }: AppContext): void {
   app.get(
     '/api/groups/:id',
     {
+      config: { access: 'group.read' },
       schema: {
+        operationId: 'getGroup',
+        description: 'A group by numeric id or by path.',
         tags: ['groups'],
         summary: 'A group by id or path',
         params: IdParams,

@@ -1,8 +1,8 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
-import { groupAccessLevelSql, parseId, requireLevel } from '../../access/access.ts';
+import type { Kysely, Selectable } from 'kysely';
+import { groupAccessLevelSql, requireAccess } from '../../access/access.ts';
 import { isAdmin, type UserPrincipal } from '../../access/principal.ts';
 import type { DB, GroupsTable } from '../../db/schema.ts';
-import { conflict, notFound } from '../../errors.ts';
+import { conflict } from '../../errors.ts';
 import { iso } from '../../http/schemas.ts';
 
 export function presentGroup(row: Selectable<GroupsTable>) {
@@ -53,28 +53,13 @@ export async function listGroups(db: Kysely<DB>, viewer: UserPrincipal) {
   return rows.map(presentGroup);
 }
 
-/**
- * Resolves a group by id or path and checks the viewer's level on it: unknown or invisible → 404,
- * `write` needed but not held → 403.
- */
+/** A group by id or path, after the one access check (`requireAccess`): invisible → 404, no write → 403. */
 export async function requireGroup(
   db: Kysely<DB>,
   viewer: UserPrincipal,
   idOrPath: string,
   action: 'read' | 'write',
 ) {
-  const id = parseId(idOrPath);
-  const level = isAdmin(viewer) ? sql<number>`2` : groupAccessLevelSql(viewer.id);
-  const row = await db
-    .selectFrom('groups as g')
-    .selectAll()
-    .select(level.as('level'))
-    .where((eb) =>
-      id === null ? eb('g.path', '=', idOrPath) : eb.or([eb('g.id', '=', id), eb('g.path', '=', idOrPath)]),
-    )
-    .orderBy(sql`g.id = ${id ?? 0}`, 'desc')
-    .executeTakeFirst();
-  if (!row) throw notFound('Group');
-  requireLevel(Number(row.level), action, 'Group', 'You need write permission on this group');
-  return row;
+  const { id } = await requireAccess(db, viewer, { kind: 'group', ref: idOrPath }, action);
+  return db.selectFrom('groups').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 }

@@ -92,8 +92,11 @@ export function ingestRoutes(app: App, context: AppContext): void {
   app.post(
     '/api/ingest',
     {
-      config: { auth: 'application_token', multipartForm: IngestForm },
+      config: { access: 'application.ingest', multipartForm: IngestForm },
       schema: {
+        operationId: 'ingestWithToken',
+        description:
+          'Uploads a scanner report (multipart field `file`, optionally gzip) with the application API token. The format is detected from the content unless `scanner_type` names it. 201 with the scan and its counts; with `?async=true`, 202 with a pending scan to poll. An `Idempotency-Key` header replays the first answer to a retry.',
         tags: ['ingest'],
         summary: 'Upload scanner results with the application API token (X-Api-Token)',
         consumes,
@@ -112,8 +115,11 @@ export function ingestRoutes(app: App, context: AppContext): void {
   app.post(
     '/api/applications/:id/ingest',
     {
-      config: { multipartForm: IngestForm },
+      config: { access: 'application.write', multipartForm: IngestForm },
       schema: {
+        operationId: 'ingestToApplication',
+        description:
+          'Uploads a scanner report to the application named by id or slug, with a user credential that holds write on it. Same form and answers as `ingestWithToken`.',
         tags: ['ingest'],
         summary: 'Upload scanner results to an application (API key with write permission)',
         consumes,
@@ -133,8 +139,11 @@ export function ingestRoutes(app: App, context: AppContext): void {
   app.post(
     '/api/groups/:group_id/applications/:slug/ingest',
     {
-      config: { multipartForm: IngestForm },
+      config: { access: 'application.write', multipartForm: IngestForm },
       schema: {
+        operationId: 'ingestToGroupApplication',
+        description:
+          'Uploads a scanner report to the application named by group (id or path) and slug. Same form and answers as `ingestWithToken`.',
         tags: ['ingest'],
         summary: 'Upload scanner results to an application named by group (id or path) and slug',
         consumes,

@@ -26,7 +26,10 @@ export function permissionRoutes(app: App, { db }: AppContext): void {
   app.get(
     '/api/applications/:id/permissions',
     {
+      config: { access: 'grants.read' },
       schema: {
+        operationId: 'listApplicationGrants',
+        description: 'Read and write grants on the application, to users and teams.',
         tags: ['permissions'],
         summary: 'Grants on an application',
         params: IdParams,
@@ -39,7 +42,10 @@ export function permissionRoutes(app: App, { db }: AppContext): void {
   app.post(
     '/api/applications/:id/permissions',
     {
+      config: { access: 'grants.write' },
       schema: {
+        operationId: 'grantApplicationAccess',
+        description: 'Grants `read` or `write` on the application to `user:<id>` or `team:<id>`.',
         tags: ['permissions'],
         summary: 'Grant read or write on an application to a user or team',
         params: IdParams,
@@ -57,7 +63,10 @@ export function permissionRoutes(app: App, { db }: AppContext): void {
   app.delete(
     '/api/applications/:id/permissions',
     {
+      config: { access: 'grants.write' },
       schema: {
+        operationId: 'revokeApplicationAccess',
+        description: 'Removes a grant from the application.',
         tags: ['permissions'],
         summary: 'Remove a grant from an application',
         params: IdParams,
@@ -72,7 +81,11 @@ export function permissionRoutes(app: App, { db }: AppContext): void {
   app.post(
     '/api/permissions/applications',
     {
+      config: { access: 'grants.write' },
       schema: {
+        operationId: 'grantApplicationAccessLegacy',
+        description:
+          'The earlier shape of `grantApplicationAccess`: `{application_id, user_id or team_id, permission}`.',
         tags: ['permissions'],
         summary: 'Grant a user read or write on an application (older shape)',
         body: LegacyGrantBody,
@@ -88,8 +101,11 @@ export function permissionRoutes(app: App, { db }: AppContext): void {
   app.get(
     '/api/admin/permissions',
     {
-      config: { auth: 'admin', permission: 'permissions.read' },
+      config: { access: 'permissions.read' },
       schema: {
+        operationId: 'listPermissionPolicies',
+        description:
+          'Every permission policy (subject, resource, action), optionally filtered by subject prefix: an audit view.',
         tags: ['admin'],
         summary:
           'All permission policies, optionally by subject prefix (admin, or permission permissions.read)',
@@ -103,8 +119,11 @@ export function permissionRoutes(app: App, { db }: AppContext): void {
   app.post(
     '/api/admin/permissions',
     {
-      config: { auth: 'admin' },
+      config: { access: 'permissions.write' },
       schema: {
+        operationId: 'createPermissionPolicy',
+        description:
+          'Adds a permission policy. Resources are `application:<id>`, `group:<id>`, `*` (read/write) or an administrative area whose action a member may then perform.',
         tags: ['admin'],
         summary: 'Add a permission policy (subject, resource, action)',
         body: AdminGrantBody,
@@ -121,8 +140,10 @@ export function permissionRoutes(app: App, { db }: AppContext): void {
   app.delete(
     '/api/admin/permissions',
     {
-      config: { auth: 'admin' },
+      config: { access: 'permissions.write' },
       schema: {
+        operationId: 'deletePermissionPolicy',
+        description: 'Removes a permission policy.',
         tags: ['admin'],
         summary: 'Remove a permission policy',
         body: AdminGrantBody,

@@ -27,14 +27,27 @@ const tags = ['policies'];
 export function policyRoutes(app: App, { db }: AppContext): void {
   app.get(
     '/api/policies',
-    { schema: { tags, summary: 'Policies the caller can see', response: { 200: Type.Array(PolicySchema) } } },
+    {
+      config: { access: 'policies.list' },
+      schema: {
+        operationId: 'listPolicies',
+        description: 'Global policies and those scoped to applications or groups the caller can read.',
+        tags,
+        summary: 'Policies the caller can see',
+        response: { 200: Type.Array(PolicySchema) },
+      },
+    },
     async (request) => listPolicies(db, currentUser(request)),
   );
 
   app.post(
     '/api/policies',
     {
+      config: { access: 'policy.create' },
       schema: {
+        operationId: 'createPolicy',
+        description:
+          'Creates a policy in either spec shape (current: `event_types`, `conditions` as `{field, op, value}`, `actions` as `{type, target}`; earlier: `trigger`, `conditions` as `{field: [values]}`, `actions` as `{type, params}`); it is stored and returned normalized. Every field, op, pattern, action and user is checked here, never at run time.',
         tags,
         summary: 'Create a policy (either spec shape; stored and returned normalized)',
         body: CreatePolicyBody,
@@ -48,7 +61,11 @@ export function policyRoutes(app: App, { db }: AppContext): void {
   app.post(
     '/api/policies/test',
     {
+      config: { access: 'policy.create' },
       schema: {
+        operationId: 'dryRunPolicyDefinition',
+        description:
+          'Evaluates a policy body against existing findings in its scope and lists what would match and what each action would do, changing nothing.',
         tags,
         summary: 'Dry run of a policy body: what it would match and do now, changing nothing',
         body: DryRunBody,
@@ -60,14 +77,27 @@ export function policyRoutes(app: App, { db }: AppContext): void {
 
   app.get(
     '/api/policies/:id',
-    { schema: { tags, summary: 'A policy', params: IdParams, response: { 200: PolicySchema } } },
+    {
+      config: { access: 'policy.read' },
+      schema: {
+        operationId: 'getPolicy',
+        description: 'A policy in its normalized form.',
+        tags,
+        summary: 'A policy',
+        params: IdParams,
+        response: { 200: PolicySchema },
+      },
+    },
     async (request) => getPolicy(db, currentUser(request), request.params.id),
   );
 
   app.put(
     '/api/policies/:id',
     {
+      config: { access: 'policy.write' },
       schema: {
+        operationId: 'replacePolicy',
+        description: 'Replaces a policy with a whole new body (either shape).',
         tags,
         summary: 'Replace a policy',
         params: IdParams,
@@ -81,7 +111,10 @@ export function policyRoutes(app: App, { db }: AppContext): void {
   app.patch(
     '/api/policies/:id',
     {
+      config: { access: 'policy.write' },
       schema: {
+        operationId: 'updatePolicy',
+        description: 'Changes some of a policy: name, enabled, event types, conditions or actions.',
         tags,
         summary: 'Change a policy: name, enabled, event types, conditions or actions',
         params: IdParams,
@@ -94,7 +127,16 @@ export function policyRoutes(app: App, { db }: AppContext): void {
 
   app.delete(
     '/api/policies/:id',
-    { schema: { tags, summary: 'Delete a policy and its run log', params: IdParams } },
+    {
+      config: { access: 'policy.write' },
+      schema: {
+        operationId: 'deletePolicy',
+        description: 'Deletes a policy and its run log.',
+        tags,
+        summary: 'Delete a policy and its run log',
+        params: IdParams,
+      },
+    },
     async (request, reply) => {
       await deletePolicy(db, currentUser(request), request.params.id);
       return reply.status(204).send();
@@ -104,7 +146,11 @@ export function policyRoutes(app: App, { db }: AppContext): void {
   app.get(
     '/api/policies/:id/runs',
     {
+      config: { access: 'policy.read' },
       schema: {
+        operationId: 'listPolicyRuns',
+        description:
+          'Runs of a policy, newest first: the event, depth, findings evaluated and acted on, actions and errors; `finding_id` filters to one finding.',
         tags,
         summary:
           'Runs of a policy, newest first: one row per finding it acted on, one summary per evaluation',
@@ -119,7 +165,11 @@ export function policyRoutes(app: App, { db }: AppContext): void {
   app.post(
     '/api/policies/:id/test',
     {
+      config: { access: 'policy.write' },
       schema: {
+        operationId: 'dryRunPolicy',
+        description:
+          'Evaluates a saved policy against existing findings in its scope and lists what would match and what would happen, changing nothing.',
         tags,
         summary: 'Dry run of a saved policy: what it would match and do now, changing nothing',
         params: IdParams,

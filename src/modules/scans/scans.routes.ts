@@ -9,8 +9,11 @@ export function scanRoutes(app: App, { db }: AppContext): void {
   app.get(
     '/api/scans',
     {
-      config: { auth: 'user_or_application_token' },
+      config: { access: 'scans.list' },
       schema: {
+        operationId: 'listScans',
+        description:
+          'Scans of the applications the caller may read (an application token: its own), newest first.',
         tags: ['scans'],
         summary: 'Scans of readable applications, newest first',
         querystring: ScanListQuery,
@@ -31,8 +34,11 @@ export function scanRoutes(app: App, { db }: AppContext): void {
   app.get(
     '/api/scans/:id',
     {
-      config: { auth: 'user_or_application_token' },
+      config: { access: 'scan.read' },
       schema: {
+        operationId: 'getScan',
+        description:
+          'A scan with its status (`pending`, `processing`, `completed`, `failed` with `error`) and its counts; CI polls it after an async upload.',
         tags: ['scans'],
         summary: 'A scan with its counts and status',
         params: IdParams,

@@ -1,8 +1,7 @@
 import type { Kysely } from 'kysely';
-import { canAccessApplication, parseId, requireApplication } from '../../access/access.ts';
+import { canAccessApplication, requireAccess, requireApplication } from '../../access/access.ts';
 import type { Principal } from '../../access/principal.ts';
 import type { DB, ScanStatus } from '../../db/schema.ts';
-import { notFound } from '../../errors.ts';
 import { presentScan, type ScanRecord } from './scans.presenter.ts';
 
 export interface ScanFilter {
@@ -30,18 +29,8 @@ export async function listScans(db: Kysely<DB>, user: Principal, filter: ScanFil
 }
 
 export async function getScan(db: Kysely<DB>, user: Principal, idParam: string): Promise<ScanRecord> {
-  const id = parseId(idParam);
-  const row =
-    id === null
-      ? undefined
-      : await db
-          .selectFrom('scans')
-          .selectAll()
-          .where('id', '=', id)
-          .where(canAccessApplication(user, 'read', 'scans.application_id'))
-          .executeTakeFirst();
-  if (!row) throw notFound('Scan');
-  return presentScan(row);
+  const { id } = await requireAccess(db, user, { kind: 'scan', ref: idParam }, 'read');
+  return presentScan(await db.selectFrom('scans').selectAll().where('id', '=', id).executeTakeFirstOrThrow());
 }
 
 export async function scansOfVersion(db: Kysely<DB>, versionId: number): Promise<ScanRecord[]> {

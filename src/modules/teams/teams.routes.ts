@@ -9,8 +9,10 @@ export function teamRoutes(app: App, { db }: AppContext): void {
   app.post(
     '/api/teams',
     {
-      config: { auth: 'admin', permission: 'teams.create' },
+      config: { access: 'teams.create' },
       schema: {
+        operationId: 'createTeam',
+        description: 'Creates a team. Grants to the team reach every member.',
         tags: ['teams'],
         summary: 'Create a team (admin, or permission teams.create)',
         body: CreateTeamBody,
@@ -23,7 +25,10 @@ export function teamRoutes(app: App, { db }: AppContext): void {
   app.get(
     '/api/teams',
     {
+      config: { access: 'teams.read' },
       schema: {
+        operationId: 'listTeams',
+        description: 'All teams to admins; to members, the teams they belong to.',
         tags: ['teams'],
         summary: 'Teams (admins: all; members: their own)',
         response: { 200: Type.Array(TeamSchema) },
@@ -35,7 +40,11 @@ export function teamRoutes(app: App, { db }: AppContext): void {
   app.get(
     '/api/teams/:id',
     {
+      config: { access: 'teams.read' },
       schema: {
+        operationId: 'getTeam',
+        description:
+          'A team with its members. Members may read only teams they belong to (others are a 404).',
         tags: ['teams'],
         summary: 'A team with its members',
         params: IdParams,
@@ -48,8 +57,10 @@ export function teamRoutes(app: App, { db }: AppContext): void {
   app.post(
     '/api/teams/:id/members',
     {
-      config: { auth: 'admin', permission: 'teams.update' },
+      config: { access: 'teams.update' },
       schema: {
+        operationId: 'addTeamMember',
+        description: 'Adds a user to a team.',
         tags: ['teams'],
         summary: 'Add a member (admin, or permission teams.update)',
         params: IdParams,
@@ -64,8 +75,10 @@ export function teamRoutes(app: App, { db }: AppContext): void {
   app.delete(
     '/api/teams/:id/members/:userId',
     {
-      config: { auth: 'admin', permission: 'teams.update' },
+      config: { access: 'teams.update' },
       schema: {
+        operationId: 'removeTeamMember',
+        description: 'Removes a user from a team.',
         tags: ['teams'],
         summary: 'Remove a member (admin, or permission teams.update)',
         params: MemberParams,

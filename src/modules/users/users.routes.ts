@@ -16,8 +16,11 @@ export function userRoutes(app: App, { db }: AppContext): void {
   app.post(
     '/api/users',
     {
-      config: { auth: 'admin' },
+      config: { access: 'users.create' },
       schema: {
+        operationId: 'createUser',
+        description:
+          'Creates a member or admin account. Admin only: not delegable, since it could raise privileges.',
         tags: ['users'],
         summary: 'Create a user (admin)',
         body: CreateUserBody,
@@ -30,8 +33,10 @@ export function userRoutes(app: App, { db }: AppContext): void {
   app.get(
     '/api/users',
     {
-      config: { auth: 'admin', permission: 'users.read' },
+      config: { access: 'users.read' },
       schema: {
+        operationId: 'listUsers',
+        description: 'Every account, for assigning findings and granting access.',
         tags: ['users'],
         summary: 'List users (admin, or permission users.read)',
         response: { 200: Type.Array(UserSchema) },
@@ -43,7 +48,10 @@ export function userRoutes(app: App, { db }: AppContext): void {
   app.get(
     '/api/users/:id',
     {
+      config: { access: 'account.read' },
       schema: {
+        operationId: 'getUser',
+        description: 'Admins may read any user; members only themselves (anyone else is a 404).',
         tags: ['users'],
         summary: 'A user (admins: anyone; members: themselves)',
         params: IdParams,
@@ -56,7 +64,11 @@ export function userRoutes(app: App, { db }: AppContext): void {
   app.patch(
     '/api/users/:id',
     {
+      config: { access: 'account.write' },
       schema: {
+        operationId: 'updateUser',
+        description:
+          'Members may change their own name; admins also role, disabled flag and email. The last active admin cannot be demoted or disabled (409).',
         tags: ['users'],
         summary: 'Change a user (members: their own name; admins: also role, disabled, email)',
         params: IdParams,
@@ -70,8 +82,10 @@ export function userRoutes(app: App, { db }: AppContext): void {
   app.post(
     '/api/users/:id/password',
     {
-      config: { auth: 'admin' },
+      config: { access: 'users.update' },
       schema: {
+        operationId: 'setUserPassword',
+        description: "Sets another user's password and ends all of that user's sessions. Admin only.",
         tags: ['users'],
         summary: "Set a user's password (admin); ends that user's sessions",
         params: IdParams,

@@ -43,8 +43,11 @@ export function compareRoutes(app: App, { db }: AppContext): void {
   app.get(
     '/api/applications/:id/versions/compare',
     {
-      config: { auth: 'user_or_application_token' },
+      config: { access: 'version.read' },
       schema: {
+        operationId: 'compareVersions',
+        description:
+          'Findings new in `to`, fixed since `from` and present in both, matched by fingerprint. The pull-request gate of CI reads it.',
         tags: ['versions'],
         summary: 'Findings new, fixed and still present between two versions (by fingerprint)',
         params: IdParams,

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { App, AppContext } from '../../app-context.ts';
-import { currentUser } from '../../http/auth.ts';
+import { currentPrincipal, currentUser } from '../../http/auth.ts';
 import { IdParams } from '../../http/schemas.ts';
 import { ScanSchema } from '../scans/scans.schema.ts';
 import { scansOfVersion } from '../scans/scans.service.ts';
@@ -20,7 +20,10 @@ export function versionRoutes(app: App, { db }: AppContext): void {
   app.get(
     '/api/applications/:id/versions',
     {
+      config: { access: 'application.read' },
       schema: {
+        operationId: 'listVersions',
+        description: 'Versions of an application, the default first.',
         tags: ['versions'],
         summary: 'Versions of an application',
         params: IdParams,
@@ -33,7 +36,10 @@ export function versionRoutes(app: App, { db }: AppContext): void {
   app.post(
     '/api/applications/:id/versions',
     {
+      config: { access: 'version.write' },
       schema: {
+        operationId: 'createVersion',
+        description: 'Creates a version (409 when the name is taken). Uploads also create versions by name.',
         tags: ['versions'],
         summary: 'Create a version',
         params: IdParams,
@@ -48,7 +54,10 @@ export function versionRoutes(app: App, { db }: AppContext): void {
   app.get(
     '/api/applications/:id/versions/:versionId',
     {
+      config: { access: 'version.read' },
       schema: {
+        operationId: 'getVersion',
+        description: 'A version by id or name, with its scans.',
         tags: ['versions'],
         summary: 'A version (id or name) with its scans',
         params: VersionParams,
@@ -58,7 +67,7 @@ export function versionRoutes(app: App, { db }: AppContext): void {
     async (request) => {
       const { version } = await requireVersion(
         db,
-        currentUser(request),
+        currentPrincipal(request),
         request.params.id,
         request.params.versionId,
         'read',
@@ -70,7 +79,11 @@ export function versionRoutes(app: App, { db }: AppContext): void {
   app.patch(
     '/api/applications/:id/versions/:versionId',
     {
+      config: { access: 'version.write' },
       schema: {
+        operationId: 'updateVersion',
+        description:
+          'Renames a version, sets its branch or tag, or makes it the default (the previous default stops being one).',
         tags: ['versions'],
         summary: 'Rename a version, set branch or tag, or make it the default',
         params: VersionParams,
@@ -84,7 +97,17 @@ export function versionRoutes(app: App, { db }: AppContext): void {
 
   app.delete(
     '/api/applications/:id/versions/:versionId',
-    { schema: { tags: ['versions'], summary: 'Delete a version and its findings', params: VersionParams } },
+    {
+      config: { access: 'version.write' },
+      schema: {
+        operationId: 'deleteVersion',
+        description:
+          'Deletes a version with its scans and findings. The default version cannot be deleted (409).',
+        tags: ['versions'],
+        summary: 'Delete a version and its findings',
+        params: VersionParams,
+      },
+    },
     async (request, reply) => {
       await deleteVersion(db, currentUser(request), request.params.id, request.params.versionId);
       return reply.status(204).send();

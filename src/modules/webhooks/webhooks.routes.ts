@@ -21,7 +21,11 @@ export function webhookRoutes(app: App, { db, secrets, jobs }: AppContext): void
   app.get(
     '/api/applications/:id/webhooks',
     {
+      config: { access: 'webhook.read' },
       schema: {
+        operationId: 'listWebhooks',
+        description:
+          'Webhooks of an application with their state (`failing` after a delivery used up its retries). Secrets are never returned.',
         tags,
         summary: 'Webhooks of an application (needs write: callback URLs are often credentials)',
         params: IdParams,
@@ -34,7 +38,11 @@ export function webhookRoutes(app: App, { db, secrets, jobs }: AppContext): void
   app.post(
     '/api/applications/:id/webhooks',
     {
+      config: { access: 'webhook.write' },
       schema: {
+        operationId: 'createWebhook',
+        description:
+          'Subscribes a URL to events. Deliveries are signed (`X-Service-Signature` and Standard Webhooks headers) when a secret is set, retried with backoff, and each attempt is recorded.',
         tags,
         summary: 'Subscribe a URL to events (`events`: a name, a comma list, `*`, or an array)',
         params: IdParams,
@@ -50,14 +58,27 @@ export function webhookRoutes(app: App, { db, secrets, jobs }: AppContext): void
 
   app.get(
     '/api/applications/:id/webhooks/:webhookId',
-    { schema: { tags, summary: 'A webhook', params: WebhookParams, response: { 200: WebhookSchema } } },
+    {
+      config: { access: 'webhook.read' },
+      schema: {
+        operationId: 'getWebhook',
+        description: 'A webhook; `secret_set` says whether it signs.',
+        tags,
+        summary: 'A webhook',
+        params: WebhookParams,
+        response: { 200: WebhookSchema },
+      },
+    },
     async (request) => getWebhook(db, currentUser(request), request.params.id, request.params.webhookId),
   );
 
   app.patch(
     '/api/applications/:id/webhooks/:webhookId',
     {
+      config: { access: 'webhook.write' },
       schema: {
+        operationId: 'updateWebhook',
+        description: 'Changes the URL, events, secret (null removes it) or active flag.',
         tags,
         summary: 'Change the URL, events, secret (null removes it) or active flag',
         params: WebhookParams,
@@ -78,7 +99,16 @@ export function webhookRoutes(app: App, { db, secrets, jobs }: AppContext): void
 
   app.delete(
     '/api/applications/:id/webhooks/:webhookId',
-    { schema: { tags, summary: 'Delete a webhook and its delivery log', params: WebhookParams } },
+    {
+      config: { access: 'webhook.write' },
+      schema: {
+        operationId: 'deleteWebhook',
+        description: 'Deletes the webhook and its delivery log; pending deliveries are dropped.',
+        tags,
+        summary: 'Delete a webhook and its delivery log',
+        params: WebhookParams,
+      },
+    },
     async (request, reply) => {
       await deleteWebhook(db, currentUser(request), request.params.id, request.params.webhookId);
       return reply.status(204).send();
@@ -88,7 +118,11 @@ export function webhookRoutes(app: App, { db, secrets, jobs }: AppContext): void
   app.get(
     '/api/applications/:id/webhooks/:webhookId/deliveries',
     {
+      config: { access: 'webhook.read' },
       schema: {
+        operationId: 'listWebhookDeliveries',
+        description:
+          'Deliveries of a webhook, newest first, each with every attempt: status, duration, error and the first 4 KB of the answer.',
         tags,
         summary: 'Deliveries of a webhook, newest first, with every attempt',
         params: WebhookParams,
@@ -103,7 +137,10 @@ export function webhookRoutes(app: App, { db, secrets, jobs }: AppContext): void
   app.get(
     '/api/applications/:id/webhooks/:webhookId/deliveries/:deliveryId',
     {
+      config: { access: 'webhook.read' },
       schema: {
+        operationId: 'getWebhookDelivery',
+        description: 'A delivery with the exact body it sent and its attempts.',
         tags,
         summary: 'A delivery with the body it sent',
         params: DeliveryParams,
@@ -123,7 +160,10 @@ export function webhookRoutes(app: App, { db, secrets, jobs }: AppContext): void
   app.post(
     '/api/applications/:id/webhooks/:webhookId/deliveries/:deliveryId/redeliver',
     {
+      config: { access: 'webhook.write' },
       schema: {
+        operationId: 'redeliverWebhookDelivery',
+        description: 'Sends a delivery again with the same body and message id, as a new delivery record.',
         tags,
         summary: 'Send a delivery again (same body and message id, new delivery record)',
         params: DeliveryParams,
@@ -148,7 +188,10 @@ export function webhookRoutes(app: App, { db, secrets, jobs }: AppContext): void
   app.post(
     '/api/applications/:id/webhooks/:webhookId/ping',
     {
+      config: { access: 'webhook.write' },
       schema: {
+        operationId: 'pingWebhook',
+        description: 'Sends a `ping` event, to check the receiver and its signature verification.',
         tags,
         summary: 'Send a `ping` event to the webhook',
         params: WebhookParams,

@@ -1,0 +1,202 @@
+import { ADMIN_PERMISSIONS, type AdminPermission } from './vocabulary.ts';
+
+/**
+ * What every route declares it needs, as `resource.action`. The declaration is the single source for
+ * authentication (who may call at all), for the resource check the service makes through
+ * `requireAccess` (src/access/access.ts), for the OpenAPI document (security schemes and the 401 /
+ * 403 / 404 answers a route can give) and for the route-walk tests, which refuse a route without one.
+ */
+
+/** Who may present credentials for a route. */
+export type Authentication = 'public' | 'user' | 'admin' | 'application_token' | 'user_or_application_token';
+
+/** The kinds of resource a route can act on; each resolves to an application or a group. */
+export type ScopedResource = 'application' | 'group' | 'version' | 'finding' | 'scan' | 'webhook' | 'policy';
+
+export interface AccessRule {
+  authentication: Authentication;
+  /** The resource whose access level the service checks (unreadable → 404), if any. */
+  resource?: ScopedResource;
+  /** The level that resource needs: below `read` → 404, below this → 403. */
+  level?: 'read' | 'write';
+  /** Shown in the OpenAPI description of every route that declares it. */
+  summary: string;
+}
+
+/**
+ * Every permission a route may declare. Admin permissions from the vocabulary admit a member who holds
+ * a permission policy on them; the admin-only ones below do not (they could raise their holder's own
+ * privileges).
+ */
+const RULES = {
+  public: { authentication: 'public', summary: 'No credentials needed.' },
+  'account.read': { authentication: 'user', summary: 'Any signed-in user, about their own account.' },
+  'account.write': { authentication: 'user', summary: 'Any signed-in user, on their own account.' },
+  'groups.list': { authentication: 'user', summary: 'Any signed-in user; lists only what they can see.' },
+  'group.create': {
+    authentication: 'user',
+    summary: 'Any signed-in user (they get write on what they create).',
+  },
+  'group.read': {
+    authentication: 'user',
+    resource: 'group',
+    level: 'read',
+    summary: 'Read on the group, or on one of its applications.',
+  },
+  'applications.list': {
+    authentication: 'user',
+    summary: 'Any signed-in user; lists only the applications they may read.',
+  },
+  'application.create': {
+    authentication: 'user',
+    summary: 'Any signed-in user with write on the group (creating a group grants it).',
+  },
+  'application.read': {
+    authentication: 'user',
+    resource: 'application',
+    level: 'read',
+    summary: 'Read on the application.',
+  },
+  'application.write': {
+    authentication: 'user',
+    resource: 'application',
+    level: 'write',
+    summary: 'Write on the application.',
+  },
+  'application.ingest': {
+    authentication: 'application_token',
+    resource: 'application',
+    level: 'write',
+    summary: 'The application API token (`X-Api-Token`); the application is the token’s own.',
+  },
+  'version.read': {
+    authentication: 'user_or_application_token',
+    resource: 'version',
+    level: 'read',
+    summary: 'Read on the application, or its API token.',
+  },
+  'version.write': {
+    authentication: 'user',
+    resource: 'version',
+    level: 'write',
+    summary: 'Write on the application.',
+  },
+  'findings.list': {
+    authentication: 'user_or_application_token',
+    summary: 'Any signed-in user (only readable applications are listed), or an application token (its own).',
+  },
+  'findings.write': {
+    authentication: 'user',
+    summary: 'Write on the application of every finding named (all or nothing).',
+  },
+  'finding.read': {
+    authentication: 'user_or_application_token',
+    resource: 'finding',
+    level: 'read',
+    summary: 'Read on the finding’s application, or that application’s API token.',
+  },
+  'finding.write': {
+    authentication: 'user',
+    resource: 'finding',
+    level: 'write',
+    summary: 'Write on the finding’s application.',
+  },
+  'comments.read': {
+    authentication: 'user',
+    resource: 'finding',
+    level: 'read',
+    summary: 'Read on the finding’s application (people’s discussion: not for application tokens).',
+  },
+  'scans.list': {
+    authentication: 'user_or_application_token',
+    summary: 'Any signed-in user (only readable applications), or an application token (its own).',
+  },
+  'scan.read': {
+    authentication: 'user_or_application_token',
+    resource: 'scan',
+    level: 'read',
+    summary: 'Read on the scan’s application, or that application’s API token.',
+  },
+  'webhook.read': {
+    authentication: 'user',
+    resource: 'webhook',
+    level: 'write',
+    summary: 'Write on the application: a webhook’s URL is often a credential, so reading it needs write.',
+  },
+  'webhook.write': {
+    authentication: 'user',
+    resource: 'webhook',
+    level: 'write',
+    summary: 'Write on the application.',
+  },
+  'grants.read': {
+    authentication: 'user',
+    resource: 'application',
+    level: 'read',
+    summary: 'Read on the application.',
+  },
+  'grants.write': {
+    authentication: 'user',
+    resource: 'application',
+    level: 'write',
+    summary: 'Write on the application.',
+  },
+  'policies.list': {
+    authentication: 'user',
+    summary: 'Any signed-in user; lists global policies and those on what they can read.',
+  },
+  'policy.create': {
+    authentication: 'user',
+    summary: 'Write on the scope (application or group); a global policy needs the admin role.',
+  },
+  'policy.read': {
+    authentication: 'user',
+    resource: 'policy',
+    level: 'read',
+    summary: 'Read on the policy’s scope.',
+  },
+  'policy.write': {
+    authentication: 'user',
+    resource: 'policy',
+    level: 'write',
+    summary: 'Write on the policy’s scope; global policies need the admin role.',
+  },
+  'dashboard.read': {
+    authentication: 'user',
+    summary: 'Any signed-in user; counts only the applications they may read.',
+  },
+  'scanner-types.read': { authentication: 'user', summary: 'Any signed-in user.' },
+  'teams.read': {
+    authentication: 'user',
+    summary: 'Any signed-in user; members see the teams they belong to.',
+  },
+  'users.create': { authentication: 'admin', summary: 'The admin role.' },
+  'users.update': { authentication: 'admin', summary: 'The admin role.' },
+  'permissions.write': { authentication: 'admin', summary: 'The admin role.' },
+  ...(Object.fromEntries(
+    ADMIN_PERMISSIONS.map((permission) => [
+      permission,
+      {
+        authentication: 'admin',
+        summary: `The admin role, or a permission policy granting \`${permission}\`.`,
+      },
+    ]),
+  ) as Record<AdminPermission, AccessRule>),
+} satisfies Record<string, AccessRule>;
+
+export type RouteAccess = keyof typeof RULES;
+
+export const ROUTE_ACCESS_RULES: Readonly<Record<RouteAccess, AccessRule>> = RULES;
+
+export function accessRule(access: RouteAccess): AccessRule {
+  return ROUTE_ACCESS_RULES[access];
+}
+
+/** The admin permission a member may hold instead of the role, when `access` is delegable. */
+export function delegablePermission(access: RouteAccess): AdminPermission | undefined {
+  return (ADMIN_PERMISSIONS as readonly string[]).includes(access) ? (access as AdminPermission) : undefined;
+}
+
+export function isRouteAccess(value: unknown): value is RouteAccess {
+  return typeof value === 'string' && Object.hasOwn(ROUTE_ACCESS_RULES, value);
+}
