@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TSchema } from 'typebox';
 import type { App } from '../app-context.ts';
+import { ACCESS_KEY, completeDocument, PROBLEMS_KEY } from './openapi-document.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -10,6 +11,8 @@ declare module 'fastify' {
      * never validated by Fastify (the body is a stream when the handler runs).
      */
     multipartForm?: TSchema;
+    /** Problem answers beyond those the access declaration implies (409, 413, 415, 422), for the document. */
+    problems?: readonly (409 | 413 | 415 | 422)[];
   }
 }
 
@@ -20,6 +23,7 @@ export async function registerOpenApi(app: App): Promise<void> {
       openapi: '3.1.0',
       info: {
         title: 'scanhub API',
+        license: { name: 'UNLICENSED', identifier: 'UNLICENSED' },
         version: '2.4.3',
         description:
           'Security findings manager: ingest scanner results, deduplicate, score and triage findings. ' +
@@ -34,12 +38,24 @@ export async function registerOpenApi(app: App): Promise<void> {
           session: { type: 'apiKey', in: 'cookie', name: 'scanhub_session' },
         },
       },
-      security: [{ apiKey: [] }, { bearer: [] }, { session: [] }],
+      servers: [{ url: '/', description: 'The server that serves this document' }],
     },
     transform: ({ schema, url, route }) => {
       const form = route.config?.multipartForm;
-      return { schema: form === undefined ? schema : { ...schema, body: form }, url };
+      const documented = {
+        ...schema,
+        ...(form === undefined ? {} : { body: form }),
+        [ACCESS_KEY]: route.config?.access,
+        ...(route.config?.problems ? { [PROBLEMS_KEY]: route.config.problems } : {}),
+      };
+      return { schema: documented, url };
     },
+    transformObject: (documentObject) =>
+      'openapiObject' in documentObject
+        ? (completeDocument(
+            documentObject.openapiObject as Record<string, unknown>,
+          ) as typeof documentObject.openapiObject)
+        : documentObject.swaggerObject,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
   app.get('/api/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, async () =>

@@ -29,10 +29,13 @@ export const ProblemSchema = Type.Object(
     code: Type.String(),
     errors: Type.Optional(Type.Array(Type.Object({ path: Type.String(), message: Type.String() }))),
   },
-  { additionalProperties: true, description: 'RFC 9457 problem details' },
+  { title: 'Problem', additionalProperties: true, description: 'RFC 9457 problem details' },
 );
 
-export const DeletedSchema = Type.Object({ id: Type.Integer(), deleted: Type.Boolean() });
+export const DeletedSchema = Type.Object(
+  { id: Type.Integer(), deleted: Type.Boolean() },
+  { title: 'Deleted' },
+);
 
 export const AssetCriticalitySchema = Type.Enum(['low', 'medium', 'high', 'critical']);
 export const AccessActionSchema = Type.Enum(['read', 'write']);

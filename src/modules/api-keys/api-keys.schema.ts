@@ -1,16 +1,19 @@
 import { Type, type Static } from 'typebox';
 import { BodyObject, NullableTimestamp, Timestamp } from '../../http/schemas.ts';
 
-export const ApiKeySchema = Type.Object({
-  id: Type.Integer(),
-  name: Type.String(),
-  /** First characters of the key, to tell keys apart; the key itself is shown only once. */
-  prefix: Type.String(),
-  expires_at: NullableTimestamp,
-  last_used_at: NullableTimestamp,
-  created_at: Timestamp,
-  updated_at: Timestamp,
-});
+export const ApiKeySchema = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Type.String(),
+    /** First characters of the key, to tell keys apart; the key itself is shown only once. */
+    prefix: Type.String(),
+    expires_at: NullableTimestamp,
+    last_used_at: NullableTimestamp,
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { title: 'ApiKey' },
+);
 export type ApiKeyRecord = Static<typeof ApiKeySchema>;
 
 export const CreatedApiKeySchema = Type.Intersect([
@@ -29,8 +32,11 @@ export const CreateApiKeyBody = BodyObject({
 });
 export type CreateApiKeyInput = Static<typeof CreateApiKeyBody>;
 
-export const RevokedApiKeySchema = Type.Object({
-  id: Type.Integer(),
-  revoked: Type.Boolean(),
-  revoked_at: Timestamp,
-});
+export const RevokedApiKeySchema = Type.Object(
+  {
+    id: Type.Integer(),
+    revoked: Type.Boolean(),
+    revoked_at: Timestamp,
+  },
+  { title: 'RevokedApiKey' },
+);

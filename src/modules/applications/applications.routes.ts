@@ -39,7 +39,7 @@ export function applicationRoutes(app: App, { db, secrets }: AppContext): void {
   app.post(
     '/api/applications',
     {
-      config: { access: 'application.create' },
+      config: { access: 'application.create', problems: [409] },
       schema: {
         operationId: 'createApplication',
         description:
@@ -57,7 +57,7 @@ export function applicationRoutes(app: App, { db, secrets }: AppContext): void {
   app.get(
     '/api/applications/:id',
     {
-      config: { access: 'application.read' },
+      config: { access: 'application.read', problems: [409] },
       schema: {
         operationId: 'getApplication',
         description:
@@ -74,7 +74,7 @@ export function applicationRoutes(app: App, { db, secrets }: AppContext): void {
   app.put(
     '/api/applications/:id',
     {
-      config: { access: 'application.write' },
+      config: { access: 'application.write', problems: [409] },
       schema: {
         operationId: 'updateApplication',
         description:

@@ -9,19 +9,22 @@ const GroupRef = Type.Union([
 ]);
 const RepositoryUrl = Nullable(Type.String({ maxLength: 2000, pattern: '^(https?|ssh|git)://|^git@' }));
 
-export const ApplicationSchema = Type.Object({
-  id: Type.Integer(),
-  name: Type.String(),
-  slug: Type.String(),
-  group_id: Type.Integer(),
-  group_path: Type.String(),
-  repository_url: Nullable(Type.String()),
-  asset_criticality: AssetCriticalitySchema,
-  /** First characters of the API token; the token itself is shown only on create and regenerate. */
-  api_token_prefix: Type.String(),
-  created_at: Timestamp,
-  updated_at: Timestamp,
-});
+export const ApplicationSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Type.String(),
+    slug: Type.String(),
+    group_id: Type.Integer(),
+    group_path: Type.String(),
+    repository_url: Nullable(Type.String()),
+    asset_criticality: AssetCriticalitySchema,
+    /** First characters of the API token; the token itself is shown only on create and regenerate. */
+    api_token_prefix: Type.String(),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { title: 'Application' },
+);
 export type ApplicationRecord = Static<typeof ApplicationSchema>;
 
 export const ApplicationDetailSchema = Type.Intersect([
@@ -60,8 +63,11 @@ export const UpdateApplicationBody = BodyObject(
 );
 export type UpdateApplicationInput = Static<typeof UpdateApplicationBody>;
 
-export const RegeneratedTokenSchema = Type.Object({
-  id: Type.Integer(),
-  api_token: Type.String(),
-  api_token_prefix: Type.String(),
-});
+export const RegeneratedTokenSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    api_token: Type.String(),
+    api_token_prefix: Type.String(),
+  },
+  { title: 'RegeneratedToken' },
+);

@@ -24,47 +24,50 @@ const SeverityCounts = Type.Object({
   info: Count,
 });
 
-export const DashboardStatsSchema = Type.Object({
-  /** Finding counts by severity, then status; every combination present (zeros included). */
-  by_severity_status: Type.Object({
-    critical: StatusCounts,
-    high: StatusCounts,
-    medium: StatusCounts,
-    low: StatusCounts,
-    info: StatusCounts,
-  }),
-  /** Open findings (`open` or `confirmed`) by severity. */
-  open_by_severity: SeverityCounts,
-  totals: Type.Object({
-    findings: Count,
-    /** `open` or `confirmed`. */
-    open: Count,
-    fixed: Count,
-    false_positive: Count,
-  }),
-  /** Findings first seen in the last 7 / 30 days, whatever their status now. */
-  new_last_7_days: Count,
-  new_last_30_days: Count,
-  /** Findings now `fixed` whose `fixed_at` is in the last 7 / 30 days. */
-  fixed_last_7_days: Count,
-  fixed_last_30_days: Count,
-  /** Mean of `fixed_at − first_seen_at` over `fixed` findings, in days (2 decimals); null when none. */
-  mean_time_to_fix_days: Nullable(Type.Number()),
-  /** Open findings whose due date has passed. */
-  overdue: Count,
-  /** Up to 10 applications with open findings, by the sum of their open findings' risk scores. */
-  top_applications: Type.Array(
-    Type.Object({
-      id: Type.Integer(),
-      name: Type.String(),
-      slug: Type.String(),
-      open_findings: Count,
-      open_risk: Count,
+export const DashboardStatsSchema = Type.Object(
+  {
+    /** Finding counts by severity, then status; every combination present (zeros included). */
+    by_severity_status: Type.Object({
+      critical: StatusCounts,
+      high: StatusCounts,
+      medium: StatusCounts,
+      low: StatusCounts,
+      info: StatusCounts,
     }),
-  ),
-  /** Scans uploaded in the last 30 days, any status. */
-  scans_last_30_days: Count,
-  /** Applications counted (readable by the caller, or the one asked for). */
-  applications: Count,
-});
+    /** Open findings (`open` or `confirmed`) by severity. */
+    open_by_severity: SeverityCounts,
+    totals: Type.Object({
+      findings: Count,
+      /** `open` or `confirmed`. */
+      open: Count,
+      fixed: Count,
+      false_positive: Count,
+    }),
+    /** Findings first seen in the last 7 / 30 days, whatever their status now. */
+    new_last_7_days: Count,
+    new_last_30_days: Count,
+    /** Findings now `fixed` whose `fixed_at` is in the last 7 / 30 days. */
+    fixed_last_7_days: Count,
+    fixed_last_30_days: Count,
+    /** Mean of `fixed_at − first_seen_at` over `fixed` findings, in days (2 decimals); null when none. */
+    mean_time_to_fix_days: Nullable(Type.Number()),
+    /** Open findings whose due date has passed. */
+    overdue: Count,
+    /** Up to 10 applications with open findings, by the sum of their open findings' risk scores. */
+    top_applications: Type.Array(
+      Type.Object({
+        id: Type.Integer(),
+        name: Type.String(),
+        slug: Type.String(),
+        open_findings: Count,
+        open_risk: Count,
+      }),
+    ),
+    /** Scans uploaded in the last 30 days, any status. */
+    scans_last_30_days: Count,
+    /** Applications counted (readable by the caller, or the one asked for). */
+    applications: Count,
+  },
+  { title: 'DashboardStats' },
+);
 export type DashboardStats = Static<typeof DashboardStatsSchema>;

@@ -4,19 +4,22 @@ import { UserSummarySchema } from './findings.schema.ts';
 
 export const MAX_COMMENT_LENGTH = 10_000;
 
-export const CommentSchema = Type.Object({
-  id: Type.Integer(),
-  finding_id: Type.Integer(),
-  /** The comment this one replies to; null for a top-level comment. */
-  parent_id: Nullable(Type.Integer()),
-  /** 0 for a top-level comment, 1 for a reply, 2 for a reply to a reply, ... */
-  depth: Type.Integer(),
-  /** Null when the author's account was deleted. */
-  author: Nullable(UserSummarySchema),
-  content: Type.String(),
-  created_at: Timestamp,
-  updated_at: Timestamp,
-});
+export const CommentSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    finding_id: Type.Integer(),
+    /** The comment this one replies to; null for a top-level comment. */
+    parent_id: Nullable(Type.Integer()),
+    /** 0 for a top-level comment, 1 for a reply, 2 for a reply to a reply, ... */
+    depth: Type.Integer(),
+    /** Null when the author's account was deleted. */
+    author: Nullable(UserSummarySchema),
+    content: Type.String(),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { title: 'Comment' },
+);
 export type CommentRecord = Static<typeof CommentSchema>;
 
 export const CommentListSchema = Type.Array(CommentSchema, {

@@ -6,11 +6,14 @@ import { Nullable, NullableTimestamp, Timestamp } from '../../http/schemas.ts';
 export const SeveritySchema = Type.Enum(SEVERITIES);
 export const FindingStatusSchema = Type.Enum(FINDING_STATUSES);
 
-export const UserSummarySchema = Type.Object({
-  id: Type.Integer(),
-  email: Type.String(),
-  name: Type.String(),
-});
+export const UserSummarySchema = Type.Object(
+  {
+    id: Type.Integer(),
+    email: Type.String(),
+    name: Type.String(),
+  },
+  { title: 'UserSummary' },
+);
 export type UserSummary = Static<typeof UserSummarySchema>;
 
 const LocationSchema = Type.Object({
@@ -37,58 +40,61 @@ const RiskSchema = Type.Object(
 );
 
 /** A finding as the list, the version list and the detail return it (the detail adds `timeline`). */
-export const FindingSchema = Type.Object({
-  id: Type.Integer(),
-  application_id: Type.Integer(),
-  version_id: Type.Integer(),
-  /** The scan that last reported the finding. */
-  scan_id: Nullable(Type.Integer()),
-  first_scan_id: Nullable(Type.Integer()),
-  scanner_type_id: Type.Integer(),
-  /** Scanner type name (`sarif`, `trivy`, ...). */
-  scanner_type: Type.String(),
-  /** Name of the tool that reported the finding (e.g. the SARIF driver name). */
-  scanner: Type.String(),
-  tool_version: Nullable(Type.String()),
-  kind: Type.String(),
-  category: Type.String(),
-  title: Type.String(),
-  severity: SeveritySchema,
-  status: FindingStatusSchema,
-  description: Nullable(Type.String()),
-  remediation: Nullable(Type.String()),
-  rule_id: Nullable(Type.String()),
-  location: LocationSchema,
-  file_path: Nullable(Type.String()),
-  line: Nullable(Type.Integer()),
-  snippet: Nullable(Type.String()),
-  package_name: Nullable(Type.String()),
-  package_version: Nullable(Type.String()),
-  fixed_version: Nullable(Type.String()),
-  cve_ids: Type.Array(Type.String()),
-  /** The primary CWE; all of them are in `cwe_ids`. */
-  cwe_id: Nullable(Type.Integer()),
-  cwe_ids: Type.Array(Type.Integer()),
-  cvss_score: Nullable(Type.Number()),
-  cvss_vector: Nullable(Type.String()),
-  /** Links (advisories, rule help) followed by the CVE ids not already among them. */
-  references: Type.Array(Type.String()),
-  fingerprint: Type.String(),
-  epss: Nullable(Type.Number()),
-  in_kev: Type.Boolean(),
-  risk_score: Type.Integer(),
-  risk: RiskSchema,
-  assignee_id: Nullable(Type.Integer()),
-  assignee: Nullable(UserSummarySchema),
-  due_date: NullableTimestamp,
-  reviewed_at: NullableTimestamp,
-  reviewed_by: Nullable(Type.Integer()),
-  first_seen_at: Timestamp,
-  last_seen_at: Timestamp,
-  fixed_at: NullableTimestamp,
-  created_at: Timestamp,
-  updated_at: Timestamp,
-});
+export const FindingSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    application_id: Type.Integer(),
+    version_id: Type.Integer(),
+    /** The scan that last reported the finding. */
+    scan_id: Nullable(Type.Integer()),
+    first_scan_id: Nullable(Type.Integer()),
+    scanner_type_id: Type.Integer(),
+    /** Scanner type name (`sarif`, `trivy`, ...). */
+    scanner_type: Type.String(),
+    /** Name of the tool that reported the finding (e.g. the SARIF driver name). */
+    scanner: Type.String(),
+    tool_version: Nullable(Type.String()),
+    kind: Type.String(),
+    category: Type.String(),
+    title: Type.String(),
+    severity: SeveritySchema,
+    status: FindingStatusSchema,
+    description: Nullable(Type.String()),
+    remediation: Nullable(Type.String()),
+    rule_id: Nullable(Type.String()),
+    location: LocationSchema,
+    file_path: Nullable(Type.String()),
+    line: Nullable(Type.Integer()),
+    snippet: Nullable(Type.String()),
+    package_name: Nullable(Type.String()),
+    package_version: Nullable(Type.String()),
+    fixed_version: Nullable(Type.String()),
+    cve_ids: Type.Array(Type.String()),
+    /** The primary CWE; all of them are in `cwe_ids`. */
+    cwe_id: Nullable(Type.Integer()),
+    cwe_ids: Type.Array(Type.Integer()),
+    cvss_score: Nullable(Type.Number()),
+    cvss_vector: Nullable(Type.String()),
+    /** Links (advisories, rule help) followed by the CVE ids not already among them. */
+    references: Type.Array(Type.String()),
+    fingerprint: Type.String(),
+    epss: Nullable(Type.Number()),
+    in_kev: Type.Boolean(),
+    risk_score: Type.Integer(),
+    risk: RiskSchema,
+    assignee_id: Nullable(Type.Integer()),
+    assignee: Nullable(UserSummarySchema),
+    due_date: NullableTimestamp,
+    reviewed_at: NullableTimestamp,
+    reviewed_by: Nullable(Type.Integer()),
+    first_seen_at: Timestamp,
+    last_seen_at: Timestamp,
+    fixed_at: NullableTimestamp,
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { title: 'Finding' },
+);
 export type FindingRecord = Static<typeof FindingSchema>;
 
 const ActorSchema = Type.Union([
@@ -100,20 +106,23 @@ const ActorSchema = Type.Union([
   }),
 ]);
 
-export const TimelineEntrySchema = Type.Object({
-  /** Null for the synthesized `created` entry (ingest writes no row per new finding). */
-  id: Nullable(Type.Integer()),
-  /** `created`, `status_changed`, `reassigned`, `reviewed`, `commented`, `inherited`, `fixed`, `reopened`, `severity_changed` (detail: from, to). */
-  type: Type.String(),
-  actor: ActorSchema,
-  from_status: Nullable(FindingStatusSchema),
-  to_status: Nullable(FindingStatusSchema),
-  from_assignee_id: Nullable(Type.Integer()),
-  to_assignee_id: Nullable(Type.Integer()),
-  scan_id: Nullable(Type.Integer()),
-  detail: Nullable(Type.Object({}, { additionalProperties: true })),
-  created_at: Timestamp,
-});
+export const TimelineEntrySchema = Type.Object(
+  {
+    /** Null for the synthesized `created` entry (ingest writes no row per new finding). */
+    id: Nullable(Type.Integer()),
+    /** `created`, `status_changed`, `reassigned`, `reviewed`, `commented`, `inherited`, `fixed`, `reopened`, `severity_changed` (detail: from, to). */
+    type: Type.String(),
+    actor: ActorSchema,
+    from_status: Nullable(FindingStatusSchema),
+    to_status: Nullable(FindingStatusSchema),
+    from_assignee_id: Nullable(Type.Integer()),
+    to_assignee_id: Nullable(Type.Integer()),
+    scan_id: Nullable(Type.Integer()),
+    detail: Nullable(Type.Object({}, { additionalProperties: true })),
+    created_at: Timestamp,
+  },
+  { title: 'TimelineEntry' },
+);
 export type TimelineEntryRecord = Static<typeof TimelineEntrySchema>;
 
 export const FindingDetailSchema = Type.Intersect([
@@ -151,16 +160,19 @@ export const ListFindingsQuery = Type.Object({
 });
 export type ListFindingsInput = Static<typeof ListFindingsQuery>;
 
-export const FindingListSchema = Type.Object({
-  findings: Type.Array(FindingSchema),
-  pagination: Type.Object({
-    page: Type.Integer(),
-    perPage: Type.Integer(),
-    total: Type.Integer(),
-    /** 0 when nothing matches. */
-    totalPages: Type.Integer(),
-  }),
-});
+export const FindingListSchema = Type.Object(
+  {
+    findings: Type.Array(FindingSchema),
+    pagination: Type.Object({
+      page: Type.Integer(),
+      perPage: Type.Integer(),
+      total: Type.Integer(),
+      /** 0 when nothing matches. */
+      totalPages: Type.Integer(),
+    }),
+  },
+  { title: 'FindingList' },
+);
 export type FindingList = Static<typeof FindingListSchema>;
 
 export const VersionFindingsParams = Type.Object({ id: Type.String(), versionId: Type.String() });

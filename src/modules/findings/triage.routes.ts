@@ -11,7 +11,7 @@ export function triageRoutes(app: App, { db }: AppContext): void {
   app.patch(
     '/api/findings/:id/status',
     {
-      config: { access: 'finding.write' },
+      config: { access: 'finding.write', problems: [409] },
       schema: {
         operationId: 'changeFindingStatus',
         description:
@@ -29,7 +29,7 @@ export function triageRoutes(app: App, { db }: AppContext): void {
   app.patch(
     '/api/findings/:id/review',
     {
-      config: { access: 'finding.write' },
+      config: { access: 'finding.write', problems: [409] },
       schema: {
         operationId: 'reviewFinding',
         description:
@@ -65,7 +65,7 @@ export function triageRoutes(app: App, { db }: AppContext): void {
   app.patch(
     '/api/findings',
     {
-      config: { access: 'findings.write' },
+      config: { access: 'findings.write', problems: [409] },
       schema: {
         operationId: 'bulkUpdateFindings',
         description:

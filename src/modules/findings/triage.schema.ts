@@ -38,12 +38,15 @@ export const BulkBody = BodyObject({
 });
 export type BulkInput = Static<typeof BulkBody>;
 
-export const BulkResultSchema = Type.Object({
-  /** How many findings changed. */
-  updated: Type.Integer(),
-  /** The findings that changed. */
-  ids: Type.Array(Type.Integer()),
-  /** Requested findings that already had the requested status and assignee. */
-  unchanged: Type.Array(Type.Integer()),
-});
+export const BulkResultSchema = Type.Object(
+  {
+    /** How many findings changed. */
+    updated: Type.Integer(),
+    /** The findings that changed. */
+    ids: Type.Array(Type.Integer()),
+    /** Requested findings that already had the requested status and assignee. */
+    unchanged: Type.Array(Type.Integer()),
+  },
+  { title: 'BulkResult' },
+);
 export type BulkResult = Static<typeof BulkResultSchema>;

@@ -26,7 +26,7 @@ export function groupRoutes(app: App, { db }: AppContext): void {
   app.post(
     '/api/groups',
     {
-      config: { access: 'group.create' },
+      config: { access: 'group.create', problems: [409] },
       schema: {
         operationId: 'createGroup',
         description: 'Creates a group; a member who creates one gets write on it.',

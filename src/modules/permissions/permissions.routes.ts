@@ -42,7 +42,7 @@ export function permissionRoutes(app: App, { db }: AppContext): void {
   app.post(
     '/api/applications/:id/permissions',
     {
-      config: { access: 'grants.write' },
+      config: { access: 'grants.write', problems: [409] },
       schema: {
         operationId: 'grantApplicationAccess',
         description: 'Grants `read` or `write` on the application to `user:<id>` or `team:<id>`.',
@@ -81,7 +81,7 @@ export function permissionRoutes(app: App, { db }: AppContext): void {
   app.post(
     '/api/permissions/applications',
     {
-      config: { access: 'grants.write' },
+      config: { access: 'grants.write', problems: [409] },
       schema: {
         operationId: 'grantApplicationAccessLegacy',
         description:
@@ -119,7 +119,7 @@ export function permissionRoutes(app: App, { db }: AppContext): void {
   app.post(
     '/api/admin/permissions',
     {
-      config: { access: 'permissions.write' },
+      config: { access: 'permissions.write', problems: [409] },
       schema: {
         operationId: 'createPermissionPolicy',
         description:

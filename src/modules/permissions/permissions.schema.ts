@@ -6,15 +6,18 @@ const PolicyActionSchema = Type.Enum([...POLICY_ACTIONS], {
   description: `What the policy allows; which actions a resource takes:\n\n${vocabularyDescription()}`,
 });
 
-export const PermissionSchema = Type.Object({
-  id: Type.Integer(),
-  /** `user:<id>` or `team:<id>`. */
-  subject: Type.String(),
-  /** `application:<id>`, `group:<id>`, `*` (every application) or an administrative resource. */
-  resource: Type.String(),
-  action: PolicyActionSchema,
-  created_at: Timestamp,
-});
+export const PermissionSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    /** `user:<id>` or `team:<id>`. */
+    subject: Type.String(),
+    /** `application:<id>`, `group:<id>`, `*` (every application) or an administrative resource. */
+    resource: Type.String(),
+    action: PolicyActionSchema,
+    created_at: Timestamp,
+  },
+  { title: 'Permission' },
+);
 
 const Subject = Type.String({
   pattern: '^(user|team):[1-9][0-9]*$',

@@ -95,42 +95,52 @@ export const DryRunBody = BodyObject({
 });
 export type DryRunInput = Static<typeof DryRunBody>;
 
-export const PolicySchema = Type.Object({
-  id: Type.Integer(),
-  name: Type.String(),
-  scope_type: ScopeType,
-  scope_id: Nullable(Type.Integer()),
-  application_id: Nullable(Type.Integer()),
-  group_id: Nullable(Type.Integer()),
-  event_types: Type.Array(Type.String()),
-  conditions: Type.Array(
-    Type.Object({ field: Type.String(), op: Type.String(), value: Type.Union([Scalar, Type.Array(Scalar)]) }),
-  ),
-  actions: Type.Array(Type.Object({ type: Type.String(), target: Nullable(Scalar) })),
-  enabled: Type.Boolean(),
-  created_by: Nullable(Type.Integer()),
-  created_at: Timestamp,
-  updated_at: Timestamp,
-});
+export const PolicySchema = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Type.String(),
+    scope_type: ScopeType,
+    scope_id: Nullable(Type.Integer()),
+    application_id: Nullable(Type.Integer()),
+    group_id: Nullable(Type.Integer()),
+    event_types: Type.Array(Type.String()),
+    conditions: Type.Array(
+      Type.Object({
+        field: Type.String(),
+        op: Type.String(),
+        value: Type.Union([Scalar, Type.Array(Scalar)]),
+      }),
+    ),
+    actions: Type.Array(Type.Object({ type: Type.String(), target: Nullable(Scalar) })),
+    enabled: Type.Boolean(),
+    created_by: Nullable(Type.Integer()),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { title: 'Policy' },
+);
 export type PolicyRecord = Static<typeof PolicySchema>;
 
 /** One evaluation of a policy on one change. */
-export const PolicyRunSchema = Type.Object({
-  id: Type.Integer(),
-  policy_id: Type.Integer(),
-  event: Type.String(),
-  /** 1 for the change itself; 2 and 3 for what policies' own changes set off. */
-  depth: Type.Integer(),
-  /** Findings the policy was evaluated on. */
-  evaluated: Type.Integer(),
-  /** How many it matched and acted on, and which. */
-  matched: Type.Integer(),
-  finding_ids: Type.Array(Type.Integer()),
-  actions: Nullable(Type.Array(Type.Object({ type: Type.String(), target: Nullable(Scalar) }))),
-  /** Actions that could not run (an assignee since disabled), else null. */
-  error: Nullable(Type.String()),
-  created_at: Timestamp,
-});
+export const PolicyRunSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    policy_id: Type.Integer(),
+    event: Type.String(),
+    /** 1 for the change itself; 2 and 3 for what policies' own changes set off. */
+    depth: Type.Integer(),
+    /** Findings the policy was evaluated on. */
+    evaluated: Type.Integer(),
+    /** How many it matched and acted on, and which. */
+    matched: Type.Integer(),
+    finding_ids: Type.Array(Type.Integer()),
+    actions: Nullable(Type.Array(Type.Object({ type: Type.String(), target: Nullable(Scalar) }))),
+    /** Actions that could not run (an assignee since disabled), else null. */
+    error: Nullable(Type.String()),
+    created_at: Timestamp,
+  },
+  { title: 'PolicyRun' },
+);
 
 export const RunsQuery = Type.Object(
   {
@@ -142,28 +152,31 @@ export const RunsQuery = Type.Object(
 );
 export type RunsQueryInput = Static<typeof RunsQuery>;
 
-export const DryRunSchema = Type.Object({
-  /** How many existing findings in the policy's scope match its conditions. */
-  matched: Type.Integer(),
-  /** The first 100 of them. */
-  findings: Type.Array(
-    Type.Object({
-      id: Type.Integer(),
-      application_id: Type.Integer(),
-      title: Type.String(),
-      severity: Type.String(),
-      status: Type.String(),
-      assignee_id: Nullable(Type.Integer()),
-    }),
-  ),
-  /** Per action, how many of the matches it would change. */
-  effects: Type.Array(
-    Type.Object({
-      type: Type.String(),
-      target: Nullable(Scalar),
-      would_change: Type.Integer(),
-      detail: Type.String(),
-    }),
-  ),
-});
+export const DryRunSchema = Type.Object(
+  {
+    /** How many existing findings in the policy's scope match its conditions. */
+    matched: Type.Integer(),
+    /** The first 100 of them. */
+    findings: Type.Array(
+      Type.Object({
+        id: Type.Integer(),
+        application_id: Type.Integer(),
+        title: Type.String(),
+        severity: Type.String(),
+        status: Type.String(),
+        assignee_id: Nullable(Type.Integer()),
+      }),
+    ),
+    /** Per action, how many of the matches it would change. */
+    effects: Type.Array(
+      Type.Object({
+        type: Type.String(),
+        target: Nullable(Scalar),
+        would_change: Type.Integer(),
+        detail: Type.String(),
+      }),
+    ),
+  },
+  { title: 'DryRun' },
+);
 export type DryRunRecord = Static<typeof DryRunSchema>;

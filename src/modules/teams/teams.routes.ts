@@ -9,7 +9,7 @@ export function teamRoutes(app: App, { db }: AppContext): void {
   app.post(
     '/api/teams',
     {
-      config: { access: 'teams.create' },
+      config: { access: 'teams.create', problems: [409] },
       schema: {
         operationId: 'createTeam',
         description: 'Creates a team. Grants to the team reach every member.',
@@ -57,7 +57,7 @@ export function teamRoutes(app: App, { db }: AppContext): void {
   app.post(
     '/api/teams/:id/members',
     {
-      config: { access: 'teams.update' },
+      config: { access: 'teams.update', problems: [409] },
       schema: {
         operationId: 'addTeamMember',
         description: 'Adds a user to a team.',

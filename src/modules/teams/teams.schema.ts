@@ -1,22 +1,28 @@
 import { Type } from 'typebox';
 import { BodyObject, Timestamp } from '../../http/schemas.ts';
 
-export const TeamMemberSchema = Type.Object({
-  team_id: Type.Integer(),
-  user_id: Type.Integer(),
-  email: Type.String(),
-  name: Type.String(),
-  role: Type.String(),
-  created_at: Timestamp,
-});
+export const TeamMemberSchema = Type.Object(
+  {
+    team_id: Type.Integer(),
+    user_id: Type.Integer(),
+    email: Type.String(),
+    name: Type.String(),
+    role: Type.String(),
+    created_at: Timestamp,
+  },
+  { title: 'TeamMember' },
+);
 
-export const TeamSchema = Type.Object({
-  id: Type.Integer(),
-  name: Type.String(),
-  members: Type.Array(TeamMemberSchema),
-  created_at: Timestamp,
-  updated_at: Timestamp,
-});
+export const TeamSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Type.String(),
+    members: Type.Array(TeamMemberSchema),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { title: 'Team' },
+);
 
 export const CreateTeamBody = BodyObject({ name: Type.String({ minLength: 1, maxLength: 200 }) });
 

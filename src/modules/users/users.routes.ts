@@ -16,7 +16,7 @@ export function userRoutes(app: App, { db }: AppContext): void {
   app.post(
     '/api/users',
     {
-      config: { access: 'users.create' },
+      config: { access: 'users.create', problems: [409] },
       schema: {
         operationId: 'createUser',
         description:
@@ -64,7 +64,7 @@ export function userRoutes(app: App, { db }: AppContext): void {
   app.patch(
     '/api/users/:id',
     {
-      config: { access: 'account.write' },
+      config: { access: 'account.write', problems: [409] },
       schema: {
         operationId: 'updateUser',
         description:

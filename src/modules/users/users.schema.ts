@@ -1,16 +1,19 @@
 import { Type, type Static } from 'typebox';
 import { BodyObject, NullableTimestamp, RoleSchema, Timestamp } from '../../http/schemas.ts';
 
-export const UserSchema = Type.Object({
-  id: Type.Integer(),
-  email: Type.String(),
-  name: Type.String(),
-  role: RoleSchema,
-  disabled: Type.Boolean(),
-  last_login_at: NullableTimestamp,
-  created_at: Timestamp,
-  updated_at: Timestamp,
-});
+export const UserSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    email: Type.String(),
+    name: Type.String(),
+    role: RoleSchema,
+    disabled: Type.Boolean(),
+    last_login_at: NullableTimestamp,
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { title: 'User' },
+);
 export type UserRecord = Static<typeof UserSchema>;
 
 export const CreateUserBody = BodyObject({
@@ -53,9 +56,12 @@ export const ChangePasswordBody = BodyObject({
 });
 export type ChangePasswordInput = Static<typeof ChangePasswordBody>;
 
-export const PasswordChangedSchema = Type.Object({
-  id: Type.Integer(),
-  /** Sessions ended by the change (all of the user's others; API keys are kept). */
-  sessions_revoked: Type.Integer(),
-});
+export const PasswordChangedSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    /** Sessions ended by the change (all of the user's others; API keys are kept). */
+    sessions_revoked: Type.Integer(),
+  },
+  { title: 'PasswordChanged' },
+);
 export type PasswordChanged = Static<typeof PasswordChangedSchema>;

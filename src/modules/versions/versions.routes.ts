@@ -36,7 +36,7 @@ export function versionRoutes(app: App, { db }: AppContext): void {
   app.post(
     '/api/applications/:id/versions',
     {
-      config: { access: 'version.write' },
+      config: { access: 'version.write', problems: [409] },
       schema: {
         operationId: 'createVersion',
         description: 'Creates a version (409 when the name is taken). Uploads also create versions by name.',
@@ -79,7 +79,7 @@ export function versionRoutes(app: App, { db }: AppContext): void {
   app.patch(
     '/api/applications/:id/versions/:versionId',
     {
-      config: { access: 'version.write' },
+      config: { access: 'version.write', problems: [409] },
       schema: {
         operationId: 'updateVersion',
         description:
@@ -98,7 +98,7 @@ export function versionRoutes(app: App, { db }: AppContext): void {
   app.delete(
     '/api/applications/:id/versions/:versionId',
     {
-      config: { access: 'version.write' },
+      config: { access: 'version.write', problems: [409] },
       schema: {
         operationId: 'deleteVersion',
         description:

@@ -1,16 +1,19 @@
 import { Type, type Static } from 'typebox';
 import { BodyObject, Nullable, Timestamp } from '../../http/schemas.ts';
 
-export const VersionSchema = Type.Object({
-  id: Type.Integer(),
-  application_id: Type.Integer(),
-  name: Type.String(),
-  branch: Nullable(Type.String()),
-  tag: Nullable(Type.String()),
-  is_default: Type.Boolean(),
-  created_at: Timestamp,
-  updated_at: Timestamp,
-});
+export const VersionSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    application_id: Type.Integer(),
+    name: Type.String(),
+    branch: Nullable(Type.String()),
+    tag: Nullable(Type.String()),
+    is_default: Type.Boolean(),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { title: 'Version' },
+);
 export type VersionRecord = Static<typeof VersionSchema>;
 
 const VersionName = Type.String({ minLength: 1, maxLength: 200 });

@@ -36,25 +36,28 @@ export const UpdateWebhookBody = BodyObject(
 );
 export type UpdateWebhookInput = Static<typeof UpdateWebhookBody>;
 
-export const WebhookSchema = Type.Object({
-  id: Type.Integer(),
-  application_id: Type.Integer(),
-  url: Type.String(),
-  /** The subscription in the spec's form: `*` or a comma-separated list. */
-  events: Type.String(),
-  /** The same subscription as an array (the earlier form). */
-  event_list: Type.Array(Type.String()),
-  secret_set: Type.Boolean(),
-  active: Type.Boolean(),
-  /** `failing` once a delivery used up its retries, until the next success. */
-  state: Type.Enum(['ok', 'failing']),
-  failing_since: NullableTimestamp,
-  consecutive_failures: Type.Integer(),
-  last_delivery_at: NullableTimestamp,
-  last_status_code: Nullable(Type.Integer()),
-  created_at: Timestamp,
-  updated_at: Timestamp,
-});
+export const WebhookSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    application_id: Type.Integer(),
+    url: Type.String(),
+    /** The subscription in the spec's form: `*` or a comma-separated list. */
+    events: Type.String(),
+    /** The same subscription as an array (the earlier form). */
+    event_list: Type.Array(Type.String()),
+    secret_set: Type.Boolean(),
+    active: Type.Boolean(),
+    /** `failing` once a delivery used up its retries, until the next success. */
+    state: Type.Enum(['ok', 'failing']),
+    failing_since: NullableTimestamp,
+    consecutive_failures: Type.Integer(),
+    last_delivery_at: NullableTimestamp,
+    last_status_code: Nullable(Type.Integer()),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { title: 'Webhook' },
+);
 export type WebhookRecord = Static<typeof WebhookSchema>;
 
 export const WebhookParams = Type.Object({ id: Type.String(), webhookId: Type.String() });
@@ -75,32 +78,38 @@ export const DeliveryQuery = Type.Object(
 );
 export type DeliveryQueryInput = Static<typeof DeliveryQuery>;
 
-export const AttemptSchema = Type.Object({
-  attempted_at: Timestamp,
-  duration_ms: Type.Integer(),
-  status_code: Nullable(Type.Integer()),
-  error: Nullable(Type.String()),
-  /** The receiver's answer, cut to 4 KB. */
-  response_body: Nullable(Type.String()),
-});
+export const AttemptSchema = Type.Object(
+  {
+    attempted_at: Timestamp,
+    duration_ms: Type.Integer(),
+    status_code: Nullable(Type.Integer()),
+    error: Nullable(Type.String()),
+    /** The receiver's answer, cut to 4 KB. */
+    response_body: Nullable(Type.String()),
+  },
+  { title: 'Attempt' },
+);
 
-export const DeliverySchema = Type.Object({
-  id: Type.Integer(),
-  webhook_id: Type.Integer(),
-  /** The message id (`X-Service-Delivery`, `webhook-id`): the same across retries and redeliveries. */
-  message_id: Type.String(),
-  event: Type.String(),
-  finding_id: Nullable(Type.Integer()),
-  policy_id: Nullable(Type.Integer()),
-  status: Type.Enum(['pending', 'delivered', 'failed']),
-  attempts: Type.Integer(),
-  last_status_code: Nullable(Type.Integer()),
-  last_error: Nullable(Type.String()),
-  redelivery_of: Nullable(Type.Integer()),
-  created_at: Timestamp,
-  completed_at: NullableTimestamp,
-  attempt_log: Type.Array(AttemptSchema),
-});
+export const DeliverySchema = Type.Object(
+  {
+    id: Type.Integer(),
+    webhook_id: Type.Integer(),
+    /** The message id (`X-Service-Delivery`, `webhook-id`): the same across retries and redeliveries. */
+    message_id: Type.String(),
+    event: Type.String(),
+    finding_id: Nullable(Type.Integer()),
+    policy_id: Nullable(Type.Integer()),
+    status: Type.Enum(['pending', 'delivered', 'failed']),
+    attempts: Type.Integer(),
+    last_status_code: Nullable(Type.Integer()),
+    last_error: Nullable(Type.String()),
+    redelivery_of: Nullable(Type.Integer()),
+    created_at: Timestamp,
+    completed_at: NullableTimestamp,
+    attempt_log: Type.Array(AttemptSchema),
+  },
+  { title: 'Delivery' },
+);
 export type DeliveryRecord = Static<typeof DeliverySchema>;
 
 export const DeliveryDetailSchema = Type.Intersect([
