@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runHourlyMaintenance } from '../src/jobs/handlers/maintenance-hourly.ts';
 import { makeApplication, makeUser } from './support/factories.ts';
+import { buildSarif, manyResults } from './support/sarif-builder.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
+import { upload } from './support/upload.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -102,4 +105,42 @@ describe('hourly maintenance', () => {
     expect(await ids('policy_runs')).toEqual([recentRun]);
     expect(oldRun).not.toBe(recentRun);
   });
+});
+
+describe('after a big upload', () => {
+  it('answers without vacuuming, then a background job vacuums what it churned (PGlite; PostgreSQL has autovacuum)', async () => {
+    const admin = await makeUser(t, { role: 'admin' });
+    const app = await makeApplication(t, admin);
+    const lastVacuum = async () =>
+      (
+        await sql<{ last_vacuum: Date | null }>`
+          select last_vacuum from pg_stat_user_tables where relname = 'findings' and schemaname = current_schema()`.execute(
+          t.db,
+        )
+      ).rows[0]?.last_vacuum ?? null;
+    const before = await lastVacuum();
+    const response = await upload(
+      t,
+      '/api/ingest',
+      { 'x-api-token': app.api_token },
+      {
+        file: Buffer.from(buildSarif({ tool: 'vacuum-probe', results: manyResults(10_000) })),
+      },
+    );
+    expect(response.statusCode).toBe(201);
+    expect(response.json().new_findings_count).toBe(10_000);
+    const jobs = await sql<{ state: string }>`
+      select state from ${sql.table(`${t.database.jobSchema}.job`)} where name = 'vacuum-after-ingest'`.execute(
+      t.db,
+    );
+    if (t.database.kind !== 'pglite') {
+      expect(jobs.rows).toEqual([]);
+      return;
+    }
+    expect(jobs.rows.length).toBe(1);
+    await t.jobs.drained('vacuum-after-ingest');
+    const after = await lastVacuum();
+    expect(after).not.toBeNull();
+    expect(after?.getTime() ?? 0).toBeGreaterThan(before?.getTime() ?? 0);
+  }, 60_000);
 });

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { PGlite } from '@electric-sql/pglite';
 import {
   CompiledQuery,
@@ -12,20 +13,71 @@ import {
   type TransactionSettings,
 } from 'kysely';
 
+const backgroundWork = new AsyncLocalStorage<true>();
+
+/**
+ * Runs `work` as background work (jobs, the outbox watcher, pg-boss's own upkeep): on PGlite's one
+ * session it yields to requests waiting for the session. On PostgreSQL it changes nothing.
+ */
+export function asBackgroundWork<T>(work: () => T): T {
+  return backgroundWork.run(true, work);
+}
+
+/**
+ * After this many grants in a row to requests while background work waits, background work gets
+ * one turn, so a steady stream of requests cannot starve jobs.
+ */
+const FOREGROUND_STREAK_LIMIT = 16;
+
 /**
  * Serializes access to the one PGlite session. PGlite is a single session: a transaction must own
  * it from BEGIN to COMMIT, or another caller's statements would run inside (and be rolled back with)
  * someone else's transaction. Every user of the instance goes through this lock.
+ *
+ * Waiters are served requests first: background work (see `asBackgroundWork`) takes the session
+ * only when no request waits, or after a streak of requests. Otherwise a burst of background
+ * transactions queued at a commit (an upload's webhook dispatch) would sit between a request and the
+ * statements it still has to run before it can answer.
  */
 export class SessionLock {
-  private tail: Promise<void> = Promise.resolve();
+  private held = false;
+  private readonly foreground: (() => void)[] = [];
+  private readonly background: (() => void)[] = [];
+  private foregroundStreak = 0;
 
   acquire(): Promise<() => void> {
-    let release!: () => void;
-    const next = new Promise<void>((resolve) => (release = resolve));
-    const ready = this.tail.then(() => release);
-    this.tail = this.tail.then(() => next);
-    return ready;
+    const isBackground = backgroundWork.getStore() === true;
+    return new Promise((resolve) => {
+      const grant = () => {
+        this.held = true;
+        let released = false;
+        const hand = () =>
+          resolve(() => {
+            if (released) return;
+            released = true;
+            this.handOver();
+          });
+        // PGlite runs on this thread and its statements resolve as microtasks: background work that
+        // took the session again at once could chain transactions for seconds without letting I/O
+        // callbacks run (a request's socket write, a file removal). Background work therefore takes
+        // its turn from the macrotask queue; requests take theirs at once.
+        if (isBackground) setImmediate(hand);
+        else hand();
+      };
+      if (!this.held) grant();
+      else (isBackground ? this.background : this.foreground).push(grant);
+    });
+  }
+
+  private handOver(): void {
+    this.held = false;
+    const backgroundsTurn =
+      this.background.length > 0 &&
+      (this.foreground.length === 0 || this.foregroundStreak >= FOREGROUND_STREAK_LIMIT);
+    const next = backgroundsTurn ? this.background.shift() : this.foreground.shift();
+    // The streak counts only grants made while background work was kept waiting.
+    this.foregroundStreak = backgroundsTurn || this.background.length === 0 ? 0 : this.foregroundStreak + 1;
+    next?.();
   }
 
   async run<T>(work: () => Promise<T>): Promise<T> {

@@ -1,5 +1,5 @@
-import { sql, type Kysely } from 'kysely';
-import type { DB } from '../db/schema.ts';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import type { DB, ScansTable } from '../db/schema.ts';
 import { runPolicies } from '../domain/policies/runner.ts';
 import { publishEvents } from '../events/events.ts';
 import { AppError, badRequest } from '../errors.ts';
@@ -115,8 +115,13 @@ function uploadScopes(parser: ParserModule, scopes: UploadScope[], category: str
 
 export interface IngestOutcome {
   scanId: number;
+  /** The scan row as committed, so the caller answers without another statement. */
+  scan: Selectable<ScansTable>;
   counts: MergeCounts & { findings: number };
 }
+
+/** Work the caller adds to the merge transaction (it commits with the merge, or not at all). */
+export type InMergeTransaction = (trx: Transaction<DB>, counts: IngestOutcome['counts']) => Promise<void>;
 
 /**
  * Steps 4–8 for one upload: parse into staging (no transaction held), then one transaction that
@@ -128,6 +133,8 @@ export async function ingestPrepared(
   prepared: PreparedUpload,
   file: UploadedFile,
   options: IngestOptions,
+  existingScanId?: undefined,
+  inMergeTransaction?: InMergeTransaction,
 ): Promise<IngestOutcome>;
 /** An async upload's pending scan; null when another run of its job completed it first. */
 export async function ingestPrepared(
@@ -136,6 +143,7 @@ export async function ingestPrepared(
   file: UploadedFile,
   options: IngestOptions,
   existingScanId: number,
+  inMergeTransaction?: InMergeTransaction,
 ): Promise<IngestOutcome | null>;
 export async function ingestPrepared(
   db: Kysely<DB>,
@@ -143,9 +151,11 @@ export async function ingestPrepared(
   file: UploadedFile,
   options: IngestOptions,
   existingScanId?: number,
+  inMergeTransaction?: InMergeTransaction,
 ): Promise<IngestOutcome | null> {
   const uploadKey = newUploadKey();
   const startedAt = new Date();
+  let stagingDiscarded = false;
   try {
     const upload = { category: options.category ?? null, root: options.root ?? null };
     // A zero-byte report named by its scanner type is a tool that found nothing.
@@ -231,7 +241,7 @@ export async function ingestPrepared(
         applicationIds,
         findings: { ...uploaded, newOnly: true },
       });
-      await trx
+      const completed = await trx
         .updateTable('scans')
         .set({
           ...scanColumns,
@@ -244,7 +254,8 @@ export async function ingestPrepared(
           updated_at: new Date(),
         })
         .where('id', '=', scan.id)
-        .execute();
+        .returningAll()
+        .executeTakeFirstOrThrow();
       await publishEvents(trx, [
         {
           type: 'scan.completed',
@@ -263,10 +274,16 @@ export async function ingestPrepared(
         applicationIds,
         findings: { ...uploaded, newOnly: false },
       });
-      return { scanId: scan.id, counts: { ...counts, findings: staged.findingsCount } };
+      const allCounts = { ...counts, findings: staged.findingsCount };
+      // Everything the upload still has to do happens before the commit: on PGlite's one session,
+      // each statement after it would queue behind the background work the commit sets off.
+      await discardStaged(trx, uploadKey);
+      await inMergeTransaction?.(trx, allCounts);
+      return { scanId: scan.id, scan: completed, counts: allCounts };
     });
+    stagingDiscarded = outcome !== null;
     return outcome;
   } finally {
-    await discardStaged(db, uploadKey);
+    if (!stagingDiscarded) await discardStaged(db, uploadKey);
   }
 }

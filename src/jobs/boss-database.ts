@@ -1,6 +1,7 @@
 import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import type PgBoss from 'pg-boss';
 import type { Database } from '../db/database.ts';
+import { asBackgroundWork } from '../db/pglite-dialect.ts';
 import type { DB } from '../db/schema.ts';
 
 /**
@@ -13,12 +14,15 @@ export function bossDatabase(database: Database): PgBoss.Db {
   const pglite = database.pglite;
   if (pglite) {
     return {
+      // pg-boss's own polling and upkeep yield to requests waiting for the session.
       executeSql: (text, values = []) =>
-        pglite.lock.run(async () => {
-          if (values.length > 0) return pglite.instance.query(text, values);
-          const results = await pglite.instance.exec(text);
-          return results.at(-1) ?? { rows: [] };
-        }),
+        asBackgroundWork(() =>
+          pglite.lock.run(async () => {
+            if (values.length > 0) return pglite.instance.query(text, values);
+            const results = await pglite.instance.exec(text);
+            return results.at(-1) ?? { rows: [] };
+          }),
+        ),
     };
   }
   return viaKysely(database.db);

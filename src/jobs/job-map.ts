@@ -7,6 +7,8 @@ export interface JobPayloads {
   'ingest-scan': { scanId: number };
   /** Remove staging rows and spool files no live process owns; expire sessions; PGlite VACUUM. */
   'maintenance-hourly': Record<string, never>;
+  /** PGlite has no autovacuum: VACUUM ANALYZE what a big upload churned, after its answer. */
+  'vacuum-after-ingest': Record<string, never>;
   /** Re-score open findings: the age part of the risk formula grows every day. */
   'maintenance-daily': Record<string, never>;
   /** Turn committed outbox events into webhook deliveries (one runs at a time). */

@@ -3,6 +3,7 @@ import type { Kysely, Transaction } from 'kysely';
 import PgBoss from 'pg-boss';
 import type { AppContext } from '../app-context.ts';
 import type { DB } from '../db/schema.ts';
+import { asBackgroundWork } from '../db/pglite-dialect.ts';
 import { bossDatabase, viaKysely } from './boss-database.ts';
 import type { Config } from '../config.ts';
 import { deliverWebhookBatch } from './handlers/deliver-webhook.ts';
@@ -10,6 +11,7 @@ import { dispatchOutbox, hasUndispatchedEvents } from './handlers/dispatch-outbo
 import { processIngestScan } from './handlers/ingest-scan.ts';
 import { runDailyMaintenance } from './handlers/maintenance-daily.ts';
 import { runHourlyMaintenance } from './handlers/maintenance-hourly.ts';
+import { vacuumAfterIngest } from './handlers/vacuum-after-ingest.ts';
 import type { JobName, JobPayloads } from './job-map.ts';
 
 /** What a handler gets: the application context without the job runtime itself. */
@@ -63,6 +65,12 @@ const jobSpecs = (config: Config): { [N in JobName]: JobSpec<JobPayloads[N]> } =
     cron: '17 * * * *',
     retryLimit: 0,
     handler: runHourlyMaintenance,
+  },
+  'vacuum-after-ingest': {
+    // One queued is enough however many uploads ask: it vacuums whatever they all churned.
+    policy: 'stately',
+    retryLimit: 1,
+    handler: vacuumAfterIngest,
   },
   'maintenance-daily': {
     policy: 'singleton',
@@ -199,9 +207,9 @@ export async function startJobs(context: Omit<AppContext, 'jobs'>, options: Jobs
     } catch (error) {
       if (watching) options.log.warn({ err: error }, 'outbox watch failed');
     }
-    if (watching) watcher = setTimeout(() => void watchOutbox(), OUTBOX_WATCH_MS).unref();
+    if (watching) watcher = setTimeout(() => void asBackgroundWork(watchOutbox), OUTBOX_WATCH_MS).unref();
   };
-  watcher = setTimeout(() => void watchOutbox(), OUTBOX_WATCH_MS).unref();
+  watcher = setTimeout(() => void asBackgroundWork(watchOutbox), OUTBOX_WATCH_MS).unref();
   return api;
 }
 
@@ -212,7 +220,7 @@ type AnyJobSpec = JobSpec<unknown>;
 function startWorker(boss: PgBoss, name: JobName, spec: AnyJobSpec, context: JobContext): Promise<string> {
   if (!('batchHandler' in spec)) {
     return boss.work(name, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async ([job]) => {
-      if (job) await spec.handler(context, job.data);
+      if (job) await asBackgroundWork(() => spec.handler(context, job.data));
     });
   }
   let workerId = '';
@@ -220,14 +228,16 @@ function startWorker(boss: PgBoss, name: JobName, spec: AnyJobSpec, context: Job
     name,
     { batchSize: spec.batchSize, pollingIntervalSeconds: 0.5, includeMetadata: true },
     async (batch) => {
-      const failures = await spec.batchHandler(
-        context,
-        batch.map((job) => ({
-          id: job.id,
-          data: job.data,
-          retryCount: job.retryCount,
-          retryLimit: job.retryLimit,
-        })),
+      const failures = await asBackgroundWork(() =>
+        spec.batchHandler(
+          context,
+          batch.map((job) => ({
+            id: job.id,
+            data: job.data,
+            retryCount: job.retryCount,
+            retryLimit: job.retryLimit,
+          })),
+        ),
       );
       // Failed jobs leave the active state here, so the batch's completion passes them over.
       for (const failure of failures) await boss.fail(name, failure.id, { message: failure.error });

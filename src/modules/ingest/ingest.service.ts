@@ -7,6 +7,7 @@ import type { Jobs } from '../../jobs/jobs.ts';
 import {
   ingestPrepared,
   prepareUpload,
+  type InMergeTransaction,
   type IngestOptions,
   type UploadedFile,
 } from '../../ingest/pipeline.ts';
@@ -18,11 +19,18 @@ import { presentScan, type ScanRecord } from '../scans/scans.presenter.ts';
 
 /** PGlite has no autovacuum: clean up after uploads big enough to leave many dead rows. */
 const MAINTAIN_AFTER_FINDINGS = 10_000;
+
 /**
- * What a big upload leaves dead rows in. Vacuuming the whole database instead made every big upload
- * on PGlite pay for the size of everything stored before it.
+ * Asks for the vacuum of what a big upload churned, in its merge transaction: a background job
+ * (`vacuum-after-ingest`) does it after the answer, yielding to requests on PGlite's one session, as
+ * PostgreSQL's autovacuum would. PostgreSQL needs none.
  */
-const CHURNED_TABLES = ['findings', 'ingest_staging', 'finding_scopes', 'finding_events', 'events'] as const;
+function vacuumLater(database: Database, jobs: Pick<Jobs, 'send'>): InMergeTransaction | undefined {
+  if (database.kind !== 'pglite') return undefined;
+  return async (trx, counts) => {
+    if (counts.findings >= MAINTAIN_AFTER_FINDINGS) await jobs.send(trx, 'vacuum-after-ingest', {});
+  };
+}
 
 export interface IngestDeps {
   db: Kysely<DB>;
@@ -54,10 +62,6 @@ function responseFor(scan: ScanRecord, replayed: boolean): IngestResponse {
       fixed_findings_count: scan.fixed_findings_count,
     },
   };
-}
-
-async function scanById(db: Kysely<DB>, id: number): Promise<ScanRecord> {
-  return presentScan(await db.selectFrom('scans').selectAll().where('id', '=', id).executeTakeFirstOrThrow());
 }
 
 /** The version an upload with these options goes to, if it exists yet (no version is created). */
@@ -163,10 +167,17 @@ export async function ingestUpload(
       deps.jobs.wake('ingest-scan');
       return responseFor(presentScan(scan), false);
     }
-    const outcome = await ingestPrepared(db, prepared, file, options);
+    const outcome = await ingestPrepared(
+      db,
+      prepared,
+      file,
+      options,
+      undefined,
+      vacuumLater(deps.database, deps.jobs),
+    );
     await removeSpooled(file.path);
-    if (outcome.counts.findings >= MAINTAIN_AFTER_FINDINGS) await deps.database.maintain(CHURNED_TABLES);
-    return responseFor(await scanById(db, outcome.scanId), false);
+    // No statement after the commit: the answer is the scan the transaction wrote.
+    return responseFor(presentScan(outcome.scan), false);
   } catch (error) {
     await removeSpooled(file.path);
     // A concurrent retry with the same key won the race: answer with its scan.
@@ -181,6 +192,7 @@ export async function ingestUpload(
 export interface StoredScanDeps {
   db: Kysely<DB>;
   database: Database;
+  jobs: Pick<Jobs, 'send'>;
   config: Pick<Config, 'dataDir'>;
 }
 
@@ -224,9 +236,7 @@ export async function processStoredScan(deps: StoredScanDeps, scanId: number): P
       uploadedBy: scan.uploaded_by,
       uploadedVia: scan.uploaded_via,
     };
-    const outcome = await ingestPrepared(db, prepared, file, options, scanId);
-    if (outcome && outcome.counts.findings >= MAINTAIN_AFTER_FINDINGS)
-      await deps.database.maintain(CHURNED_TABLES);
+    await ingestPrepared(db, prepared, file, options, scanId, vacuumLater(deps.database, deps.jobs));
   } catch (error) {
     const message = error instanceof AppError ? error.detail : 'Processing failed unexpectedly';
     await db
