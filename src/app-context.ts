@@ -12,6 +12,7 @@ import type { Database } from './db/database.ts';
 import type { DB } from './db/schema.ts';
 import type { Jobs } from './jobs/jobs.ts';
 import type { SecretBox } from './lib/secrets.ts';
+import type { Metrics } from './observability/metrics.ts';
 
 /** What route plugins and services are built from. Services take only the parts they use. */
 export interface AppContext {
@@ -23,6 +24,8 @@ export interface AppContext {
   secrets: SecretBox;
   /** Background jobs (pg-boss): send work, and in a worker process, run it. */
   jobs: Jobs;
+  /** Prometheus instruments (`/metrics`). */
+  metrics: Metrics;
 }
 
 export type App = FastifyInstance<

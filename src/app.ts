@@ -104,6 +104,18 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     }
   });
 
+  // Duration by route pattern (never the raw URL: ids would make every request a new series).
+  app.addHook('onResponse', async (request, reply) => {
+    context.metrics.httpRequestDuration.observe(
+      {
+        method: request.method,
+        route: request.routeOptions.url ?? 'unmatched',
+        status: String(reply.statusCode),
+      },
+      reply.elapsedTime / 1000,
+    );
+  });
+
   registerErrorHandling(app);
   // JSON everywhere (and multipart for ingest): a text/plain body is a 415, not a string to validate.
   app.removeContentTypeParser('text/plain');

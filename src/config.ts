@@ -23,6 +23,7 @@ const EnvSchema = Type.Object({
   WEBHOOK_TIMEOUT_SECONDS: Type.Integer({ minimum: 1, maximum: 60, default: 10 }),
   WEBHOOK_RETRY_LIMIT: Type.Integer({ minimum: 5, maximum: 20, default: 6 }),
   WEBHOOK_RETRY_DELAY_SECONDS: Type.Integer({ minimum: 1, default: 30 }),
+  METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
 });
 
 type Env = Static<typeof EnvSchema>;
@@ -62,6 +63,8 @@ export interface Config {
     retryLimit: number;
     retryDelaySeconds: number;
   };
+  /** `/metrics` needs `Authorization: Bearer <token>` when set; without it the endpoint is open. */
+  metricsToken: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -110,5 +113,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryLimit: parsed.WEBHOOK_RETRY_LIMIT,
       retryDelaySeconds: parsed.WEBHOOK_RETRY_DELAY_SECONDS,
     },
+    metricsToken: parsed.METRICS_TOKEN,
   };
 }

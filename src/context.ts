@@ -3,6 +3,7 @@ import type { AppContext } from './app-context.ts';
 import type { Database } from './db/database.ts';
 import { startJobs, type JobLog } from './jobs/jobs.ts';
 import { SecretBox } from './lib/secrets.ts';
+import { createMetrics } from './observability/metrics.ts';
 
 /**
  * Wires the application context: database, secrets and the job system. The server, `scanhub
@@ -15,7 +16,14 @@ export async function createAppContext(
   log: JobLog,
   options: { work: boolean },
 ): Promise<AppContext> {
-  const base = { config, database, db: database.db, secretKey, secrets: new SecretBox(secretKey) };
+  const base = {
+    config,
+    database,
+    db: database.db,
+    secretKey,
+    secrets: new SecretBox(secretKey),
+    metrics: createMetrics(database),
+  };
   const jobs = await startJobs(base, {
     work: options.work,
     expireInSeconds: config.jobs.timeoutSeconds,

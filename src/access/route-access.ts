@@ -8,7 +8,14 @@ import { ADMIN_PERMISSIONS, type AdminPermission } from './vocabulary.ts';
  */
 
 /** Who may present credentials for a route. */
-export type Authentication = 'public' | 'user' | 'admin' | 'application_token' | 'user_or_application_token';
+export type Authentication =
+  | 'public'
+  | 'user'
+  | 'admin'
+  | 'application_token'
+  | 'user_or_application_token'
+  /** The metrics scraper's bearer token (`METRICS_TOKEN`), checked by the route; open when unset. */
+  | 'metrics_token';
 
 /** The kinds of resource a route can act on; each resolves to an application or a group. */
 export type ScopedResource = 'application' | 'group' | 'version' | 'finding' | 'scan' | 'webhook' | 'policy';
@@ -30,6 +37,10 @@ export interface AccessRule {
  */
 const RULES = {
   public: { authentication: 'public', summary: 'No credentials needed.' },
+  'metrics.read': {
+    authentication: 'metrics_token',
+    summary: 'The metrics token (`Authorization: Bearer`) when `METRICS_TOKEN` is set; otherwise anyone.',
+  },
   'account.read': { authentication: 'user', summary: 'Any signed-in user, about their own account.' },
   'account.write': { authentication: 'user', summary: 'Any signed-in user, on their own account.' },
   'groups.list': { authentication: 'user', summary: 'Any signed-in user; lists only what they can see.' },

@@ -14,7 +14,8 @@ export interface Database {
   jobSchema: string;
   /** The PGlite instance and its session lock, for other users of the same session (jobs). */
   pglite?: { instance: PGlite; lock: SessionLock };
-  /** Runs `VACUUM ANALYZE` where no autovacuum exists (PGlite) after large writes. */
+  /** The PostgreSQL pool (for its statistics); absent on PGlite. */
+  pool?: pg.Pool;
   /**
    * PGlite has no autovacuum: VACUUM ANALYZE `tables`, or every table. A no-op on PostgreSQL.
    */
@@ -56,6 +57,7 @@ function postgresDatabase(url: string, schema: string | undefined): Database {
     db,
     kind: 'postgres',
     jobSchema: schema ? `${schema}_jobs` : 'pgboss',
+    pool,
     maintain: async () => {},
     close: () => db.destroy(),
   };
@@ -110,4 +112,11 @@ export async function migrateToLatest(db: Kysely<DB>, schema?: string): Promise<
   return (results ?? [])
     .filter((result) => result.status === 'Success')
     .map((result) => result.migrationName);
+}
+
+/** Migrations this build knows that the database has not applied (readiness: a server must not serve an old schema). */
+export async function pendingMigrations(db: Kysely<DB>): Promise<string[]> {
+  const applied = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
+  const done = new Set(applied.rows.map((row) => row.name));
+  return Object.keys(migrations).filter((name) => !done.has(name));
 }

@@ -80,6 +80,15 @@ export class SessionLock {
     next?.();
   }
 
+  /** For the metrics: whether the session is held, and who waits for it. */
+  stats(): { held: boolean; waitingRequests: number; waitingBackground: number } {
+    return {
+      held: this.held,
+      waitingRequests: this.foreground.length,
+      waitingBackground: this.background.length,
+    };
+  }
+
   async run<T>(work: () => Promise<T>): Promise<T> {
     const release = await this.acquire();
     try {

@@ -100,6 +100,8 @@ export function registerAuthentication(app: FastifyInstance, db: Kysely<DB>, sec
     const access = request.is404 ? 'public' : request.routeOptions.config.access;
     // A route without a declaration cannot be registered (app.ts); 'user' is the safe reading anyway.
     const requirement = access ? accessRule(access).authentication : 'user';
+    // The scraper's bearer token is not an API key: the metrics route checks it itself.
+    if (requirement === 'metrics_token') return;
     const apiKey = apiKeyFrom(request);
     const appToken = headerValue(request, 'x-api-token');
     const session = request.cookies[SESSION_COOKIE];

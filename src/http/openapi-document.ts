@@ -71,11 +71,13 @@ function operationAnswers(method: string, operation: Json): { security: Json[]; 
   const security =
     rule.authentication === 'public'
       ? []
-      : rule.authentication === 'application_token'
-        ? TOKEN_SECURITY
-        : rule.authentication === 'user_or_application_token'
-          ? [...USER_SECURITY, ...TOKEN_SECURITY]
-          : USER_SECURITY;
+      : rule.authentication === 'metrics_token'
+        ? [{ metricsToken: [] }, {}]
+        : rule.authentication === 'application_token'
+          ? TOKEN_SECURITY
+          : rule.authentication === 'user_or_application_token'
+            ? [...USER_SECURITY, ...TOKEN_SECURITY]
+            : USER_SECURITY;
   return { security, statuses: [...statuses].sort() };
 }
 

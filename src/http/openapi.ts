@@ -36,6 +36,11 @@ export async function registerOpenApi(app: App): Promise<void> {
           bearer: { type: 'http', scheme: 'bearer' },
           applicationToken: { type: 'apiKey', in: 'header', name: 'X-Api-Token' },
           session: { type: 'apiKey', in: 'cookie', name: 'scanhub_session' },
+          metricsToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'METRICS_TOKEN, when the server sets one',
+          },
         },
       },
       servers: [{ url: '/', description: 'The server that serves this document' }],

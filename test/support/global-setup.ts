@@ -5,8 +5,7 @@ import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { loadConfig } from '../../src/config.ts';
 import { migrateToLatest, openDatabase } from '../../src/db/database.ts';
-import { startJobs } from '../../src/jobs/jobs.ts';
-import { SecretBox } from '../../src/lib/secrets.ts';
+import { createAppContext } from '../../src/context.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -27,11 +26,9 @@ export default async function setup(project: TestProject): Promise<() => void> {
     await migrateToLatest(database.db);
     // The job tables and queues too, so a test file's first job does not create them.
     const secretKey = 'template-secret-key-template-secret-key';
-    const jobs = await startJobs(
-      { config: loadConfig({}), database, db: database.db, secretKey, secrets: new SecretBox(secretKey) },
-      { work: false, expireInSeconds: 60, log: { info: () => {}, warn: () => {}, error: () => {} } },
-    );
-    await jobs.stop();
+    const silent = { info: () => {}, warn: () => {}, error: () => {} };
+    const context = await createAppContext(loadConfig({}), database, secretKey, silent, { work: false });
+    await context.jobs.stop();
     const instance = database.pglite?.instance as PGlite;
     const dump = await instance.dumpDataDir('none');
     writeFileSync(file, Buffer.from(await dump.arrayBuffer()));

@@ -1,9 +1,10 @@
-import { sql } from 'kysely';
 import type { App, AppContext } from '../../app-context.ts';
+import { pendingMigrations } from '../../db/database.ts';
+import { constantTimeEqual } from '../../lib/secrets.ts';
 import { sendProblem } from '../../http/errors.ts';
 import { loggableError } from '../../lib/loggable-error.ts';
 
-export function healthRoutes(app: App, { db }: AppContext): void {
+export function healthRoutes(app: App, { db, config, metrics }: AppContext): void {
   app.get(
     '/healthz',
     {
@@ -31,12 +32,50 @@ export function healthRoutes(app: App, { db }: AppContext): void {
     },
     async (request, reply) => {
       try {
-        await sql`select 1`.execute(db);
+        const pending = await pendingMigrations(db);
+        if (pending.length > 0) {
+          return sendProblem(
+            reply,
+            503,
+            'migrations_pending',
+            `Migrations not applied: ${pending.join(', ')}`,
+          );
+        }
         return { status: 'ready' };
       } catch (error) {
         request.log.warn({ err: loggableError(error) }, 'readiness check failed');
         return sendProblem(reply, 503, 'database_unavailable', 'The database does not answer');
       }
+    },
+  );
+
+  app.get(
+    '/metrics',
+    {
+      config: { access: 'metrics.read', rateLimit: false },
+      schema: {
+        operationId: 'getMetrics',
+        description:
+          'Prometheus text exposition: HTTP request durations by route and status, ingest duration, bytes and findings by format, background jobs by queue and state, webhook deliveries by outcome, database pool or PGlite session statistics, and the process defaults. With `METRICS_TOKEN` set, send it as `Authorization: Bearer <token>`.',
+        tags: ['health'],
+        summary: 'Metrics for Prometheus',
+        produces: ['text/plain'],
+        response: { 200: { description: 'Prometheus text format 0.0.4', type: 'string' } },
+      },
+    },
+    async (request, reply) => {
+      if (config.metricsToken) {
+        const presented = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1] ?? '';
+        if (!constantTimeEqual(presented, config.metricsToken)) {
+          return sendProblem(
+            reply,
+            401,
+            'unauthorized',
+            'Send the metrics token as Authorization: Bearer <token>',
+          );
+        }
+      }
+      return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
     },
   );
 }

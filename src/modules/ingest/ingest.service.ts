@@ -4,6 +4,7 @@ import type { Database } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import type { Jobs } from '../../jobs/jobs.ts';
+import type { Metrics } from '../../observability/metrics.ts';
 import {
   ingestPrepared,
   prepareUpload,
@@ -36,6 +37,22 @@ export interface IngestDeps {
   db: Kysely<DB>;
   database: Database;
   jobs: Pick<Jobs, 'send' | 'wake'>;
+  metrics: IngestMetrics;
+}
+
+type IngestMetrics = Pick<Metrics, 'ingestDuration' | 'ingestBytes' | 'ingestFindings'>;
+
+/** One completed upload in the metrics: its duration, size and findings, by format. */
+function recordIngest(
+  metrics: IngestMetrics,
+  scan: { scanner_type: string | null; file_size: number | string; findings_count: number },
+  startedAt: number,
+  mode: 'sync' | 'async',
+): void {
+  const format = scan.scanner_type ?? 'unknown';
+  metrics.ingestDuration.observe({ format, mode }, (performance.now() - startedAt) / 1000);
+  metrics.ingestBytes.inc({ format }, Number(scan.file_size));
+  metrics.ingestFindings.inc({ format }, scan.findings_count);
 }
 
 export interface IngestResponse {
@@ -124,6 +141,7 @@ export async function ingestUpload(
   mode: { async: boolean },
 ): Promise<IngestResponse> {
   const { db } = deps;
+  const startedAt = performance.now();
   const replayed = await replay(db, file, options).catch(async (error: unknown) => {
     await removeSpooled(file.path);
     throw error;
@@ -175,6 +193,7 @@ export async function ingestUpload(
       undefined,
       vacuumLater(deps.database, deps.jobs),
     );
+    recordIngest(deps.metrics, outcome.scan, startedAt, 'sync');
     await removeSpooled(file.path);
     // No statement after the commit: the answer is the scan the transaction wrote.
     return responseFor(presentScan(outcome.scan), false);
@@ -193,6 +212,7 @@ export interface StoredScanDeps {
   db: Kysely<DB>;
   database: Database;
   jobs: Pick<Jobs, 'send'>;
+  metrics: IngestMetrics;
   config: Pick<Config, 'dataDir'>;
 }
 
@@ -203,6 +223,7 @@ export interface StoredScanDeps {
  */
 export async function processStoredScan(deps: StoredScanDeps, scanId: number): Promise<void> {
   const { db } = deps;
+  const startedAt = performance.now();
   const scan = await db.selectFrom('scans').selectAll().where('id', '=', scanId).executeTakeFirst();
   if (!scan || scan.status === 'completed' || scan.status === 'failed') return;
   const version = await db
@@ -236,7 +257,15 @@ export async function processStoredScan(deps: StoredScanDeps, scanId: number): P
       uploadedBy: scan.uploaded_by,
       uploadedVia: scan.uploaded_via,
     };
-    await ingestPrepared(db, prepared, file, options, scanId, vacuumLater(deps.database, deps.jobs));
+    const outcome = await ingestPrepared(
+      db,
+      prepared,
+      file,
+      options,
+      scanId,
+      vacuumLater(deps.database, deps.jobs),
+    );
+    if (outcome) recordIngest(deps.metrics, outcome.scan, startedAt, 'async');
   } catch (error) {
     const message = error instanceof AppError ? error.detail : 'Processing failed unexpectedly';
     await db

@@ -3,6 +3,7 @@ import type { Config } from '../../config.ts';
 import type { DB } from '../../db/schema.ts';
 import type { BatchFailures, BatchJob } from '../../jobs/jobs.ts';
 import { sendOutbound, type OutboundResponse } from '../../lib/outbound-http.ts';
+import type { Metrics } from '../../observability/metrics.ts';
 import type { SecretBox } from '../../lib/secrets.ts';
 import { signDelivery } from './signing.ts';
 
@@ -19,6 +20,7 @@ interface DeliveryContext {
   db: Kysely<DB>;
   secrets: SecretBox;
   config: Pick<Config, 'outbound' | 'webhooks'>;
+  metrics: Pick<Metrics, 'webhookDeliveries'>;
 }
 
 type Outcome = {
@@ -99,6 +101,11 @@ export async function deliverBatch(
   );
   const settled = outcomes.filter((outcome): outcome is Outcome => outcome !== null);
   if (settled.length > 0) await record(db, settled);
+  for (const outcome of settled) {
+    context.metrics.webhookDeliveries.inc({
+      outcome: outcome.delivered ? 'delivered' : outcome.last ? 'failed' : 'retried',
+    });
+  }
   return settled
     .filter((outcome) => !outcome.delivered && !outcome.last)
     .map((outcome) => ({

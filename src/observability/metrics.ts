@@ -1,0 +1,95 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { sql } from 'kysely';
+import type { Database } from '../db/database.ts';
+
+/**
+ * The process's Prometheus metrics (served at `/metrics`). One registry per app context, so several
+ * apps in one process (the tests) never register a metric twice.
+ */
+export interface Metrics {
+  registry: Registry;
+  httpRequestDuration: Histogram<'method' | 'route' | 'status'>;
+  ingestDuration: Histogram<'format' | 'mode'>;
+  ingestBytes: Counter<'format'>;
+  ingestFindings: Counter<'format'>;
+  webhookDeliveries: Counter<'outcome'>;
+}
+
+export type DeliveryOutcome = 'delivered' | 'retried' | 'failed';
+
+export function createMetrics(database: Database): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'scanhub_' });
+  const httpRequestDuration = new Histogram({
+    name: 'scanhub_http_request_duration_seconds',
+    help: 'HTTP requests by route pattern, method and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [registry],
+  });
+  const ingestDuration = new Histogram({
+    name: 'scanhub_ingest_duration_seconds',
+    help: 'Time to ingest one upload, from the stored file to the committed merge, by format and mode',
+    labelNames: ['format', 'mode'] as const,
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120],
+    registers: [registry],
+  });
+  const ingestBytes = new Counter({
+    name: 'scanhub_ingest_bytes_total',
+    help: 'Bytes of uploaded reports ingested, as received (gzip counted compressed), by format',
+    labelNames: ['format'] as const,
+    registers: [registry],
+  });
+  const ingestFindings = new Counter({
+    name: 'scanhub_ingest_findings_total',
+    help: 'Findings read from ingested reports, by format',
+    labelNames: ['format'] as const,
+    registers: [registry],
+  });
+  const webhookDeliveries = new Counter({
+    name: 'scanhub_webhook_deliveries_total',
+    help: 'Webhook delivery attempts by outcome: delivered, retried (will be tried again) or failed (retries used up)',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  for (const outcome of ['delivered', 'retried', 'failed'] as const) webhookDeliveries.inc({ outcome }, 0);
+
+  new Gauge({
+    name: 'scanhub_jobs',
+    help: 'Background jobs by queue and state (created and retry are queued; active are running)',
+    labelNames: ['name', 'state'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const rows = await sql<{ name: string; state: string; count: string }>`
+        select name, state::text as state, count(*)::text as count
+        from ${sql.table(`${database.jobSchema}.job`)}
+        where state in ('created', 'retry', 'active', 'failed')
+        group by name, state`.execute(database.db);
+      for (const row of rows.rows) this.set({ name: row.name, state: row.state }, Number(row.count));
+    },
+  });
+  const pool = database.pool;
+  const session = database.pglite?.lock;
+  new Gauge({
+    name: 'scanhub_database_connections',
+    help: 'PostgreSQL pool clients (total, idle, waiting); PGlite: the one session held, and waiters by class',
+    labelNames: ['engine', 'state'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      if (pool) {
+        this.set({ engine: 'postgres', state: 'total' }, pool.totalCount);
+        this.set({ engine: 'postgres', state: 'idle' }, pool.idleCount);
+        this.set({ engine: 'postgres', state: 'waiting' }, pool.waitingCount);
+      }
+      if (session) {
+        const stats = session.stats();
+        this.set({ engine: 'pglite', state: 'held' }, stats.held ? 1 : 0);
+        this.set({ engine: 'pglite', state: 'waiting_requests' }, stats.waitingRequests);
+        this.set({ engine: 'pglite', state: 'waiting_background' }, stats.waitingBackground);
+      }
+    },
+  });
+  return { registry, httpRequestDuration, ingestDuration, ingestBytes, ingestFindings, webhookDeliveries };
+}
