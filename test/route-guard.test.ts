@@ -373,7 +373,9 @@ describe('an anonymous caller', () => {
 
   it('gets 401 with an unknown API key, even on public routes', async () => {
     // The metrics scraper authenticates with its own bearer token, never an API key.
-    for (const endpoint of endpoints().filter(({ route }) => ruleOf(route).authentication !== 'metrics_token')) {
+    for (const endpoint of endpoints().filter(
+      ({ route }) => ruleOf(route).authentication !== 'metrics_token',
+    )) {
       expectProblem(endpoint, await inject(endpoint, { 'x-api-key': 'shk_not-a-key' }), 401, 'unauthorized');
     }
   });
