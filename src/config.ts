@@ -23,6 +23,9 @@ const EnvSchema = Type.Object({
   WEBHOOK_TIMEOUT_SECONDS: Type.Integer({ minimum: 1, maximum: 60, default: 10 }),
   WEBHOOK_RETRY_LIMIT: Type.Integer({ minimum: 5, maximum: 20, default: 6 }),
   WEBHOOK_RETRY_DELAY_SECONDS: Type.Integer({ minimum: 1, default: 30 }),
+  TRACKER_TIMEOUT_SECONDS: Type.Integer({ minimum: 1, maximum: 120, default: 20 }),
+  TRACKER_RETRY_LIMIT: Type.Integer({ minimum: 1, maximum: 20, default: 6 }),
+  TRACKER_RETRY_DELAY_SECONDS: Type.Integer({ minimum: 1, default: 30 }),
 });
 
 type Env = Static<typeof EnvSchema>;
@@ -59,6 +62,12 @@ export interface Config {
   webhooks: {
     timeoutMs: number;
     /** Retries after the first try; the delay doubles each time, with jitter. */
+    retryLimit: number;
+    retryDelaySeconds: number;
+  };
+  /** Issue-tracker calls (Jira, GitHub, GitLab): each is a job, retried with backoff. */
+  trackers: {
+    timeoutMs: number;
     retryLimit: number;
     retryDelaySeconds: number;
   };
@@ -109,6 +118,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: parsed.WEBHOOK_TIMEOUT_SECONDS * 1000,
       retryLimit: parsed.WEBHOOK_RETRY_LIMIT,
       retryDelaySeconds: parsed.WEBHOOK_RETRY_DELAY_SECONDS,
+    },
+    trackers: {
+      timeoutMs: parsed.TRACKER_TIMEOUT_SECONDS * 1000,
+      retryLimit: parsed.TRACKER_RETRY_LIMIT,
+      retryDelaySeconds: parsed.TRACKER_RETRY_DELAY_SECONDS,
     },
   };
 }
