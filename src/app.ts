@@ -19,6 +19,7 @@ import { findingRoutes } from './modules/findings/findings.routes.ts';
 import { groupRoutes } from './modules/groups/groups.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { ingestRoutes } from './modules/ingest/ingest.routes.ts';
+import { issueTrackerRoutes } from './modules/issue-trackers/issue-trackers.routes.ts';
 import { permissionRoutes } from './modules/permissions/permissions.routes.ts';
 import { policyRoutes } from './modules/policies/policies.routes.ts';
 import { scannerTypeRoutes } from './modules/scanner-types/scanner-types.routes.ts';
@@ -48,6 +49,7 @@ const ROUTE_MODULES: ((app: App, context: AppContext) => void)[] = [
   dashboardRoutes,
   webhookRoutes,
   policyRoutes,
+  issueTrackerRoutes,
 ];
 
 /** Rate-limit bucket: the credential when there is one, else the client address. */

@@ -441,6 +441,8 @@ export interface TrackerIssuesTable {
   state: Generated<TrackerIssueState>;
   last_synced_at: Timestamp | null;
   last_error: string | null;
+  /** Held by the job talking to the provider for this link; expires if its worker dies. */
+  lease_until: Timestamp | null;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }

@@ -3,7 +3,9 @@ import { sql, type Kysely } from 'kysely';
 /**
  * Issue trackers (one per application) and the issues linked to findings. A link row is claimed
  * (inserted, unique per finding and tracker) before any provider call, so two workers or a retry can
- * never both create a ticket; `state` says how far it got and what the tracker last said.
+ * never both create a ticket; `state` says how far it got and what the tracker last said. A job
+ * holds `lease_until` while it talks to the provider (no transaction is held across HTTP calls), so
+ * two jobs for one link never search-then-create at the same time.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`create table issue_trackers (
@@ -41,6 +43,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     state text not null default 'pending' check (state in ('pending', 'open', 'closed', 'failed')),
     last_synced_at timestamptz,
     last_error text,
+    lease_until timestamptz,
     created_at timestamptz not null default now(),
     updated_at timestamptz not null default now(),
     unique (finding_id, tracker_id)

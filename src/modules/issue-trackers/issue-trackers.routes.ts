@@ -1,0 +1,135 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { App, AppContext } from '../../app-context.ts';
+import { currentUser } from '../../http/auth.ts';
+import { IdParams } from '../../http/schemas.ts';
+import { receiveTrackerWebhook } from './inbound.service.ts';
+import {
+  ConnectionResultSchema,
+  InboundParams,
+  InboundQuery,
+  InboundResultSchema,
+  TrackerIssueSchema,
+  TrackerSchema,
+  UpsertTrackerBody,
+} from './issue-trackers.schema.ts';
+import {
+  createIssueForFinding,
+  deleteTracker,
+  getTracker,
+  listTrackerIssues,
+  testTrackerConnection,
+  upsertTracker,
+} from './issue-trackers.service.ts';
+
+const tags = ['issue-trackers'];
+
+export function issueTrackerRoutes(app: App, context: AppContext): void {
+  const { db, secrets, jobs } = context;
+
+  app.get(
+    '/api/applications/:id/issue-tracker',
+    { schema: { tags, summary: 'The application’s issue tracker', params: IdParams, response: { 200: TrackerSchema } } },
+    async (request) => getTracker(db, currentUser(request), request.params.id),
+  );
+
+  app.post(
+    '/api/applications/:id/issue-tracker',
+    {
+      schema: {
+        tags,
+        summary: 'Configure the issue tracker (201 created, 200 updated); the token is never returned',
+        params: IdParams,
+        body: UpsertTrackerBody,
+        response: { 200: TrackerSchema, 201: TrackerSchema },
+      },
+    },
+    async (request, reply) => {
+      const result = await upsertTracker({ db, secrets }, currentUser(request), request.params.id, request.body);
+      return reply.status(result.created ? 201 : 200).send(result.tracker);
+    },
+  );
+
+  app.delete(
+    '/api/applications/:id/issue-tracker',
+    { schema: { tags, summary: 'Remove the issue tracker and its links', params: IdParams } },
+    async (request, reply) => {
+      await deleteTracker(db, currentUser(request), request.params.id);
+      return reply.status(204).send();
+    },
+  );
+
+  app.get(
+    '/api/applications/:id/issue-tracker/issues',
+    {
+      schema: {
+        tags,
+        summary: 'Issues linked to findings, with their state and last error',
+        params: IdParams,
+        response: { 200: Type.Array(TrackerIssueSchema) },
+      },
+    },
+    async (request) => listTrackerIssues(db, currentUser(request), request.params.id),
+  );
+
+  app.post(
+    '/api/applications/:id/issue-tracker/test',
+    {
+      schema: {
+        tags,
+        summary: 'Test the connection (400 with the provider’s reason when it fails)',
+        params: IdParams,
+        response: { 200: ConnectionResultSchema },
+      },
+    },
+    async (request) => testTrackerConnection(context, currentUser(request), request.params.id),
+  );
+
+  app.post(
+    '/api/findings/:id/issue',
+    {
+      schema: {
+        tags,
+        summary: 'File an issue for this finding (201), or get the one it has (200)',
+        params: IdParams,
+        response: { 200: TrackerIssueSchema, 201: TrackerIssueSchema },
+      },
+    },
+    async (request, reply) => {
+      const result = await createIssueForFinding({ db, jobs }, currentUser(request), request.params.id);
+      return reply.status(result.created ? 201 : 200).send(result.issue);
+    },
+  );
+
+  // The provider's webhook: public, authenticated by its signature over the exact bytes received,
+  // so this scope keeps the raw body instead of Fastify's parsed JSON.
+  app.register(async (plain) => {
+    const scope = plain.withTypeProvider<TypeBoxTypeProvider>();
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+    scope.post(
+      '/api/integrations/:provider/webhook/:trackerId',
+      {
+        config: { auth: 'public' },
+        schema: {
+          tags,
+          summary: 'Inbound webhook of a tracker (GitHub signature, GitLab token, or Jira secret)',
+          params: InboundParams,
+          querystring: InboundQuery,
+          response: { 200: InboundResultSchema },
+        },
+      },
+      async (request) =>
+        receiveTrackerWebhook(
+          { db, secrets },
+          {
+            provider: request.params.provider,
+            trackerRef: request.params.trackerId,
+            headers: request.headers,
+            raw: Buffer.isBuffer(request.body) ? request.body : undefined,
+            querySecret: request.query.secret,
+          },
+        ),
+    );
+  });
+}
