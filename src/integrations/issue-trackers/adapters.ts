@@ -19,7 +19,10 @@ export function trackerAdapter(
   const token = secrets.open(tracker.token_sealed);
   switch (tracker.provider) {
     case 'github':
-      return githubAdapter({ baseUrl: tracker.base_url, token, repository: tracker.repository ?? '' }, policy);
+      return githubAdapter(
+        { baseUrl: tracker.base_url, token, repository: tracker.repository ?? '' },
+        policy,
+      );
     case 'gitlab':
       return gitlabAdapter({ baseUrl: tracker.base_url, token, projectId: tracker.project_id ?? '' }, policy);
     case 'jira':

@@ -50,7 +50,8 @@ export function githubAdapter(settings: GithubSettings, policy: OutboundPolicy):
   });
   const number = (key: string): number => {
     const parsed = Number(key.replace(/^#/, ''));
-    if (!Number.isInteger(parsed) || parsed <= 0) throw new TrackerError(`github: not an issue number: ${key}`);
+    if (!Number.isInteger(parsed) || parsed <= 0)
+      throw new TrackerError(`github: not an issue number: ${key}`);
     return parsed;
   };
   const call = async <T>(work: () => Promise<T>): Promise<T> => {

@@ -59,7 +59,8 @@ function guardedRequester(policy: OutboundPolicy) {
           response: { status: response.status, data: text },
         });
       }
-      const json: unknown = text && response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text;
+      const json: unknown =
+        text && response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text;
       return {
         body: json as Record<string, unknown>,
         headers: Object.fromEntries(response.headers),

@@ -62,7 +62,8 @@ export function parseInbound(provider: TrackerProvider, headers: Headers, body: 
     const event = header(headers, 'x-github-event');
     const issue = object(payload.issue);
     const number = integer(issue.number);
-    if (number === null || issue.pull_request) return { kind: 'ignored', reason: `github ${event || 'event'}` };
+    if (number === null || issue.pull_request)
+      return { kind: 'ignored', reason: `github ${event || 'event'}` };
     if (event === 'issues' && (payload.action === 'closed' || payload.action === 'reopened')) {
       return { kind: 'state', key: `#${number}`, state: payload.action === 'closed' ? 'closed' : 'open' };
     }

@@ -118,7 +118,8 @@ export function jiraAdapter(settings: JiraSettings, policy: OutboundPolicy): Iss
         const first = found.issues?.[0];
         return first ? ref(first) : null;
       }),
-    getIssue: (key) => call(async () => ref(await client.issues.getIssue({ issueIdOrKey: key, fields: ['status'] }))),
+    getIssue: (key) =>
+      call(async () => ref(await client.issues.getIssue({ issueIdOrKey: key, fields: ['status'] }))),
     close: (key, text) => transition(key, true, text),
     reopen: (key, text) => transition(key, false, text),
     comment: (key, text) =>

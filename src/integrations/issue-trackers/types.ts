@@ -83,7 +83,11 @@ export function trackerErrorFrom(provider: TrackerProvider, error: unknown): Tra
   const status = typeof rawStatus === 'number' && rawStatus >= 100 ? rawStatus : undefined;
   const message = typeof candidate?.message === 'string' ? candidate.message : 'request failed';
   const detail = providerMessage(candidate?.response?.data);
-  const reason = [`${provider}`, status !== undefined ? `answered ${status}` : 'unreachable', detail ?? message]
+  const reason = [
+    `${provider}`,
+    status !== undefined ? `answered ${status}` : 'unreachable',
+    detail ?? message,
+  ]
     .filter(Boolean)
     .join(': ');
   return new TrackerError(reason, status);

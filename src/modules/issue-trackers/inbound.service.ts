@@ -45,9 +45,13 @@ export async function receiveTrackerWebhook(
     throw badRequest('invalid_json', 'The webhook body is not JSON');
   }
   const change = parseInbound(tracker.provider, request.headers, body);
-  if (change.kind === 'ignored') return { received: true, applied: `ignored: ${change.reason}`.slice(0, 200) };
+  if (change.kind === 'ignored')
+    return { received: true, applied: `ignored: ${change.reason}`.slice(0, 200) };
   if (change.kind === 'state') {
-    return { received: true, applied: await applyRemoteState(db, tracker, change.key, change.state, 'webhook') };
+    return {
+      received: true,
+      applied: await applyRemoteState(db, tracker, change.key, change.state, 'webhook'),
+    };
   }
   const text = change.text.replaceAll('\u0000', '');
   if (text.trim() === '') return { received: true, applied: 'ignored: empty comment' };

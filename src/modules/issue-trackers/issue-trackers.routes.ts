@@ -29,7 +29,14 @@ export function issueTrackerRoutes(app: App, context: AppContext): void {
 
   app.get(
     '/api/applications/:id/issue-tracker',
-    { schema: { tags, summary: 'The application’s issue tracker', params: IdParams, response: { 200: TrackerSchema } } },
+    {
+      schema: {
+        tags,
+        summary: 'The application’s issue tracker',
+        params: IdParams,
+        response: { 200: TrackerSchema },
+      },
+    },
     async (request) => getTracker(db, currentUser(request), request.params.id),
   );
 
@@ -45,7 +52,12 @@ export function issueTrackerRoutes(app: App, context: AppContext): void {
       },
     },
     async (request, reply) => {
-      const result = await upsertTracker({ db, secrets }, currentUser(request), request.params.id, request.body);
+      const result = await upsertTracker(
+        { db, secrets },
+        currentUser(request),
+        request.params.id,
+        request.body,
+      );
       return reply.status(result.created ? 201 : 200).send(result.tracker);
     },
   );

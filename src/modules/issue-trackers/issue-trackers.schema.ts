@@ -3,7 +3,8 @@ import { BodyObject, Nullable, NullableTimestamp, Timestamp } from '../../http/s
 
 const Provider = Type.Enum(['jira', 'github', 'gitlab']);
 const SeverityThreshold = Type.Enum(['critical', 'high', 'medium', 'low', 'info']);
-const Text = (maxLength: number, description: string) => Type.String({ minLength: 1, maxLength, description });
+const Text = (maxLength: number, description: string) =>
+  Type.String({ minLength: 1, maxLength, description });
 
 /** POST /api/applications/{id}/issue-tracker: creates the tracker, or changes the given fields. */
 export const UpsertTrackerBody = BodyObject({

@@ -129,7 +129,12 @@ export async function createIssueForFinding(
   const tracker = await trackerOf(db, finding.application_id);
   const claimed = await db.transaction().execute(async (trx) => {
     const ids = await claimLinks(trx, tracker, [finding.id]);
-    if (ids.length > 0) await jobs.sendMany(trx, 'tracker-issue', ids.map((linkId) => ({ linkId, action: 'create' as const })));
+    if (ids.length > 0)
+      await jobs.sendMany(
+        trx,
+        'tracker-issue',
+        ids.map((linkId) => ({ linkId, action: 'create' as const })),
+      );
     return ids.length > 0;
   });
   if (claimed) jobs.wake('tracker-issue');

@@ -36,7 +36,11 @@ export async function applyRemoteState(
     if (!link) return 'unknown_issue';
     const now = new Date();
     if (link.state === state) {
-      await trx.updateTable('tracker_issues').set({ last_synced_at: now }).where('id', '=', link.id).execute();
+      await trx
+        .updateTable('tracker_issues')
+        .set({ last_synced_at: now })
+        .where('id', '=', link.id)
+        .execute();
       return 'unchanged';
     }
     await trx
@@ -64,7 +68,11 @@ export async function applyRemoteState(
           detail: { tracker: tracker.provider, issue: key, url: link.url, via },
         },
       ],
-      { actor: { system: `tracker:${tracker.provider}` }, reason: closedThere ? 'status_changed' : 'reopened', now },
+      {
+        actor: { system: `tracker:${tracker.provider}` },
+        reason: closedThere ? 'status_changed' : 'reopened',
+        now,
+      },
     );
     return closedThere ? 'finding_closed' : 'finding_reopened';
   });

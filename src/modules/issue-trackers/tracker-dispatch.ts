@@ -73,7 +73,9 @@ async function claimNewFindings(
         .select([eb.val(tracker.id).as('tracker_id'), 'findings.id', eb.val(tracker.provider).as('provider')])
         .$if(single !== null, (query) => query.where('findings.id', '=', single ?? 0))
         .$if(single === null, (query) =>
-          query.where('findings.version_id', '=', versionId).where('findings.first_scan_id', '=', firstScanId),
+          query
+            .where('findings.version_id', '=', versionId)
+            .where('findings.first_scan_id', '=', firstScanId),
         )
         .where('findings.severity_rank', '>=', rank)
         .where('findings.status', 'in', ['open', 'confirmed']),

@@ -14,7 +14,13 @@ export async function claimLinks(
   if (findingIds.length === 0) return [];
   const rows = await trx
     .insertInto('tracker_issues')
-    .values(findingIds.map((findingId) => ({ tracker_id: tracker.id, finding_id: findingId, provider: tracker.provider })))
+    .values(
+      findingIds.map((findingId) => ({
+        tracker_id: tracker.id,
+        finding_id: findingId,
+        provider: tracker.provider,
+      })),
+    )
     .onConflict((conflict) => conflict.columns(['finding_id', 'tracker_id']).doNothing())
     .returning('id')
     .execute();

@@ -14,7 +14,9 @@ import type { TrackerSyncContext } from './tracker-sync.ts';
 
 const LINKS_PER_TRACKER = 200;
 
-export async function reconcileTrackers(context: TrackerSyncContext): Promise<{ checked: number; closed: number }> {
+export async function reconcileTrackers(
+  context: TrackerSyncContext,
+): Promise<{ checked: number; closed: number }> {
   const { db } = context;
   const trackers = await db.selectFrom('issue_trackers').selectAll().orderBy('id').execute();
   let checked = 0;
@@ -28,7 +30,8 @@ export async function reconcileTrackers(context: TrackerSyncContext): Promise<{ 
       try {
         const issue = await adapter.getIssue(link.external_key);
         const outcome = await applyRemoteState(db, tracker, link.external_key, issue.state, 'reconciliation');
-        if (outcome === 'finding_closed' || (issue.state === 'closed' && outcome === 'link_updated')) closed += 1;
+        if (outcome === 'finding_closed' || (issue.state === 'closed' && outcome === 'link_updated'))
+          closed += 1;
         await db.updateTable('tracker_issues').set({ last_error: null }).where('id', '=', link.id).execute();
       } catch (error) {
         const failure = trackerErrorFrom(tracker.provider, error);

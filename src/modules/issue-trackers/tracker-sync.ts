@@ -43,7 +43,11 @@ async function lease(db: Kysely<DB>, linkId: number): Promise<Link | null> {
     .returningAll()
     .executeTakeFirst();
   if (row) return row;
-  const exists = await db.selectFrom('tracker_issues').select('id').where('id', '=', linkId).executeTakeFirst();
+  const exists = await db
+    .selectFrom('tracker_issues')
+    .select('id')
+    .where('id', '=', linkId)
+    .executeTakeFirst();
   // Gone with its tracker or finding: nothing to do. Held by another job: try again later.
   if (!exists) return null;
   throw new LinkBusy(`tracker link ${linkId} is busy`);
@@ -150,7 +154,10 @@ async function syncState(
     await adapter.close(key, `scanhub: finding ${finding.id} is ${why}; closing this issue.`);
     state = 'closed';
   } else if (!closedHere && link.state === 'closed') {
-    await adapter.reopen(key, `scanhub: finding ${finding.id} is ${finding.status} again; reopening this issue.`);
+    await adapter.reopen(
+      key,
+      `scanhub: finding ${finding.id} is ${finding.status} again; reopening this issue.`,
+    );
     state = 'open';
   }
   if (state) {
