@@ -203,8 +203,14 @@ export async function startFakeTracker(provider: Provider, validAuth: string): P
         body,
       });
       const auth = provider === 'gitlab' ? request.headers['private-token'] : request.headers.authorization;
-      if (auth !== validAuth)
-        return json(response, 401, { message: 'Bad credentials', errorMessages: ['Unauthorized'] });
+      if (auth !== validAuth) {
+        // Each provider's own shape of a refusal.
+        return json(
+          response,
+          401,
+          provider === 'jira' ? { errorMessages: ['Unauthorized'] } : { message: 'Bad credentials' },
+        );
+      }
       route(request.method ?? 'GET', url, body, response);
     });
   });
