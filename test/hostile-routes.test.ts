@@ -119,6 +119,12 @@ function sampleBody(endpoint: Endpoint): Record<string, unknown> | undefined {
     'POST /api/policies/test': policySample(),
     'PUT /api/policies/:id': policySample(),
     'PATCH /api/policies/:id': { name: 'hostile policy', enabled: false },
+    'POST /api/applications/:id/issue-tracker': {
+      provider: 'github',
+      token: 'ghp_hostile',
+      repository: 'acme/hostile',
+      auto_create: false,
+    },
   };
   return samples[label(endpoint)];
 }
@@ -144,6 +150,8 @@ function pathValues(url: string): Record<string, string> {
     userId: String(ids.member),
     webhookId: String(ids.webhook),
     deliveryId: String(ids.delivery),
+    provider: 'github',
+    trackerId: '1',
     '*': 'index.html',
   };
   if (id !== undefined) values.id = String(id);
