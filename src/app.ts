@@ -52,6 +52,11 @@ const ROUTE_MODULES: ((app: App, context: AppContext) => void)[] = [
   issueTrackerRoutes,
 ];
 
+/** A URL as logged: the value of any `secret`/`token` query parameter replaced. */
+function withoutQuerySecrets(url: string): string {
+  return url.replace(/([?&](?:secret|token)=)[^&#]*/gi, '$1[redacted]');
+}
+
 /** Rate-limit bucket: the credential when there is one, else the client address. */
 function rateLimitKey(request: FastifyRequest): string {
   const credential = apiKeyFrom(request) ?? request.headers['x-api-token'] ?? request.cookies[SESSION_COOKIE];
@@ -83,7 +88,17 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
               censor: '[redacted]',
             },
             // Any error logged anywhere goes through the whitelist (no SQL parameters, no bodies).
-            serializers: { err: (error) => loggableError(error) },
+            serializers: {
+              err: (error) => loggableError(error),
+              // Fastify's request fields, with secrets passed in the query (a tracker's webhook URL) cut out.
+              req: (request: FastifyRequest) => ({
+                method: request.method,
+                url: withoutQuerySecrets(request.url),
+                host: request.host,
+                remoteAddress: request.ip,
+                remotePort: request.socket?.remotePort,
+              }),
+            },
             ...(options.logStream ? { stream: options.logStream } : {}),
           },
     trustProxy: context.config.trustProxy,
