@@ -80,8 +80,10 @@ export function trackerErrorFrom(provider: TrackerProvider, error: unknown): Tra
     message?: unknown;
   } | null;
   const rawStatus = candidate?.status ?? candidate?.response?.status ?? candidate?.cause?.response?.status;
-  const status = typeof rawStatus === 'number' && rawStatus >= 100 ? rawStatus : undefined;
   const message = typeof candidate?.message === 'string' ? candidate.message : 'request failed';
+  // Octokit reports a failed connection as status 500; it is no answer, and is said as such.
+  const noAnswer = message.includes('fetch failed');
+  const status = typeof rawStatus === 'number' && rawStatus >= 100 && !noAnswer ? rawStatus : undefined;
   const detail = providerMessage(candidate?.response?.data);
   const reason = [
     `${provider}`,
