@@ -55,18 +55,16 @@ async function setup(overrides: Record<string, unknown> = {}) {
 }
 
 const linksOf = (appId: number) =>
-  t.app
-    .inject({ url: `/api/applications/${appId}/issue-tracker/issues`, headers: admin.headers })
-    .then(
-      (response) =>
-        response.json() as {
-          finding_id: number;
-          external_key: string | null;
-          state: string;
-          last_error: string | null;
-          url: string | null;
-        }[],
-    );
+  t.app.inject({ url: `/api/applications/${appId}/issue-tracker/issues`, headers: admin.headers }).then(
+    (response) =>
+      response.json() as {
+        finding_id: number;
+        external_key: string | null;
+        state: string;
+        last_error: string | null;
+        url: string | null;
+      }[],
+  );
 
 const settled = (appId: number, count: number, state = 'open') =>
   eventually(async () => {

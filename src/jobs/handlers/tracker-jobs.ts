@@ -4,7 +4,10 @@ import type { JobPayloads } from '../job-map.ts';
 import type { JobContext } from '../jobs.ts';
 
 /** One provider call set for one finding's issue; a retryable failure is thrown for pg-boss to retry. */
-export async function runTrackerIssue(context: JobContext, payload: JobPayloads['tracker-issue']): Promise<void> {
+export async function runTrackerIssue(
+  context: JobContext,
+  payload: JobPayloads['tracker-issue'],
+): Promise<void> {
   await runTrackerIssueJob(context, payload);
 }
 

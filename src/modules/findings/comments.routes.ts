@@ -30,6 +30,8 @@ export function commentRoutes(app: App, { db, jobs }: AppContext): void {
       },
     },
     async (request, reply) =>
-      reply.status(201).send(await addComment({ db, jobs }, currentUser(request), request.params.id, request.body)),
+      reply
+        .status(201)
+        .send(await addComment({ db, jobs }, currentUser(request), request.params.id, request.body)),
   );
 }

@@ -116,7 +116,9 @@ export function createdEntry(finding: FindingRow, rows: readonly TimelineRow[]):
 }
 
 /** The finding's tracker issue as the detail shows it (the link row, or null). */
-export function presentFindingIssue(row: Selectable<TrackerIssuesTable> | undefined): TrackerIssueRecord | null {
+export function presentFindingIssue(
+  row: Selectable<TrackerIssuesTable> | undefined,
+): TrackerIssueRecord | null {
   return row ? presentTrackerIssue(row) : null;
 }
 
