@@ -11,7 +11,7 @@ import { randomToken, type SecretBox } from '../../lib/secrets.ts';
 import { requireFindingAccess } from '../findings/findings.service.ts';
 import { presentTracker, presentTrackerIssue } from './issue-trackers.presenter.ts';
 import type { TrackerIssueRecord, TrackerRecord, UpsertTrackerInput } from './issue-trackers.schema.ts';
-import { claimLinks } from './tracker-links.ts';
+import { claimLinks } from './tracker-dispatch.ts';
 import { lastFour, trackerSettings } from './tracker-settings.ts';
 
 /**
