@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { parseId } from '../../access/access.ts';
 import type { DB, TrackerProvider } from '../../db/schema.ts';
 import { badRequest, notFound, unauthorized } from '../../errors.ts';
+import { nulBytePath } from '../../http/validation.ts';
 import { parseInbound, verifyInbound } from '../../integrations/issue-trackers/inbound.ts';
 import type { SecretBox } from '../../lib/secrets.ts';
 import { applyRemoteComment, applyRemoteState } from './remote-changes.ts';
@@ -44,6 +45,12 @@ export async function receiveTrackerWebhook(
   } catch {
     throw badRequest('invalid_json', 'The webhook body is not JSON');
   }
+  const nul = nulBytePath(body, 'body');
+  if (nul !== null) {
+    throw badRequest('validation_failed', 'The request is invalid', [
+      { path: nul, message: 'must not contain a NUL character' },
+    ]);
+  }
   const change = parseInbound(tracker.provider, request.headers, body);
   if (change.kind === 'ignored')
     return { received: true, applied: `ignored: ${change.reason}`.slice(0, 200) };
@@ -53,7 +60,7 @@ export async function receiveTrackerWebhook(
       applied: await applyRemoteState(db, tracker, change.key, change.state, 'webhook'),
     };
   }
-  const text = change.text.replaceAll('\u0000', '');
+  const text = change.text;
   if (text.trim() === '') return { received: true, applied: 'ignored: empty comment' };
   return { received: true, applied: await applyRemoteComment(db, tracker, change.key, change.author, text) };
 }

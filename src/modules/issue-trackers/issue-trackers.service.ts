@@ -118,7 +118,8 @@ export async function testTrackerConnection(
 
 /**
  * Files an issue for one finding by hand (any severity). The link is claimed here and the provider
- * called by a job; a second call answers the existing link (`created: false`).
+ * called by a job; a second call answers the existing link (`created: false`), and sends a link
+ * that had failed for good back to the provider.
  */
 export async function createIssueForFinding(
   { db, jobs }: { db: Kysely<DB>; jobs: Jobs },
@@ -128,6 +129,23 @@ export async function createIssueForFinding(
   const finding = await requireFindingAccess(db, user, findingRef, 'write');
   const tracker = await trackerOf(db, finding.application_id);
   const claimed = await db.transaction().execute(async (trx) => {
+    // A link the tracker refused for good (bad token, missing project) is tried again on request.
+    const retried = await trx
+      .updateTable('tracker_issues')
+      .set({ state: 'pending', last_error: null, updated_at: new Date() })
+      .where('finding_id', '=', finding.id)
+      .where('tracker_id', '=', tracker.id)
+      .where('state', '=', 'failed')
+      .where('external_key', 'is', null)
+      .returning('id')
+      .execute();
+    if (retried.length > 0) {
+      await jobs.sendMany(
+        trx,
+        'tracker-issue',
+        retried.map((link) => ({ linkId: link.id, action: 'create' as const })),
+      );
+    }
     const ids = await claimLinks(trx, tracker, [finding.id]);
     if (ids.length > 0)
       await jobs.sendMany(
@@ -137,7 +155,7 @@ export async function createIssueForFinding(
       );
     return ids.length > 0;
   });
-  if (claimed) jobs.wake('tracker-issue');
+  jobs.wake('tracker-issue');
   const link = await db
     .selectFrom('tracker_issues')
     .selectAll()
