@@ -189,7 +189,7 @@ describe('POST /api/applications/{id}/issue-tracker', () => {
     expect(after?.token_sealed).toBe(row?.token_sealed);
     expect(after?.webhook_secret_sealed).toBe(row?.webhook_secret_sealed);
     // Switching provider starts from that provider's needs.
-    const switched = await call('POST', url, admin.headers, { provider: 'gitlab' });
+    const switched = await call('POST', url, admin.headers, { provider: 'gitlab', token: TOKEN });
     expect(switched.statusCode).toBe(400);
     expect(switched.json().errors[0].path).toBe('body.project_id');
     expect((await trackerRows(app.id)).length).toBe(1);
@@ -228,6 +228,35 @@ describe('GET, DELETE, issues', () => {
     expect(
       await t.db.selectFrom('tracker_issues').selectAll().where('finding_id', '=', finding.id).execute(),
     ).toEqual([]);
+  });
+});
+
+describe('changing where issues live', () => {
+  it('another provider needs its own token; a new target drops the links (the issues stay there)', async () => {
+    const app = await makeApplication(t, admin);
+    const url = `/api/applications/${app.id}/issue-tracker`;
+    await call('POST', url, admin.headers, { ...valid(), auto_create: false });
+    const finding = await makeFinding(t, app.id);
+    await t.db
+      .insertInto('tracker_issues')
+      .values({
+        tracker_id: (await trackerRows(app.id))[0]?.id ?? 0,
+        finding_id: finding.id,
+        provider: 'github',
+        external_key: '#7',
+        state: 'open',
+      })
+      .execute();
+    const noToken = await call('POST', url, admin.headers, { provider: 'gitlab', project_id: '42' });
+    expect(noToken.statusCode).toBe(400);
+    expect(noToken.json().errors[0].path).toBe('body.token');
+    expect((await call('POST', url, admin.headers, { provider: 'github', labels: ['x'] })).statusCode).toBe(
+      200,
+    );
+    expect((await call('GET', `${url}/issues`, admin.headers)).json()).toHaveLength(1);
+    const moved = await call('POST', url, admin.headers, { provider: 'github', repository: 'acme/other' });
+    expect(moved.statusCode).toBe(200);
+    expect((await call('GET', `${url}/issues`, admin.headers)).json()).toEqual([]);
   });
 });
 

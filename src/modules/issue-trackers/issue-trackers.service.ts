@@ -19,6 +19,9 @@ import { lastFour, trackerSettings } from './tracker-settings.ts';
  * deleting it need write. The token is sealed at once and only ever shown as `token_last4`.
  */
 
+/** What says where issues live: changing any of these starts the links afresh. */
+const TARGET_FIELDS = ['provider', 'base_url', 'project_key', 'repository', 'project_id'] as const;
+
 type TrackerContext = { db: Kysely<DB>; secrets: SecretBox; config: Pick<Config, 'outbound' | 'trackers'> };
 
 async function trackerOf(db: Kysely<DB>, applicationId: number) {
@@ -49,7 +52,12 @@ export async function upsertTracker(
     .selectAll()
     .where('application_id', '=', app.id)
     .executeTakeFirst();
-  const settings = trackerSettings(input, stored, input.token !== undefined || stored !== undefined);
+  // Another provider needs its own token: the stored one is never sent to a different service.
+  const settings = trackerSettings(
+    input,
+    stored,
+    input.token !== undefined || stored?.provider === input.provider,
+  );
   const token =
     input.token !== undefined
       ? { token_sealed: secrets.seal(input.token), token_last4: lastFour(input.token) }
@@ -57,12 +65,19 @@ export async function upsertTracker(
   const newSecret = input.webhook_secret ?? (stored ? undefined : randomToken('shw_', 24));
   const secret = newSecret !== undefined ? { webhook_secret_sealed: secrets.seal(newSecret) } : undefined;
   if (stored) {
-    const row = await db
-      .updateTable('issue_trackers')
-      .set({ ...settings, ...token, ...secret, updated_at: new Date() })
-      .where('id', '=', stored.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const row = await db.transaction().execute(async (trx) => {
+      // Links name issues of the tracker they were filed in; pointed elsewhere, they would be
+      // closed, reopened and commented in the wrong place. The issues stay where they are.
+      if (TARGET_FIELDS.some((field) => settings[field] !== stored[field])) {
+        await trx.deleteFrom('tracker_issues').where('tracker_id', '=', stored.id).execute();
+      }
+      return trx
+        .updateTable('issue_trackers')
+        .set({ ...settings, ...token, ...secret, updated_at: new Date() })
+        .where('id', '=', stored.id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    });
     return { created: false, tracker: presentTracker(row) };
   }
   // trackerSettings refused a create without a token; a new tracker always gets a secret.

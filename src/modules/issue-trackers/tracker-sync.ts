@@ -69,7 +69,8 @@ export async function runTrackerIssueJob(
     const adapter = trackerAdapter(tracker, context.secrets, context.config);
     try {
       const key = await ensureIssue(db, adapter, tracker, link);
-      if (payload.action === 'sync') await syncState(db, adapter, tracker, link, key);
+      // A create may adopt an old issue (found by its marker) or race a status change: align both.
+      if (payload.action !== 'comment') await syncState(db, adapter, tracker, link, key);
       if (payload.action === 'comment' && payload.commentId !== undefined) {
         await postComment(db, adapter, key, payload.commentId);
       }
