@@ -153,10 +153,77 @@ describe('Jira issues', () => {
       payload: comment,
     });
     expect(copied.json().applied).toBe('comment_added');
+    const ours = { ...comment, comment: { author: { displayName: 'bot' }, body: 'Closing.\n[scanhub]' } };
+    const echo = await t.app.inject({
+      method: 'POST',
+      url,
+      headers: { 'x-scanhub-secret': SECRET },
+      payload: ours,
+    });
+    expect(echo.json().applied).toBe('own_comment');
     const thread = await t.app.inject({
       url: `/api/findings/${finding.id}/comments`,
       headers: admin.headers,
     });
     expect(thread.json()[0].content).toBe('Ann on Jira SEC-1: Patched');
+  });
+});
+
+describe('Jira Data Center (bearer personal access token)', () => {
+  it('speaks REST v2 with plain-text bodies: search, create, transitions and comments', async () => {
+    const pat = 'jira-dc-personal-access-token-0001';
+    const fake = await startFakeTracker('jira', `Bearer ${pat}`);
+    fakes.push(fake);
+    const app = await makeApplication(t, admin);
+    const response = await t.app.inject({
+      method: 'POST',
+      url: `/api/applications/${app.id}/issue-tracker`,
+      headers: admin.headers,
+      payload: {
+        provider: 'jira',
+        token: pat,
+        base_url: fake.url,
+        project_key: 'SEC',
+        issue_type: 'Vulnerability',
+      },
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: `/api/applications/${app.id}/issue-tracker/test`,
+          headers: admin.headers,
+        })
+      ).statusCode,
+    ).toBe(200);
+    const finding = await makeFinding(t, app.id, { severity: 'high' });
+    await t.app.inject({ method: 'POST', url: `/api/findings/${finding.id}/issue`, headers: admin.headers });
+    await link(finding.id);
+    const calls = fake.calls();
+    expect(calls.slice(0, 2)).toEqual(['GET /rest/api/2/myself', 'GET /rest/api/2/project/SEC']);
+    expect(calls[2]).toMatch(/^GET \/rest\/api\/2\/search\?/);
+    expect(calls[3]).toBe('POST /rest/api/2/issue');
+    const create = fake.requests[3];
+    expect(create?.headers.authorization).toBe(`Bearer ${pat}`);
+    expect(create?.body?.fields).toMatchObject({
+      issuetype: { name: 'Vulnerability' },
+      labels: [`scanhub-finding-${finding.id}`],
+    });
+    expect(typeof (create?.body?.fields as { description?: unknown }).description).toBe('string');
+
+    await t.app.inject({
+      method: 'PATCH',
+      url: `/api/findings/${finding.id}/status`,
+      headers: admin.headers,
+      payload: { status: 'false_positive' },
+    });
+    await link(finding.id, 'closed');
+    expect(fake.calls().slice(4)).toEqual([
+      'GET /rest/api/2/issue/SEC-1/transitions',
+      'POST /rest/api/2/issue/SEC-1/comment',
+      'POST /rest/api/2/issue/SEC-1/transitions',
+    ]);
+    expect(fake.requests[5]?.body?.body).toMatch(/is a false positive; closing this issue\.\n\[scanhub\]$/);
   });
 });

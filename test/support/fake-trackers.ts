@@ -91,7 +91,7 @@ export async function startFakeTracker(provider: Provider, validAuth: string): P
     body: Record<string, unknown> | null,
     response: http.ServerResponse,
   ) {
-    const path = url.pathname;
+    let path = url.pathname;
     const answerCreate = (issue: FakeIssue, view: unknown) => {
       if (failing > 0) {
         failing -= 1;
@@ -148,6 +148,10 @@ export async function startFakeTracker(provider: Provider, validAuth: string): P
       }
     }
     if (provider === 'jira') {
+      // Data Center's v2 API: the same calls under /rest/api/2, JQL search at /search.
+      path = path
+        .replace(/^\/rest\/api\/2\/search$/, '/rest/api/3/search/jql')
+        .replace(/^\/rest\/api\/2\//, '/rest/api/3/');
       if (method === 'GET' && path === '/rest/api/3/myself') return json(response, 200, { accountId: 'me' });
       if (method === 'GET' && path === '/rest/api/3/project/SEC') return json(response, 200, { key: 'SEC' });
       if (method === 'POST' && path === '/rest/api/3/issue') {
