@@ -1,5 +1,4 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { reconcileTrackers } from '../src/modules/issue-trackers/tracker-reconcile.ts';
 import { makeApplication, makeFinding, makeUser, type TestUser } from './support/factories.ts';
 import { startFakeTracker, type FakeTracker } from './support/fake-trackers.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
@@ -172,7 +171,9 @@ describe('GitLab issues', () => {
 
     await new Promise((resolve) => setTimeout(resolve, 1000));
     fake.close(1);
-    await reconcileTrackers(t);
+    // Through the job system this time (the scheduled, singleton job), not the function.
+    await t.jobs.send(t.db, 'tracker-reconcile', {});
+    await t.jobs.drained('tracker-reconcile');
     await link(finding.id, 'closed');
     expect(
       (
