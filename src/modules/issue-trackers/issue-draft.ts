@@ -18,6 +18,12 @@ type FindingForIssue = Pick<
   | 'cve_ids'
 >;
 
+/**
+ * Scanner text often holds `@name`s (`@types/node`, decorators, e-mail addresses); in a GitHub or
+ * GitLab issue each would notify someone. A zero-width space after the `@` keeps the text readable.
+ */
+const quiet = (text: string): string => text.replace(/@(?=[A-Za-z0-9_])/g, '@\u200b');
+
 function location(finding: FindingForIssue): string {
   if (finding.file_path) return finding.line ? `${finding.file_path}:${finding.line}` : finding.file_path;
   if (finding.package_name) return `${finding.package_name}@${finding.package_version ?? '?'}`;
@@ -44,8 +50,8 @@ export function issueDraft(finding: FindingForIssue, labels: readonly string[]):
     `scanhub finding ${finding.id}: /api/findings/${finding.id}`,
   ];
   return {
-    title: `[${finding.severity}] ${finding.title}`.slice(0, 250),
-    body: lines.join('\n'),
+    title: quiet(`[${finding.severity}] ${finding.title}`).slice(0, 250),
+    body: quiet(lines.join('\n')),
     labels: [...labels],
     marker: findingMarker(finding.id),
   };

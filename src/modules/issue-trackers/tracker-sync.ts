@@ -27,17 +27,18 @@ export interface TrackerSyncContext {
 }
 
 type Link = Selectable<TrackerIssuesTable>;
-const LEASE_SECONDS = 120;
+/** Longer than the slowest job: four provider calls at the configured deadline, with room to spare. */
+const leaseSeconds = (timeoutMs: number): number => Math.max(120, Math.ceil((6 * timeoutMs) / 1000));
 const CLOSED: readonly FindingStatus[] = ['fixed', 'false_positive'];
 
 class LinkBusy extends Error {
   override name = 'LinkBusy';
 }
 
-async function lease(db: Kysely<DB>, linkId: number): Promise<Link | null> {
+async function lease(db: Kysely<DB>, linkId: number, seconds: number): Promise<Link | null> {
   const row = await db
     .updateTable('tracker_issues')
-    .set({ lease_until: sql<Date>`now() + make_interval(secs => ${LEASE_SECONDS})` })
+    .set({ lease_until: sql<Date>`now() + make_interval(secs => ${seconds})` })
     .where('id', '=', linkId)
     .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', sql<Date>`now()`)]))
     .returningAll()
@@ -58,7 +59,7 @@ export async function runTrackerIssueJob(
   payload: JobPayloads['tracker-issue'],
 ): Promise<void> {
   const { db } = context;
-  const link = await lease(db, payload.linkId);
+  const link = await lease(db, payload.linkId, leaseSeconds(context.config.trackers.timeoutMs));
   if (!link) return;
   try {
     const tracker = await db
