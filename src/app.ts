@@ -20,6 +20,7 @@ import { findingRoutes } from './modules/findings/findings.routes.ts';
 import { groupRoutes } from './modules/groups/groups.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { ingestRoutes } from './modules/ingest/ingest.routes.ts';
+import { issueTrackerRoutes } from './modules/issue-trackers/issue-trackers.routes.ts';
 import { permissionRoutes } from './modules/permissions/permissions.routes.ts';
 import { policyRoutes } from './modules/policies/policies.routes.ts';
 import { scannerTypeRoutes } from './modules/scanner-types/scanner-types.routes.ts';
@@ -49,7 +50,13 @@ const ROUTE_MODULES: ((app: App, context: AppContext) => void)[] = [
   dashboardRoutes,
   webhookRoutes,
   policyRoutes,
+  issueTrackerRoutes,
 ];
+
+/** A URL as logged: the value of any `secret`/`token` query parameter replaced. */
+function withoutQuerySecrets(url: string): string {
+  return url.replace(/([?&](?:secret|token)=)[^&#]*/gi, '$1[redacted]');
+}
 
 /** Rate-limit bucket: the credential when there is one, else the client address. */
 function rateLimitKey(request: FastifyRequest): string {
@@ -82,7 +89,17 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
               censor: '[redacted]',
             },
             // Any error logged anywhere goes through the whitelist (no SQL parameters, no bodies).
-            serializers: { err: (error) => loggableError(error) },
+            serializers: {
+              err: (error) => loggableError(error),
+              // Fastify's request fields, with secrets passed in the query (a tracker's webhook URL) cut out.
+              req: (request: FastifyRequest) => ({
+                method: request.method,
+                url: withoutQuerySecrets(request.url),
+                host: request.host,
+                remoteAddress: request.ip,
+                remotePort: request.socket?.remotePort,
+              }),
+            },
             ...(options.logStream ? { stream: options.logStream } : {}),
           },
     trustProxy: context.config.trustProxy,

@@ -29,6 +29,7 @@ describe('loadConfig', () => {
       jobs: { inServer: true, timeoutSeconds: 1800 },
       outbound: { allowPrivate: false },
       webhooks: { timeoutMs: 10_000, retryLimit: 6, retryDelaySeconds: 30 },
+      trackers: { timeoutMs: 20_000, retryLimit: 6, retryDelaySeconds: 30 },
     });
   });
 

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '../src/http/auth.ts';
 import { makeUser, type TestUser } from './support/factories.ts';
+import { startFakeTracker } from './support/fake-trackers.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
 
 /**
@@ -17,7 +18,10 @@ let admin: TestUser;
 const secrets: string[] = [];
 
 beforeAll(async () => {
-  t = await createTestApp({ logLevel: 'info' }, { logStream: { write: (line) => void lines.push(line) } });
+  t = await createTestApp(
+    { logLevel: 'info', outbound: { allowPrivate: true } },
+    { logStream: { write: (line) => void lines.push(line) } },
+  );
   admin = await makeUser(t, { role: 'admin', password: 'admin password never logged' });
   secrets.push('admin password never logged', admin.key);
 });
@@ -133,6 +137,68 @@ describe('the server log through a hostile sequence', () => {
       .where('id', '=', hook.json().id)
       .executeTakeFirstOrThrow();
     secrets.push(sealedHook.secret_sealed ?? 'missing sealed webhook secret');
+
+    // Issue trackers: a token and webhook secret configured, refused by the provider (a fake on
+    // 127.0.0.1 answering 401), a bad request carrying a token, and inbound webhooks with the secret
+    // in the URL (Jira) and wrong secrets in headers.
+    const trackerToken = 'ghp_tracker-token-never-logged-01';
+    const trackerSecret = 'tracker-webhook-secret-never-logged';
+    const wrongSecret = 'wrong-tracker-secret-never-logged';
+    secrets.push(trackerToken, trackerSecret, wrongSecret);
+    const fake = await startFakeTracker('github', 'token something-else-entirely');
+    const trackerUrl = `/api/applications/${application.json().id}/issue-tracker`;
+    const tracker = await inject('POST', trackerUrl, {
+      provider: 'github',
+      token: trackerToken,
+      base_url: fake.url,
+      repository: 'acme/app',
+      webhook_secret: trackerSecret,
+    });
+    expect(tracker.statusCode).toBe(201);
+    expect(JSON.stringify(tracker.json())).not.toContain(trackerToken);
+    expect((await inject('POST', `${trackerUrl}/test`)).statusCode).toBe(400);
+    expect(fake.requests[0]?.headers.authorization).toBe(`token ${trackerToken}`);
+    await fake.stop();
+    expect(
+      (await inject('POST', trackerUrl, { provider: 'github', token: trackerToken, nope: 1 })).statusCode,
+    ).toBe(400);
+    const generated = await inject('POST', '/api/applications/' + application.json().id + '/issue-tracker', {
+      provider: 'jira',
+      token: trackerToken,
+      base_url: 'https://jira.example.test',
+      project_key: 'SEC',
+    });
+    expect(generated.statusCode).toBe(200);
+    const inbound = `/api/integrations/jira/webhook/${tracker.json().id}`;
+    expect(
+      (
+        await inject(
+          'POST',
+          `${inbound}?secret=${encodeURIComponent(trackerSecret)}`,
+          { webhookEvent: 'x' },
+          {},
+        )
+      ).statusCode,
+    ).toBe(200);
+    expect(
+      (
+        await inject(
+          'POST',
+          `${inbound}?secret=${encodeURIComponent(wrongSecret)}`,
+          { webhookEvent: 'x' },
+          {},
+        )
+      ).statusCode,
+    ).toBe(401);
+    expect(
+      (await inject('POST', inbound, { webhookEvent: 'x' }, { 'x-scanhub-secret': wrongSecret })).statusCode,
+    ).toBe(401);
+    const sealedTracker = await t.db
+      .selectFrom('issue_trackers')
+      .select(['token_sealed', 'webhook_secret_sealed'])
+      .where('id', '=', tracker.json().id)
+      .executeTakeFirstOrThrow();
+    secrets.push(sealedTracker.token_sealed, sealedTracker.webhook_secret_sealed);
 
     // Database errors while secrets are bound as parameters: a password change, a token rotation.
     const marker = 'marker name never logged';

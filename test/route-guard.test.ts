@@ -45,6 +45,8 @@ const PUBLIC_URLS = new Set([
   '/readyz',
   '/api/openapi.json',
   '/metrics',
+  // A tracker's webhook: no session or key, authenticated by the provider's signature or secret.
+  '/api/integrations/:provider/webhook/:trackerId',
 ]);
 const isPublic = (url: string): boolean => PUBLIC_URLS.has(url) || url.startsWith('/api/docs');
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -133,6 +135,9 @@ function sampleInput(endpoint: Endpoint): { payload?: object; query?: Record<str
       payload: { user_id: outsider.id, application_id: application.id, permission: 'read' },
     },
     'PATCH /api/policies/:id': { payload: { enabled: false } },
+    'POST /api/applications/:id/issue-tracker': {
+      payload: { provider: 'github', token: 'ghp_guard', repository: 'acme/guard', auto_create: false },
+    },
   };
   const method = endpoint.method === 'HEAD' ? 'GET' : endpoint.method; // HEAD shares GET's schema
   return samples[`${method} ${endpoint.url}`];
@@ -273,6 +278,14 @@ beforeAll(async () => {
       payload: POLICY_BODY(),
     })
   ).json().id;
+  // A tracker, so its reads answer 200; nothing is filed automatically (no provider is reachable).
+  const tracker = await t.app.inject({
+    method: 'POST',
+    url: `/api/applications/${application.id}/issue-tracker`,
+    headers: admin.headers,
+    payload: { provider: 'github', token: 'ghp_guard', repository: 'acme/guard', auto_create: false },
+  });
+  expect(tracker.statusCode, tracker.body).toBe(201);
   const login = await t.app.inject({
     method: 'POST',
     url: '/api/auth/login',

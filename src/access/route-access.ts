@@ -140,6 +140,23 @@ const RULES = {
     level: 'write',
     summary: 'Write on the application.',
   },
+  'tracker.read': {
+    authentication: 'user',
+    resource: 'application',
+    level: 'read',
+    summary: 'Read on the application.',
+  },
+  'tracker.write': {
+    authentication: 'user',
+    resource: 'application',
+    level: 'write',
+    summary: 'Write on the application.',
+  },
+  'tracker.inbound': {
+    authentication: 'public',
+    summary:
+      'No credentials: the provider’s signature (GitHub), token (GitLab) or secret (Jira) authenticates it.',
+  },
   'grants.read': {
     authentication: 'user',
     resource: 'application',

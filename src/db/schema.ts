@@ -399,6 +399,54 @@ export interface PolicyRunsTable {
   created_at: CreatedAt;
 }
 
+export type TrackerProvider = 'jira' | 'github' | 'gitlab';
+export type TrackerIssueState = 'pending' | 'open' | 'closed' | 'failed';
+
+export interface IssueTrackersTable {
+  id: Generated<number>;
+  application_id: number;
+  provider: TrackerProvider;
+  auth_type: 'token' | 'basic';
+  /** Jira Cloud basic auth: the account email. */
+  username: string | null;
+  /** AES-GCM sealed (SecretBox); never returned. */
+  token_sealed: string;
+  token_last4: string;
+  base_url: string;
+  project_key: string | null;
+  issue_type: string | null;
+  repository: string | null;
+  project_id: string | null;
+  severity_threshold: Generated<SeverityName>;
+  auto_create: Generated<boolean>;
+  close_on_fix: Generated<boolean>;
+  labels: Generated<string[]>;
+  closed_status: Generated<FindingStatus>;
+  /** Inbound webhook secret, sealed; returned once, in the create response. */
+  webhook_secret_sealed: string;
+  created_by: number | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+/** A finding's ticket: claimed (`pending`) before the provider is called, so there is never a second. */
+export interface TrackerIssuesTable {
+  id: Generated<number>;
+  tracker_id: number;
+  finding_id: number;
+  provider: TrackerProvider;
+  external_id: string | null;
+  external_key: string | null;
+  url: string | null;
+  state: Generated<TrackerIssueState>;
+  last_synced_at: Timestamp | null;
+  last_error: string | null;
+  /** Held by the job talking to the provider for this link; expires if its worker dies. */
+  lease_until: Timestamp | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
@@ -421,6 +469,8 @@ export interface DB {
   webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
   policies: PoliciesTable;
   policy_runs: PolicyRunsTable;
+  issue_trackers: IssueTrackersTable;
+  tracker_issues: TrackerIssuesTable;
   ingest_staging: IngestStagingTable;
   upload_chunks: UploadChunksTable;
 }

@@ -51,6 +51,7 @@ const STATE_CHANGING = new Set(['post', 'put', 'patch', 'delete']);
 /** The `x-` keys a route schema carries from the route to the document pass below. */
 export const ACCESS_KEY = 'x-required-permission';
 export const PROBLEMS_KEY = 'x-problems';
+export const RATE_LIMITED_KEY = 'x-rate-limited';
 
 /** The security requirement and problem statuses of one operation. */
 function operationAnswers(method: string, operation: Json): { security: Json[]; statuses: number[] } {
@@ -65,8 +66,8 @@ function operationAnswers(method: string, operation: Json): { security: Json[]; 
   if (rule.authentication !== 'public') {
     if (rule.authentication === 'admin' || rule.level === 'write' || STATE_CHANGING.has(method))
       statuses.add(403);
-    statuses.add(429);
   }
+  if (operation[RATE_LIMITED_KEY] === true) statuses.add(429);
   if (rule.resource) statuses.add(404);
   const security =
     rule.authentication === 'public'
@@ -130,6 +131,7 @@ export function completeDocument(document: Json): Json {
       }
       operation.responses = answers;
       delete operation[PROBLEMS_KEY];
+      delete operation[RATE_LIMITED_KEY];
     }
   }
   const seen = new Map<string, string>();

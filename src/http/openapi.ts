@@ -2,7 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TSchema } from 'typebox';
 import type { App } from '../app-context.ts';
-import { ACCESS_KEY, completeDocument, PROBLEMS_KEY } from './openapi-document.ts';
+import { ACCESS_KEY, completeDocument, PROBLEMS_KEY, RATE_LIMITED_KEY } from './openapi-document.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -12,7 +12,7 @@ declare module 'fastify' {
      */
     multipartForm?: TSchema;
     /** Problem answers beyond those the access declaration implies (409, 413, 415, 422), for the document. */
-    problems?: readonly (409 | 413 | 415 | 422)[];
+    problems?: readonly (404 | 409 | 413 | 415 | 422)[];
   }
 }
 
@@ -51,6 +51,7 @@ export async function registerOpenApi(app: App): Promise<void> {
         ...schema,
         ...(form === undefined ? {} : { body: form }),
         [ACCESS_KEY]: route.config?.access,
+        [RATE_LIMITED_KEY]: route.config?.rateLimit !== false,
         ...(route.config?.problems ? { [PROBLEMS_KEY]: route.config.problems } : {}),
       };
       return { schema: documented, url };

@@ -15,6 +15,13 @@ export interface JobPayloads {
   'dispatch-outbox': Record<string, never>;
   /** Send one webhook delivery; pg-boss retries it with exponential backoff and jitter. */
   'deliver-webhook': { deliveryId: number };
+  /**
+   * One issue-tracker call for a finding's link: `create` its issue (marker search first), `sync`
+   * the issue's state with the finding's status, or post a finding comment (`commentId`).
+   */
+  'tracker-issue': { linkId: number; action: 'create' | 'sync' | 'comment'; commentId?: number };
+  /** Re-read open linked issues of every tracker and apply closures seen there (no webhooks needed). */
+  'tracker-reconcile': Record<string, never>;
 }
 
 export type JobName = keyof JobPayloads;

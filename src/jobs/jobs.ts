@@ -12,6 +12,7 @@ import { processIngestScan } from './handlers/ingest-scan.ts';
 import { runDailyMaintenance } from './handlers/maintenance-daily.ts';
 import { runHourlyMaintenance } from './handlers/maintenance-hourly.ts';
 import { vacuumAfterIngest } from './handlers/vacuum-after-ingest.ts';
+import { runTrackerIssue, runTrackerReconcile } from './handlers/tracker-jobs.ts';
 import type { JobName, JobPayloads } from './job-map.ts';
 
 /** What a handler gets: the application context without the job runtime itself. */
@@ -91,6 +92,18 @@ const jobSpecs = (config: Config): { [N in JobName]: JobSpec<JobPayloads[N]> } =
     retryDelay: config.webhooks.retryDelaySeconds,
     batchSize: 100,
     batchHandler: deliverWebhookBatch,
+  },
+  'tracker-issue': {
+    policy: 'standard',
+    retryLimit: config.trackers.retryLimit,
+    retryDelay: config.trackers.retryDelaySeconds,
+    handler: runTrackerIssue,
+  },
+  'tracker-reconcile': {
+    policy: 'singleton',
+    cron: '*/10 * * * *',
+    retryLimit: 0,
+    handler: runTrackerReconcile,
   },
 });
 

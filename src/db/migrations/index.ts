@@ -13,6 +13,7 @@ import * as findingIdentity from './2026-11-23T1900-finding-identity.ts';
 import * as eventPolicy from './2026-11-24T0000-event-policy.ts';
 import * as webhooks from './2026-11-24T0100-webhooks.ts';
 import * as policies from './2026-11-24T0200-policies.ts';
+import * as issueTrackers from './2026-11-24T0300-issue-trackers.ts';
 
 /** Forward-only migrations, applied in key order. Add new files here; never edit an applied one. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24T0000-event-policy': eventPolicy,
   '2026-11-24T0100-webhooks': webhooks,
   '2026-11-24T0200-policies': policies,
+  '2026-11-24T0300-issue-trackers': issueTrackers,
 };

@@ -18,4 +18,6 @@ export async function hasUndispatchedEvents(db: Kysely<DB>): Promise<boolean> {
 export async function dispatchOutbox(context: JobContext): Promise<void> {
   const deliveries = await dispatchEvents(context);
   if (deliveries > 0) context.jobs.wake('deliver-webhook');
+  // Tracker jobs may have been sent too; waking an idle worker costs nothing.
+  context.jobs.wake('tracker-issue');
 }

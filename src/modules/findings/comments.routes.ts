@@ -4,7 +4,7 @@ import { IdParams } from '../../http/schemas.ts';
 import { CommentListSchema, CommentSchema, CreateCommentBody } from './comments.schema.ts';
 import { addComment, listComments } from './comments.service.ts';
 
-export function commentRoutes(app: App, { db }: AppContext): void {
+export function commentRoutes(app: App, { db, jobs }: AppContext): void {
   app.get(
     '/api/findings/:id/comments',
     {
@@ -36,6 +36,8 @@ export function commentRoutes(app: App, { db }: AppContext): void {
       },
     },
     async (request, reply) =>
-      reply.status(201).send(await addComment(db, currentUser(request), request.params.id, request.body)),
+      reply
+        .status(201)
+        .send(await addComment({ db, jobs }, currentUser(request), request.params.id, request.body)),
   );
 }

@@ -7,6 +7,7 @@ import { commentFinding, commentsOf, insertComment } from './comments.repository
 import type { CommentRecord, CreateCommentInput } from './comments.schema.ts';
 import { requireFindingAccess } from './findings.service.ts';
 import { recordTimeline } from '../../domain/findings/timeline.ts';
+import type { Jobs } from '../../jobs/jobs.ts';
 
 /** Comments of a finding the caller may read, in thread order (see `CommentListSchema`). */
 export async function listComments(
@@ -20,10 +21,11 @@ export async function listComments(
 
 /**
  * Adds a comment (or a reply to a comment of the same finding) as the caller, with a `commented`
- * timeline entry. Needs write access to the finding's application.
+ * timeline entry. Needs write access to the finding's application. A finding with a linked issue
+ * gets the comment posted there too (a `tracker-issue` job, sent in the same transaction).
  */
 export async function addComment(
-  db: Kysely<DB>,
+  { db, jobs }: { db: Kysely<DB>; jobs: Jobs },
   user: UserPrincipal,
   ref: string,
   input: CreateCommentInput,
@@ -61,6 +63,17 @@ export async function addComment(
         detail: { comment_id: comment.id, ...(parentId !== null ? { parent_id: parentId } : {}) },
       },
     ]);
+    const links = await trx
+      .selectFrom('tracker_issues')
+      .select('id')
+      .where('finding_id', '=', finding.id)
+      .where('state', '!=', 'failed')
+      .execute();
+    await jobs.sendMany(
+      trx,
+      'tracker-issue',
+      links.map((link) => ({ linkId: link.id, action: 'comment' as const, commentId: comment.id })),
+    );
     return comment.id;
   });
   // Read back through the thread so the reply's depth is known.

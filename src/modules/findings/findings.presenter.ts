@@ -1,4 +1,7 @@
-import type { FindingStatus } from '../../db/schema.ts';
+import type { Selectable } from 'kysely';
+import type { FindingStatus, TrackerIssuesTable } from '../../db/schema.ts';
+import { presentTrackerIssue } from '../issue-trackers/issue-trackers.presenter.ts';
+import type { TrackerIssueRecord } from '../issue-trackers/issue-trackers.schema.ts';
 import { iso } from '../../http/schemas.ts';
 import type { FindingRow, TimelineRow } from './findings.repository.ts';
 import type { FindingRecord, TimelineEntryRecord } from './findings.schema.ts';
@@ -110,6 +113,13 @@ export function createdEntry(finding: FindingRow, rows: readonly TimelineRow[]):
     detail: null,
     created_at: iso(finding.first_seen_at),
   };
+}
+
+/** The finding's tracker issue as the detail shows it (the link row, or null). */
+export function presentFindingIssue(
+  row: Selectable<TrackerIssuesTable> | undefined,
+): TrackerIssueRecord | null {
+  return row ? presentTrackerIssue(row) : null;
 }
 
 export function presentTimeline(finding: FindingRow, rows: readonly TimelineRow[]): TimelineEntryRecord[] {

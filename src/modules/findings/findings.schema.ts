@@ -1,3 +1,4 @@
+import { TrackerIssueSchema } from '../issue-trackers/issue-trackers.schema.ts';
 import { Type, type Static } from 'typebox';
 import { FINDING_STATUSES } from '../../domain/findings/lifecycle.ts';
 import { SEVERITIES } from '../../domain/findings/severity.ts';
@@ -127,7 +128,11 @@ export type TimelineEntryRecord = Static<typeof TimelineEntrySchema>;
 
 export const FindingDetailSchema = Type.Intersect([
   FindingSchema,
-  Type.Object({ timeline: Type.Array(TimelineEntrySchema, { description: 'Oldest first' }) }),
+  Type.Object({
+    timeline: Type.Array(TimelineEntrySchema, { description: 'Oldest first' }),
+    /** The issue filed for this finding in the application's tracker, or null. */
+    tracker_issue: Nullable(TrackerIssueSchema),
+  }),
 ]);
 export type FindingDetailRecord = Static<typeof FindingDetailSchema>;
 

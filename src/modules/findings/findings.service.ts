@@ -4,7 +4,7 @@ import type { Principal } from '../../access/principal.ts';
 import type { DB, FindingStatus, SeverityName } from '../../db/schema.ts';
 import { badRequest, notFound, type ValidationIssue } from '../../errors.ts';
 import { requireVersion } from '../versions/versions.service.ts';
-import { presentFinding, presentTimeline } from './findings.presenter.ts';
+import { presentFinding, presentFindingIssue, presentTimeline } from './findings.presenter.ts';
 import {
   countFindings,
   findingById,
@@ -155,7 +155,17 @@ async function loadFinding(db: Kysely<DB>, id: number): Promise<FindingRow> {
 /** A finding with every field and its timeline (oldest first, from a synthesized `created` entry). */
 export async function findingDetail(db: Kysely<DB>, id: number): Promise<FindingDetailRecord> {
   const row = await loadFinding(db, id);
-  return { ...presentFinding(row), timeline: presentTimeline(row, await timelineRows(db, id)) };
+  const issue = await db
+    .selectFrom('tracker_issues')
+    .selectAll()
+    .where('finding_id', '=', id)
+    .orderBy('id')
+    .executeTakeFirst();
+  return {
+    ...presentFinding(row),
+    timeline: presentTimeline(row, await timelineRows(db, id)),
+    tracker_issue: presentFindingIssue(issue),
+  };
 }
 
 export async function getFinding(db: Kysely<DB>, user: Principal, ref: string): Promise<FindingDetailRecord> {

@@ -5,6 +5,7 @@ import { subscribesTo } from '../../events/events.ts';
 import { iso } from '../../http/schemas.ts';
 import type { Jobs } from '../../jobs/jobs.ts';
 import { presentFinding } from '../findings/findings.presenter.ts';
+import { queueTrackerWork } from '../issue-trackers/tracker-dispatch.ts';
 import { findingsByIds } from '../findings/findings.repository.ts';
 import { presentScan } from '../scans/scans.presenter.ts';
 
@@ -57,6 +58,8 @@ async function dispatchSlice(trx: Transaction<DB>, jobs: Jobs): Promise<number |
     .skipLocked()
     .execute();
   if (events.length === 0) return null;
+  // Issue-tracker work for the same events; idempotent, so an event read again claims nothing twice.
+  await queueTrackerWork(trx, jobs, events);
   const applicationIds = [...new Set(events.flatMap((event) => event.application_id ?? []))];
   const [webhooks, applications] = applicationIds.length
     ? await Promise.all([

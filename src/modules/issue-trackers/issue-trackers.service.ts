@@ -1,0 +1,181 @@
+import type { Kysely } from 'kysely';
+import { requireApplication } from '../../access/access.ts';
+import type { Principal, UserPrincipal } from '../../access/principal.ts';
+import type { Config } from '../../config.ts';
+import type { DB } from '../../db/schema.ts';
+import { badRequest, notFound } from '../../errors.ts';
+import { trackerAdapter } from '../../integrations/issue-trackers/adapters.ts';
+import { trackerErrorFrom } from '../../integrations/issue-trackers/types.ts';
+import type { Jobs } from '../../jobs/jobs.ts';
+import { randomToken, type SecretBox } from '../../lib/secrets.ts';
+import { requireFindingAccess } from '../findings/findings.service.ts';
+import { presentTracker, presentTrackerIssue } from './issue-trackers.presenter.ts';
+import type { TrackerIssueRecord, TrackerRecord, UpsertTrackerInput } from './issue-trackers.schema.ts';
+import { claimLinks } from './tracker-dispatch.ts';
+import { lastFour, trackerSettings } from './tracker-settings.ts';
+
+/**
+ * An application's issue tracker. Reading it needs read on the application; configuring, testing and
+ * deleting it need write. The token is sealed at once and only ever shown as `token_last4`.
+ */
+
+/** What says where issues live: changing any of these starts the links afresh. */
+const TARGET_FIELDS = ['provider', 'base_url', 'project_key', 'repository', 'project_id'] as const;
+
+type TrackerContext = { db: Kysely<DB>; secrets: SecretBox; config: Pick<Config, 'outbound' | 'trackers'> };
+
+async function trackerOf(db: Kysely<DB>, applicationId: number) {
+  const row = await db
+    .selectFrom('issue_trackers')
+    .selectAll()
+    .where('application_id', '=', applicationId)
+    .executeTakeFirst();
+  if (!row) throw notFound('Issue tracker');
+  return row;
+}
+
+export async function getTracker(db: Kysely<DB>, user: Principal, appRef: string): Promise<TrackerRecord> {
+  const app = await requireApplication(db, user, appRef, 'read');
+  return presentTracker(await trackerOf(db, app.id));
+}
+
+/** Creates the tracker (`created: true`) or applies the given fields to it. */
+export async function upsertTracker(
+  { db, secrets }: Pick<TrackerContext, 'db' | 'secrets'>,
+  user: UserPrincipal,
+  appRef: string,
+  input: UpsertTrackerInput,
+): Promise<{ created: boolean; tracker: TrackerRecord }> {
+  const app = await requireApplication(db, user, appRef, 'write');
+  const stored = await db
+    .selectFrom('issue_trackers')
+    .selectAll()
+    .where('application_id', '=', app.id)
+    .executeTakeFirst();
+  // Another provider needs its own token: the stored one is never sent to a different service.
+  const settings = trackerSettings(
+    input,
+    stored,
+    input.token !== undefined || stored?.provider === input.provider,
+  );
+  const token =
+    input.token !== undefined
+      ? { token_sealed: secrets.seal(input.token), token_last4: lastFour(input.token) }
+      : undefined;
+  const newSecret = input.webhook_secret ?? (stored ? undefined : randomToken('shw_', 24));
+  const secret = newSecret !== undefined ? { webhook_secret_sealed: secrets.seal(newSecret) } : undefined;
+  if (stored) {
+    const row = await db.transaction().execute(async (trx) => {
+      // Links name issues of the tracker they were filed in; pointed elsewhere, they would be
+      // closed, reopened and commented in the wrong place. The issues stay where they are.
+      if (TARGET_FIELDS.some((field) => settings[field] !== stored[field])) {
+        await trx.deleteFrom('tracker_issues').where('tracker_id', '=', stored.id).execute();
+      }
+      return trx
+        .updateTable('issue_trackers')
+        .set({ ...settings, ...token, ...secret, updated_at: new Date() })
+        .where('id', '=', stored.id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    });
+    return { created: false, tracker: presentTracker(row) };
+  }
+  // trackerSettings refused a create without a token; a new tracker always gets a secret.
+  if (!token || !secret || newSecret === undefined) throw new Error('unreachable: token and secret are set');
+  const row = await db
+    .insertInto('issue_trackers')
+    .values({ ...settings, ...token, ...secret, application_id: app.id, created_by: user.id })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return { created: true, tracker: { ...presentTracker(row), webhook_secret: newSecret } };
+}
+
+/** Removes the tracker and its links; the issues stay in the tracker. */
+export async function deleteTracker(db: Kysely<DB>, user: UserPrincipal, appRef: string): Promise<void> {
+  const app = await requireApplication(db, user, appRef, 'write');
+  const tracker = await trackerOf(db, app.id);
+  await db.deleteFrom('issue_trackers').where('id', '=', tracker.id).execute();
+}
+
+/** The linked issues, failures included (`last_error`), newest first. */
+export async function listTrackerIssues(
+  db: Kysely<DB>,
+  user: Principal,
+  appRef: string,
+): Promise<TrackerIssueRecord[]> {
+  const app = await requireApplication(db, user, appRef, 'read');
+  const tracker = await trackerOf(db, app.id);
+  const rows = await db
+    .selectFrom('tracker_issues')
+    .selectAll()
+    .where('tracker_id', '=', tracker.id)
+    .orderBy('id', 'desc')
+    .limit(1000)
+    .execute();
+  return rows.map(presentTrackerIssue);
+}
+
+/** Calls the tracker with the stored credentials; a refusal is a 400 with the provider's reason. */
+export async function testTrackerConnection(
+  context: TrackerContext,
+  user: UserPrincipal,
+  appRef: string,
+): Promise<{ success: boolean; message: string }> {
+  const app = await requireApplication(context.db, user, appRef, 'write');
+  const tracker = await trackerOf(context.db, app.id);
+  try {
+    await trackerAdapter(tracker, context.secrets, context.config).testConnection();
+  } catch (error) {
+    throw badRequest('connection_failed', trackerErrorFrom(tracker.provider, error).message);
+  }
+  return { success: true, message: `Connected to ${tracker.provider} at ${tracker.base_url}` };
+}
+
+/**
+ * Files an issue for one finding by hand (any severity). The link is claimed here and the provider
+ * called by a job; a second call answers the existing link (`created: false`), and sends a link
+ * that had failed for good back to the provider.
+ */
+export async function createIssueForFinding(
+  { db, jobs }: { db: Kysely<DB>; jobs: Jobs },
+  user: UserPrincipal,
+  findingRef: string,
+): Promise<{ created: boolean; issue: TrackerIssueRecord }> {
+  const finding = await requireFindingAccess(db, user, findingRef, 'write');
+  const tracker = await trackerOf(db, finding.application_id);
+  const claimed = await db.transaction().execute(async (trx) => {
+    // A link the tracker refused for good (bad token, missing project) is tried again on request.
+    const retried = await trx
+      .updateTable('tracker_issues')
+      .set({ state: 'pending', last_error: null, updated_at: new Date() })
+      .where('finding_id', '=', finding.id)
+      .where('tracker_id', '=', tracker.id)
+      .where('state', '=', 'failed')
+      .where('external_key', 'is', null)
+      .returning('id')
+      .execute();
+    if (retried.length > 0) {
+      await jobs.sendMany(
+        trx,
+        'tracker-issue',
+        retried.map((link) => ({ linkId: link.id, action: 'create' as const })),
+      );
+    }
+    const ids = await claimLinks(trx, tracker, [finding.id]);
+    if (ids.length > 0)
+      await jobs.sendMany(
+        trx,
+        'tracker-issue',
+        ids.map((linkId) => ({ linkId, action: 'create' as const })),
+      );
+    return ids.length > 0;
+  });
+  jobs.wake('tracker-issue');
+  const link = await db
+    .selectFrom('tracker_issues')
+    .selectAll()
+    .where('finding_id', '=', finding.id)
+    .where('tracker_id', '=', tracker.id)
+    .executeTakeFirstOrThrow();
+  return { created: claimed, issue: presentTrackerIssue(link) };
+}
