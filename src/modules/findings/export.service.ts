@@ -2,7 +2,15 @@ import type { Kysely } from 'kysely';
 import type { Principal } from '../../access/principal.ts';
 import type { DB } from '../../db/schema.ts';
 import { csvHeader, csvRow } from './export-csv.ts';
-import { mergeRule, resultOf, ruleIdOf, ruleOf, sarifRunEnd, sarifStart, type SarifRule } from './export-sarif.ts';
+import {
+  mergeRule,
+  resultOf,
+  ruleIdOf,
+  ruleOf,
+  sarifRunEnd,
+  sarifStart,
+  type SarifRule,
+} from './export-sarif.ts';
 import { presentFinding } from './findings.presenter.ts';
 import { findingBatchAfter, toolsOf, type FindingFilters } from './findings.repository.ts';
 import type { FindingRecord, ListFindingsInput } from './findings.schema.ts';
@@ -77,7 +85,10 @@ export function exportFindings(
 }
 
 /** The export an `Accept` header or `format` parameter asks for; undefined → the paged JSON list. */
-export function exportFormatOf(accept: string | undefined, format: string | undefined): ExportFormat | undefined {
+export function exportFormatOf(
+  accept: string | undefined,
+  format: string | undefined,
+): ExportFormat | undefined {
   if (format === 'csv' || format === 'sarif' || format === 'ndjson') return format;
   const wanted = (accept ?? '').toLowerCase();
   if (wanted.includes('text/csv')) return 'csv';

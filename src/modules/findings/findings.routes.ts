@@ -45,11 +45,13 @@ export function findingRoutes(app: App, context: AppContext): void {
       if (!format) return listFindings(db, currentPrincipal(request), request.query);
       const chunks = exportFindings(db, currentPrincipal(request), request.query, format);
       const extension = format === 'sarif' ? 'sarif' : format;
-      return reply
-        .type(EXPORT_FORMATS[format])
-        .header('content-disposition', `attachment; filename="findings.${extension}"`)
-        // A stream skips the JSON serializer; the schema's type describes only the paged list.
-        .send(Readable.from(chunks) as never);
+      return (
+        reply
+          .type(EXPORT_FORMATS[format])
+          .header('content-disposition', `attachment; filename="findings.${extension}"`)
+          // A stream skips the JSON serializer; the schema's type describes only the paged list.
+          .send(Readable.from(chunks) as never)
+      );
     },
   );
 
