@@ -77,7 +77,7 @@ export class ApiClient {
         const response = await fetch(url, {
           method: options.method ?? 'GET',
           headers: { 'user-agent': 'scanhub-cli', ...this.authHeaders(), ...options.headers },
-          ...(body ? { body: body as unknown as BodyInit, duplex: 'half' } : {}),
+          ...(body ? { body: body as unknown as RequestInit['body'], duplex: 'half' } : {}),
         } as RequestInit);
         if (!RETRY_STATUS(response.status) || attempt >= this.options.retries) return response;
         reason = `HTTP ${response.status}`;

@@ -52,11 +52,7 @@ export function connection(
   // A flag wins over the environment: an explicit --api-key beats an inherited SCANHUB_TOKEN.
   const explicitKey = options.apiKey !== undefined;
   const credentials: Credentials | undefined =
-    token && !explicitKey
-      ? { kind: 'token', token }
-      : apiKey
-        ? { kind: 'api_key', key: apiKey }
-        : undefined;
+    token && !explicitKey ? { kind: 'token', token } : apiKey ? { kind: 'api_key', key: apiKey } : undefined;
   if (!credentials)
     throw usageError('No credentials: pass --token (or SCANHUB_TOKEN), or --api-key (or SCANHUB_API_KEY)');
   return { baseUrl: baseUrl.href.replace(/\/+$/, ''), credentials };

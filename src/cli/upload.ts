@@ -62,7 +62,9 @@ export function multipartBody(
   if (fields.partial) entries.push(['partial', 'true']);
   return async function* body() {
     for (const [name, value] of entries)
-      yield Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
+      yield Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+      );
     yield Buffer.from(
       `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${quoteName(basename(path))}.gz"\r\n` +
         'Content-Type: application/gzip\r\n\r\n',
@@ -105,7 +107,9 @@ export async function uploadFile(
         return multipartBody(file.path, fields, boundary, (bytes) => progress.update(bytes))();
       },
       onRetry: (attempt, reason, delay) =>
-        out.note(`${label}: try ${attempt + 1} in ${Math.round(delay)} ms after ${reason} (Idempotency-Key ${idempotencyKey})`),
+        out.note(
+          `${label}: try ${attempt + 1} in ${Math.round(delay)} ms after ${reason} (Idempotency-Key ${idempotencyKey})`,
+        ),
     });
   } finally {
     progress.stop();
