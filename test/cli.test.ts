@@ -116,24 +116,41 @@ describe('scanhub upload', () => {
     expect(json(again).gate).toMatchObject({ mode: 'new', passed: true, count: 0 });
   }, 60_000);
 
-  it('--fail-on ignores new findings a person or policy already marked false positive', async () => {
+  it('--fail-on ignores new findings a policy marked false positive during the ingest', async () => {
     const app = await makeApplication(t, admin);
-    const env = { SCANHUB_TOKEN: app.api_token };
-    const report = sarifFile('fp.sarif', [{ ruleId: 'FP1', path: 'src/a.ts', line: 1, level: 'error' }]);
-    const failed = await cli(['upload', report, '--fail-on', 'low', '--json'], env);
-    expect(json(failed).gate).toMatchObject({ passed: false, count: 1 });
-    await t.db
-      .updateTable('findings')
-      .set({ status: 'false_positive' })
-      .where('application_id', '=', app.id)
-      .execute();
-    const scanId = json(failed).uploads[0]?.scan.id ?? 0;
-    // The same question the CLI asks, answered for that scan after triage: nothing open.
-    const response = await t.app.inject({
-      url: `/api/findings?new_in_scan=${scanId}&status=open,confirmed&perPage=1`,
-      headers: { 'x-api-token': app.api_token },
+    const policy = await t.app.inject({
+      method: 'POST',
+      url: '/api/policies',
+      headers: admin.headers,
+      payload: {
+        name: 'vendored code is accepted',
+        scope_type: 'application',
+        scope_id: app.id,
+        event_types: ['finding.created'],
+        conditions: [{ field: 'file_path', op: 'regex', value: '^vendor/' }],
+        actions: [{ type: 'change_status', target: 'false_positive' }],
+      },
     });
-    expect(response.json().pagination.total).toBe(0);
+    expect(policy.statusCode, policy.body).toBe(201);
+    const env = { SCANHUB_TOKEN: app.api_token };
+    const vendored = sarifFile('fp.sarif', [
+      { ruleId: 'FP1', path: 'vendor/lib.js', line: 1, level: 'error' },
+    ]);
+    const passed = await cli(['upload', vendored, '--fail-on', 'low', '--json'], env);
+    expect(passed.code, passed.stderr).toBe(0);
+    expect(json(passed).uploads[0]?.scan.new_findings_count).toBe(1);
+    expect(json(passed).gate).toMatchObject({ mode: 'new', passed: true, count: 0 });
+    const own = sarifFile('own.sarif', [{ ruleId: 'FP1', path: 'src/lib.js', line: 1, level: 'note' }]);
+    const failed = await cli(['upload', own, '--category', 'own', '--fail-on', 'low', '--json'], env);
+    expect(failed.code, failed.stderr).toBe(1);
+    expect(json(failed).gate).toMatchObject({ passed: false, count: 1 });
+    const low = sarifFile('low.sarif', [{ ruleId: 'FP2', path: 'src/other.js', line: 1, level: 'note' }]);
+    const belowThreshold = await cli(
+      ['upload', low, '--category', 'low', '--fail-on', 'medium', '--json'],
+      env,
+    );
+    expect(belowThreshold.code, belowThreshold.stderr).toBe(0);
+    expect(json(belowThreshold).uploads[0]?.new_by_severity).toMatchObject({ low: 1 });
   }, 60_000);
 
   it('--baseline counts open findings absent from the baseline version; --fail-on-any counts all', async () => {
