@@ -1,5 +1,5 @@
 import { createWriteStream } from 'node:fs';
-import { Readable, Writable } from 'node:stream';
+import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createInterface } from 'node:readline';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
