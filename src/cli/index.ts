@@ -62,14 +62,16 @@ function build(): CAC {
 
   // cac leaves an option named `version` out of a command's help (it reserves it for its own
   // `-v, --version`); ours names the application version, so it is listed here.
-  const versionLine =
-    '  --version <name>       Version name (upload: created if new; export: only this version)';
+  const versionFlag = '--version <name>';
+  const versionText = 'Version name (upload: created if new; export: only this version)';
   cli.help((sections) => [
-    ...sections.map((section) =>
-      section.title === 'Options' && cli.matchedCommand
-        ? { ...section, body: `${versionLine}\n${section.body}` }
-        : section,
-    ),
+    ...sections.map((section) => {
+      if (section.title !== 'Options' || !cli.matchedCommand) return section;
+      // Align with cac's columns: the description starts where the first option's does.
+      const first = /^(\s*\S+(?: \S+)*?\s{2,})\S/.exec(section.body.split('\n')[0] ?? '');
+      const width = Math.max((first?.[1]?.length ?? 0) - 2, versionFlag.length + 1);
+      return { ...section, body: `  ${versionFlag.padEnd(width)}${versionText}\n${section.body}` };
+    }),
     { body: ENVIRONMENT },
     { body: EXIT_CODES },
   ]);
@@ -134,6 +136,14 @@ async function dispatch(cli: CAC, argv: string[], env: NodeJS.ProcessEnv): Promi
   });
 }
 
+const exitCodeOf = (error: unknown): number =>
+  error instanceof CliError
+    ? error.exitCode
+    : error instanceof Error && error.name === 'CACError'
+      ? EXIT.usage
+      : EXIT.server;
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
 /** Runs a client command (`argv` without node and script); resolves with the exit code. */
 export async function runClient(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const cli = build();
@@ -146,6 +156,10 @@ export async function runClient(argv: string[], env: NodeJS.ProcessEnv = process
     cli.matchedCommand.checkRequiredArgs();
     return await dispatch(cli, argv, env);
   } catch (error) {
+    const code = exitCodeOf(error);
+    // With --json a failure is JSON on stdout too, so a CI step that saves the output keeps the reason.
+    if (argv.includes('--json'))
+      process.stdout.write(`${JSON.stringify({ error: messageOf(error), exit_code: code }, null, 2)}\n`);
     if (error instanceof CliError) {
       process.stderr.write(`scanhub: ${error.message}\n`);
       if (error.exitCode === EXIT.usage)
