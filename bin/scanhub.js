@@ -2,6 +2,7 @@
 // The `scanhub` command: runs the TypeScript entry point through tsx's loader, so `npx scanhub`
 // works from a checkout without a build step. The client commands (upload, findings) take an entry
 // of their own that loads no server code.
+import process from 'node:process';
 import { register } from 'tsx/esm/api';
 
 register();
