@@ -3,7 +3,8 @@ import cliProgress from 'cli-progress';
 /** A progress display for one upload: a bar on a terminal, a start and an end line otherwise. */
 export interface Progress {
   update(bytes: number): void;
-  stop(): void;
+  /** `sent`: the server answered (any status); false when the upload never got through. */
+  stop(sent: boolean): void;
 }
 
 const BAR_THRESHOLD_BYTES = 1024 * 1024;
@@ -66,8 +67,8 @@ export class Output {
     let done = false;
     return {
       update: () => {},
-      stop: () => {
-        if (!done) this.note(`${label}: sent`);
+      stop: (sent) => {
+        if (!done && sent) this.note(`${label}: sent`);
         done = true;
       },
     };

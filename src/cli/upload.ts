@@ -93,7 +93,7 @@ export async function uploadFile(
   const label = basename(file.path);
   let attempts = 0;
   const progress = out.progress(label, file.size);
-  let response: Response;
+  let response: Response | undefined;
   try {
     response = await client.request(target.path, {
       method: 'POST',
@@ -112,7 +112,7 @@ export async function uploadFile(
         ),
     });
   } finally {
-    progress.stop();
+    progress.stop(response !== undefined);
   }
   const body = await client.expectJson<{ scan: Scan }>(response, `Upload of ${label}`);
   return {
