@@ -36,8 +36,22 @@ export function findingRoutes(app: App, context: AppContext): void {
           'findings unless `status` is given), fit for GitHub code scanning; NDJSON, one finding a line. ' +
           'Application tokens export their own application.',
         querystring: ListFindingsQuery,
-        produces: ['application/json', ...Object.values(EXPORT_FORMATS)],
-        response: { 200: FindingListSchema },
+        response: {
+          200: {
+            description: 'A page of findings, or an export in the media type asked for',
+            content: {
+              'application/json': { schema: FindingListSchema },
+              'text/csv': { schema: Type.String({ description: 'RFC 4180 CSV, one header row' }) },
+              [EXPORT_FORMATS.sarif]: {
+                schema: Type.Object(
+                  { version: Type.Literal('2.1.0'), runs: Type.Array(Type.Object({})) },
+                  { description: 'SARIF 2.1.0 log, one run per tool', additionalProperties: true },
+                ),
+              },
+              [EXPORT_FORMATS.ndjson]: { schema: Type.String({ description: 'One finding record a line' }) },
+            },
+          },
+        },
       },
     },
     async (request, reply) => {
