@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeApplication, makeFinding, makeUser, type TestUser } from './support/factories.ts';
 import { buildSarif } from './support/sarif-builder.ts';
@@ -130,6 +131,48 @@ describe('GET /api/findings as CSV', () => {
         .map((row) => row[1]),
     );
     expect([...appIds]).toEqual([String(app.id)]);
+  });
+});
+
+/** `count` findings in one statement (the factory's values), for exports longer than one batch. */
+async function bulkFindings(applicationId: number, count: number): Promise<void> {
+  const version = await t.db
+    .selectFrom('application_versions')
+    .select('id')
+    .where('application_id', '=', applicationId)
+    .executeTakeFirstOrThrow();
+  const scanner = await t.db
+    .selectFrom('scanner_types')
+    .select('id')
+    .where('name', '=', 'sarif')
+    .executeTakeFirstOrThrow();
+  await sql`insert into findings (application_id, version_id, scanner_type_id, fingerprint, identity_base, kind,
+      title, severity, severity_rank, status, tool_name, file_path, line, risk_score, risk_severity,
+      risk_exploitation, risk_age, risk_asset, risk_formula_version)
+    select ${applicationId}::integer, ${version.id}::integer, ${scanner.id}::integer, 'bulk-' || n, 'bulk-' || n, 'code',
+      'bulk finding ' || n, 'low', 2, 'open', 'BulkTool', 'src/bulk/' || n || '.ts', n, 10, 2.5, 0.2, 0, 0.65, 1
+    from generate_series(1, ${count}::integer) as n`.execute(t.db);
+}
+
+describe('exports longer than one keyset batch', () => {
+  it('CSV and NDJSON carry every row once, in id order, across batches of 500', async () => {
+    const target = await makeApplication(t, admin);
+    await bulkFindings(target.id, 1234);
+    const csv = await get(`/api/findings?applicationId=${target.id}&format=csv`, admin.headers);
+    const ids = parseCsv(csv.body)
+      .slice(1)
+      .map((row) => Number(row[0]));
+    expect(ids).toHaveLength(1234);
+    expect(new Set(ids).size).toBe(1234);
+    expect(ids.every((id, index) => index === 0 || id > (ids[index - 1] ?? 0))).toBe(true);
+    const ndjson = await get(`/api/findings?applicationId=${target.id}&format=ndjson`, admin.headers);
+    expect(ndjson.body.trim().split('\n')).toHaveLength(1234);
+    const sarif = await get(`/api/findings?applicationId=${target.id}&format=sarif`, admin.headers);
+    const log = sarif.json() as { runs: { results: unknown[]; tool: { driver: { name: string } } }[] };
+    expect(log.runs).toHaveLength(1);
+    expect(log.runs[0]?.tool.driver.name).toBe('BulkTool');
+    expect(log.runs[0]?.results).toHaveLength(1234);
+    expect(sarifValidator()(log)).toBe(true);
   });
 });
 
