@@ -253,11 +253,15 @@ describe('scanhub upload', () => {
   }, 60_000);
 });
 
+type FirstConnection = 'drop-answer' | 'answer-503' | 'drop-request';
+
 /**
- * A proxy that passes every connection through except the first, which it cuts the moment the
- * server starts answering: the upload was processed, the client never hears.
+ * A proxy that passes every connection through except the first, which it breaks: `drop-answer`
+ * cuts it the moment the server starts answering (the upload was stored, the client never hears);
+ * `answer-503` replaces that answer with a 503; `drop-request` cuts it after 4 KiB of the request
+ * (the server never gets the whole upload). It records each connection's Idempotency-Key.
  */
-async function droppingProxy(target: string) {
+async function breakingProxy(target: string, mode: FirstConnection) {
   const port = Number(new URL(target).port);
   const keys: string[] = [];
   let connections = 0;
@@ -267,22 +271,34 @@ async function droppingProxy(target: string) {
     const upstream = connect(port, '127.0.0.1');
     sockets.add(client).add(upstream);
     let head = '';
+    let forwarded = 0;
+    let keyed = false;
     client.on('data', (chunk: Buffer) => {
-      if (head.length < 8192) {
+      if (!keyed && head.length < 8192) {
         head += chunk.toString('latin1');
         const key = /\r\nidempotency-key: ([^\r\n]+)/i.exec(head)?.[1];
-        if (key && !head.includes('\u0000seen')) {
+        if (key) {
           keys.push(key);
-          head += '\u0000seen';
+          keyed = true;
         }
+      }
+      forwarded += chunk.length;
+      if (number === 1 && mode === 'drop-request' && forwarded > 4096) {
+        client.destroy();
+        upstream.destroy();
+        return;
       }
       upstream.write(chunk);
     });
     upstream.on('data', (chunk: Buffer) => {
-      if (number === 1) {
+      if (number !== 1 || mode === 'drop-request') client.write(chunk);
+      else if (mode === 'drop-answer') {
         client.destroy();
         upstream.destroy();
-      } else client.write(chunk);
+      } else {
+        client.end('HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\nconnection: close\r\n\r\n');
+        upstream.destroy();
+      }
     });
     upstream.on('end', () => client.end());
     client.on('end', () => upstream.end());
@@ -301,29 +317,39 @@ async function droppingProxy(target: string) {
   };
 }
 
-describe('scanhub upload through a connection that drops', () => {
-  it('retries with the same Idempotency-Key and gets the first scan back, not a second one', async () => {
-    const app = await makeApplication(t, admin);
-    const proxy = await droppingProxy(url);
-    try {
-      const run = await cli(['upload', CODEQL, '--json', '--fail-on', 'critical'], {
-        SCANHUB_URL: proxy.url,
-        SCANHUB_TOKEN: app.api_token,
-      });
-      expect(run.code, run.stderr).toBe(0);
-      expect(run.stderr).toMatch(/try 2 .* after /);
-      const upload = json(run).uploads[0];
-      expect(upload).toMatchObject({ replayed: true, attempts: 2 });
-      const uploads = proxy.keys.filter((key) => key === upload?.idempotency_key);
-      expect(uploads).toHaveLength(2);
-      const scans = await scansOf(app.id);
-      expect(scans).toHaveLength(1);
-      expect(scans[0]?.idempotency_key).toBe(upload?.idempotency_key);
-      expect(scans[0]?.id).toBe(upload?.scan.id);
-    } finally {
-      await proxy.close();
-    }
-  }, 90_000);
+describe('scanhub upload through a connection that breaks', () => {
+  it.each([
+    ['drop-answer', true, /after (ECONNRESET|UND_ERR_SOCKET|other side closed)/],
+    ['answer-503', true, /after HTTP 503/],
+    ['drop-request', false, /after /],
+  ] as const)(
+    '%s: retries with the same Idempotency-Key, and exactly one scan exists',
+    async (mode, replayed, reason) => {
+      const app = await makeApplication(t, admin);
+      const proxy = await breakingProxy(url, mode);
+      try {
+        const run = await cli(['upload', CODEQL, '--json', '--fail-on', 'critical'], {
+          SCANHUB_URL: proxy.url,
+          SCANHUB_TOKEN: app.api_token,
+        });
+        expect(run.code, run.stderr).toBe(0);
+        expect(run.stderr).toMatch(/try 2 in \d+ ms/);
+        expect(run.stderr).toMatch(reason);
+        const upload = json(run).uploads[0];
+        expect(upload).toMatchObject({ replayed, attempts: 2 });
+        expect(upload?.scan.new_findings_count).toBe(72);
+        const uploads = proxy.keys.filter((key) => key === upload?.idempotency_key);
+        expect(uploads).toHaveLength(2);
+        const scans = await scansOf(app.id);
+        expect(scans).toHaveLength(1);
+        expect(scans[0]?.idempotency_key).toBe(upload?.idempotency_key);
+        expect(scans[0]?.id).toBe(upload?.scan.id);
+      } finally {
+        await proxy.close();
+      }
+    },
+    90_000,
+  );
 });
 
 describe('scanhub findings export', () => {
