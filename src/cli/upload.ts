@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
+import { pipeline } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createGzip } from 'node:zlib';
 import { serverError } from './errors.ts';
@@ -72,7 +73,8 @@ export function multipartBody(
     const source = createReadStream(path);
     let read = 0;
     source.on('data', (chunk) => onBytes((read += chunk.length)));
-    yield* source.pipe(createGzip()) as AsyncIterable<Buffer>;
+    // pipeline, not pipe: a read error (file removed, EACCES) fails the body instead of hanging it.
+    yield* pipeline(source, createGzip(), () => {}) as AsyncIterable<Buffer>;
     yield Buffer.from(`\r\n--${boundary}--\r\n`);
   };
 }
