@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, connect, type Server, type Socket } from 'node:net';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { breakingProxy } from './support/breaking-proxy.ts';
 import { makeApplication, makeUser, type TestUser } from './support/factories.ts';
 import { corpusPath } from './support/parse-corpus.ts';
 import { buildSarif, type SarifResultSpec } from './support/sarif-builder.ts';
@@ -253,70 +254,6 @@ describe('scanhub upload', () => {
   }, 60_000);
 });
 
-type FirstConnection = 'drop-answer' | 'answer-503' | 'drop-request';
-
-/**
- * A proxy that passes every connection through except the first, which it breaks: `drop-answer`
- * cuts it the moment the server starts answering (the upload was stored, the client never hears);
- * `answer-503` replaces that answer with a 503; `drop-request` cuts it after 4 KiB of the request
- * (the server never gets the whole upload). It records each connection's Idempotency-Key.
- */
-async function breakingProxy(target: string, mode: FirstConnection) {
-  const port = Number(new URL(target).port);
-  const keys: string[] = [];
-  let connections = 0;
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((client) => {
-    const number = ++connections;
-    const upstream = connect(port, '127.0.0.1');
-    sockets.add(client).add(upstream);
-    let head = '';
-    let forwarded = 0;
-    let keyed = false;
-    client.on('data', (chunk: Buffer) => {
-      if (!keyed && head.length < 8192) {
-        head += chunk.toString('latin1');
-        const key = /\r\nidempotency-key: ([^\r\n]+)/i.exec(head)?.[1];
-        if (key) {
-          keys.push(key);
-          keyed = true;
-        }
-      }
-      forwarded += chunk.length;
-      if (number === 1 && mode === 'drop-request' && forwarded > 4096) {
-        client.destroy();
-        upstream.destroy();
-        return;
-      }
-      upstream.write(chunk);
-    });
-    upstream.on('data', (chunk: Buffer) => {
-      if (number !== 1 || mode === 'drop-request') client.write(chunk);
-      else if (mode === 'drop-answer') {
-        client.destroy();
-        upstream.destroy();
-      } else {
-        client.end('HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\nconnection: close\r\n\r\n');
-        upstream.destroy();
-      }
-    });
-    upstream.on('end', () => client.end());
-    client.on('end', () => upstream.end());
-    client.on('error', () => upstream.destroy());
-    upstream.on('error', () => client.destroy());
-  });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const address = server.address();
-  return {
-    url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`,
-    keys,
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise((done) => server.close(done));
-    },
-  };
-}
-
 describe('scanhub upload through a connection that breaks', () => {
   it.each([
     ['drop-answer', true, /after (ECONNRESET|UND_ERR_SOCKET|other side closed)/],
@@ -340,6 +277,7 @@ describe('scanhub upload through a connection that breaks', () => {
         expect(upload?.scan.new_findings_count).toBe(72);
         const uploads = proxy.keys.filter((key) => key === upload?.idempotency_key);
         expect(uploads).toHaveLength(2);
+        expect(proxy.gzipped).toEqual([true, true]); // the file part is gzip, made on the fly
         const scans = await scansOf(app.id);
         expect(scans).toHaveLength(1);
         expect(scans[0]?.idempotency_key).toBe(upload?.idempotency_key);
