@@ -197,15 +197,21 @@ describe('scanhub upload', () => {
     expect(anyHigh.code, anyHigh.stderr).toBe(0);
   }, 90_000);
 
-  it('--wait uploads asynchronously and follows the scan to completion', async () => {
+  it('--wait uploads asynchronously, follows the scan to completion and gates on it', async () => {
     const app = await makeApplication(t, admin);
-    const run = await cli(['upload', CODEQL, '--wait', '--json', '--fail-on', 'critical'], {
-      SCANHUB_TOKEN: app.api_token,
-    });
-    expect(run.code, run.stderr).toBe(0);
+    const env = { SCANHUB_TOKEN: app.api_token };
+    const run = await cli(['upload', CODEQL, '--wait', '--json', '--fail-on', 'high'], env);
+    expect(run.code, run.stderr).toBe(1);
     expect(run.stderr).toMatch(/scan \d+: (pending|processing)/);
-    const upload = json(run).uploads[0];
-    expect(upload?.scan).toMatchObject({ status: 'completed', new_findings_count: 72 });
+    const result = json(run);
+    expect(result.uploads[0]?.scan).toMatchObject({ status: 'completed', new_findings_count: 72 });
+    expect(result.gate?.count).toBe(
+      (result.uploads[0]?.new_by_severity.high ?? 0) + (result.uploads[0]?.new_by_severity.critical ?? 0),
+    );
+    expect(result.gate?.count).toBeGreaterThan(0);
+    const again = await cli(['upload', CODEQL, '--wait', '--json', '--fail-on', 'high'], env);
+    expect(again.code, again.stderr).toBe(0);
+    expect(json(again).gate).toMatchObject({ passed: true, count: 0 });
   }, 60_000);
 
   it('uploads with a user API key to a named application', async () => {
@@ -215,6 +221,31 @@ describe('scanhub upload', () => {
     expect(json(run).uploads[0]?.scan.new_findings_count).toBe(72);
     const missing = await cli(['upload', CODEQL, '--api-key', admin.key]);
     expect(missing.code).toBe(2);
+  }, 60_000);
+
+  it('several files are one scan each; a file the server refuses exits 3 after saying what landed', async () => {
+    const app = await makeApplication(t, admin);
+    const env = { SCANHUB_TOKEN: app.api_token };
+    const other = sarifFile('other.sarif', [{ ruleId: 'M1', path: 'src/m.ts', line: 2, level: 'error' }]);
+    const both = await cli(
+      ['upload', CODEQL, other, '--version', 'multi', '--fail-on', 'high', '--json'],
+      env,
+    );
+    expect(both.code, both.stderr).toBe(1);
+    const result = json(both);
+    expect(result.uploads.map((upload) => upload.scan.new_findings_count)).toEqual([72, 1]);
+    const high = result.uploads.reduce((sum, upload) => sum + (upload.new_by_severity.high ?? 0), 0);
+    expect(result.gate?.count).toBe(
+      high + result.uploads.reduce((sum, u) => sum + (u.new_by_severity.critical ?? 0), 0),
+    );
+
+    const junk = join(work, 'notes.txt');
+    writeFileSync(junk, 'not a scanner report');
+    const refused = await cli(['upload', other, junk, '--version', 'multi-2'], env);
+    expect(refused.code).toBe(3);
+    expect(refused.stdout).toMatch(/other\.sarif: scan \d+ completed/);
+    expect(refused.stderr).toMatch(/Upload of notes\.txt answered 400/);
+    expect(await scansOf(app.id)).toHaveLength(3);
   }, 60_000);
 
   it('usage errors exit 2', async () => {

@@ -22,6 +22,8 @@ export interface ClientOptions {
 }
 
 const RETRY_STATUS = (status: number) => status >= 500 || status === 429;
+/** A read that hangs this long is given up and retried; uploads have no limit (files may be large). */
+const READ_TIMEOUT_MS = 60_000;
 const MAX_DELAY_MS = 30_000;
 
 /** What a problem+json body says, or the status text. */
@@ -77,7 +79,9 @@ export class ApiClient {
         const response = await fetch(url, {
           method: options.method ?? 'GET',
           headers: { 'user-agent': 'scanhub-cli', ...this.authHeaders(), ...options.headers },
-          ...(body ? { body: body as unknown as RequestInit['body'], duplex: 'half' } : {}),
+          ...(body
+            ? { body: body as unknown as RequestInit['body'], duplex: 'half' }
+            : { signal: AbortSignal.timeout(READ_TIMEOUT_MS) }),
         } as RequestInit);
         if (!RETRY_STATUS(response.status) || attempt >= this.options.retries) return response;
         reason = `HTTP ${response.status}`;

@@ -80,24 +80,37 @@ function printGate(out: Output, gate: GateResult): void {
     );
 }
 
+async function uploadOne(
+  client: ApiClient,
+  out: Output,
+  command: UploadCommand,
+  path: string,
+  file: { path: string; size: number },
+): Promise<FileReport> {
+  const uploaded = await uploadFile(client, out, { path, async: command.wait }, file, command.fields);
+  let scan: Scan = uploaded.scan;
+  if (command.wait) scan = await waitForScan(client, out, scan, command.timeoutMs);
+  if (scan.status === 'failed')
+    throw serverError(`Scan ${scan.id} of ${file.path} failed: ${scan.error ?? 'no reason given'}`);
+  return {
+    ...uploaded,
+    scan,
+    link: client.url(`/api/scans/${scan.id}`),
+    new_by_severity: scan.status === 'completed' ? await newBySeverity(client, scan) : null,
+  };
+}
+
 /** `scanhub upload`: each file in turn, then the gate over all of them; resolves with the exit code. */
 export async function runUpload(client: ApiClient, out: Output, command: UploadCommand): Promise<number> {
   const files = await checkFiles(command.files);
   const path = ingestPath(client, command.application);
   const reports: FileReport[] = [];
-  for (const file of files) {
-    const uploaded = await uploadFile(client, out, { path, async: command.wait }, file, command.fields);
-    let scan: Scan = uploaded.scan;
-    if (command.wait) scan = await waitForScan(client, out, scan, command.timeoutMs);
-    if (scan.status === 'failed')
-      throw serverError(`Scan ${scan.id} of ${file.path} failed: ${scan.error ?? 'no reason given'}`);
-    const completed = scan.status === 'completed';
-    reports.push({
-      ...uploaded,
-      scan,
-      link: client.url(`/api/scans/${scan.id}`),
-      new_by_severity: completed ? await newBySeverity(client, scan) : null,
-    });
+  try {
+    for (const file of files) reports.push(await uploadOne(client, out, command, path, file));
+  } catch (error) {
+    // Say what did land before the failure, so a rerun is not a surprise.
+    for (const report of reports) printScan(out, report);
+    throw error;
   }
   for (const report of reports) printScan(out, report);
 
