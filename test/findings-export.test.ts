@@ -112,6 +112,9 @@ describe('GET /api/findings as CSV', () => {
   });
 
   it('a bad filter is still a 400 problem, and access limits the rows', async () => {
+    const page = await get('/api/findings?format=json&perPage=1', { ...admin.headers, accept: 'text/csv' });
+    expect(page.headers['content-type']).toContain('application/json');
+    expect(page.json()).toMatchObject({ pagination: { perPage: 1 } });
     const bad = await get('/api/findings?severity=urgent', { ...admin.headers, accept: 'text/csv' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toMatchObject({ code: 'validation_failed' });

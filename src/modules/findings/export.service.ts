@@ -90,6 +90,7 @@ export function exportFormatOf(
   format: string | undefined,
 ): ExportFormat | undefined {
   if (format === 'csv' || format === 'sarif' || format === 'ndjson') return format;
+  if (format === 'json') return undefined; // asked for by name: the page, whatever Accept says
   const wanted = (accept ?? '').toLowerCase();
   if (wanted.includes('text/csv')) return 'csv';
   if (wanted.includes('application/sarif+json')) return 'sarif';

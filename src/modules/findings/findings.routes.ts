@@ -58,11 +58,10 @@ export function findingRoutes(app: App, context: AppContext): void {
       const format = exportFormatOf(request.headers.accept, request.query.format);
       if (!format) return listFindings(db, currentPrincipal(request), request.query);
       const chunks = exportFindings(db, currentPrincipal(request), request.query, format);
-      const extension = format === 'sarif' ? 'sarif' : format;
       return (
         reply
           .type(EXPORT_FORMATS[format])
-          .header('content-disposition', `attachment; filename="findings.${extension}"`)
+          .header('content-disposition', `attachment; filename="findings.${format}"`)
           // A stream skips the JSON serializer; the schema's type describes only the paged list.
           .send(Readable.from(chunks) as never)
       );
