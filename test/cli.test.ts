@@ -187,6 +187,10 @@ describe('scanhub upload', () => {
     expect(passes.code, passes.stderr).toBe(0);
     expect(json(passes).gate).toMatchObject({ mode: 'baseline', passed: true, count: 0 });
 
+    const missing = await cli(['upload', feature, '--version', 'pr-3', '--baseline', 'nope'], env);
+    expect(missing.code).toBe(3);
+    expect(missing.stderr).toMatch(/Version "nope" \(from\) not found/);
+
     const any = await cli(['upload', feature, '--version', 'pr-1', '--fail-on-any', '--json'], env);
     expect(any.code).toBe(1);
     expect(json(any).gate).toMatchObject({ mode: 'version', count: 3 });
