@@ -18,6 +18,13 @@ Commands:
   users create --email E --password P [--name N] [--role admin|member]
   users set-password --email E --password P   (ends that user's sessions)
 
+Client commands (talk to a running server; see scanhub <command> --help):
+  upload FILE... [--url U] [--token T] [--wait] [--fail-on SEVERITY] [--baseline VERSION] ...
+                            upload scanner reports (gzip on the fly, retries), gate CI on the result
+  findings export --format csv|json|sarif [--application A] [--version V] [--output F]
+
+Exit codes of the client commands: 0 pass, 1 gate failed, 2 usage error, 3 server or network error.
+
 The users commands open the database themselves: with DATABASE_URL (PostgreSQL) they work while
 servers run; the embedded database allows one process, so stop the server first, or use the API
 (POST /api/users, POST /api/users/{id}/password) with an admin's API key while it runs.
@@ -143,10 +150,18 @@ async function usersCommand(config: Config, args: string[]): Promise<void> {
 
 class UsageError extends Error {}
 
+const CLIENT_COMMANDS = new Set(['upload', 'findings']);
+
 async function main(argv: string[]): Promise<void> {
   const [command = 'serve', ...rest] = argv;
   if (command === '--help' || command === '-h' || command === 'help') {
     console.log(USAGE);
+    return;
+  }
+  if (CLIENT_COMMANDS.has(command)) {
+    // The client needs no config, database or server code: only what it sends over HTTP.
+    const { runClient } = await import('./cli/index.ts');
+    process.exitCode = await runClient(argv);
     return;
   }
   const config = loadConfig();

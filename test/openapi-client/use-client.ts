@@ -15,7 +15,10 @@ export async function triageOne(baseUrl: string, apiKey: string): Promise<string
     },
   });
   if (list.error) return (list.error satisfies Problem).code;
-  const first: Finding | undefined = list.data.findings[0];
+  // The list route also answers exports (CSV, SARIF, NDJSON) when asked: the JSON page is one shape.
+  const page = list.data;
+  if (typeof page === 'string' || 'runs' in page) return 'export';
+  const first: Finding | undefined = page.findings[0];
   if (!first) return 'none';
   const detail = await client.GET('/api/findings/{id}', { params: { path: { id: String(first.id) } } });
   const score: number | undefined = detail.data?.risk_score;

@@ -12,6 +12,12 @@ export interface FindingFilters {
   scannerTypeId?: number | undefined;
   /** First or last scan. */
   scanId?: number | undefined;
+  /** Made new by this scan: first reported by it, or reopened by it (a `fixed` finding that came back). */
+  newInScan?: number | undefined;
+  /** Version by name (of the finding's own application). */
+  versionName?: string | undefined;
+  /** Tool (SARIF driver name) that reported the finding. */
+  toolName?: string | undefined;
   /** A user id, or `none` for unassigned findings. */
   assignee?: number | 'none' | undefined;
   /** Case-insensitive substring of title, file path or rule id. */
@@ -54,6 +60,22 @@ function filterCondition(filters: FindingFilters): Expression<SqlBool> {
           and fs.tool_name = findings.tool_name and fs.category = findings.category)))`,
     );
   }
+  if (filters.newInScan !== undefined) {
+    const scanId = filters.newInScan;
+    conditions.push(
+      sql<SqlBool>`findings.version_id = (select version_id from scans where id = ${scanId}) and (
+        findings.first_scan_id = ${scanId} or exists (select 1 from finding_events fe
+          where fe.finding_id = findings.id and fe.type = 'reopened' and fe.scan_id = ${scanId}))`,
+    );
+  }
+  if (filters.versionName !== undefined) {
+    const name = filters.versionName;
+    conditions.push(
+      sql<SqlBool>`findings.version_id in (select v.id from application_versions v
+        where v.application_id = findings.application_id and v.name = ${name})`,
+    );
+  }
+  if (filters.toolName !== undefined) conditions.push(eb('findings.tool_name', '=', filters.toolName));
   if (filters.assignee === 'none') conditions.push(eb('findings.assignee_id', 'is', null));
   else if (filters.assignee !== undefined) conditions.push(eb('findings.assignee_id', '=', filters.assignee));
   if (filters.search) {
@@ -113,6 +135,37 @@ export async function findingPage(
     .limit(page.limit)
     .offset(page.offset)
     .execute();
+}
+
+/**
+ * Keyset batch for exports: up to `limit` findings with an id above `afterId`, in id order. An
+ * export walks the whole result this way, so memory stays flat and no row is skipped or repeated
+ * when findings are added while it runs.
+ */
+export async function findingBatchAfter(
+  db: Kysely<DB>,
+  filters: FindingFilters,
+  afterId: number,
+  limit: number,
+): Promise<FindingRow[]> {
+  return findingsQuery(db)
+    .where(filterCondition(filters))
+    .where('findings.id', '>', afterId)
+    .orderBy('findings.id')
+    .limit(limit)
+    .execute();
+}
+
+/** The tools (SARIF driver names) among the findings a filter selects, for one SARIF run each. */
+export async function toolsOf(db: Kysely<DB>, filters: FindingFilters): Promise<string[]> {
+  const rows = await db
+    .selectFrom('findings')
+    .select('findings.tool_name')
+    .distinct()
+    .where(filterCondition(filters))
+    .orderBy('findings.tool_name')
+    .execute();
+  return rows.map((row) => row.tool_name);
 }
 
 export async function countFindings(db: Kysely<DB>, filters: FindingFilters): Promise<number> {

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { Type } from 'typebox';
 import type { App, AppContext } from '../../app-context.ts';
 import { currentPrincipal } from '../../http/auth.ts';
@@ -13,6 +14,7 @@ import {
   VersionFindingsQuery,
 } from './findings.schema.ts';
 import { getFinding, getTimeline, listFindings, listVersionFindings } from './findings.service.ts';
+import { EXPORT_FORMATS, exportFindings, exportFormatOf } from './export.service.ts';
 import { triageRoutes } from './triage.routes.ts';
 
 /** Findings: list, detail, timeline, a version's findings, triage and comments. */
@@ -25,15 +27,46 @@ export function findingRoutes(app: App, context: AppContext): void {
       config: { access: 'findings.list' },
       schema: {
         operationId: 'listFindings',
-        description:
-          'Findings of the applications the caller may read, filtered, sorted and paginated (`perPage` at most 200). `status=closed` means fixed or false positive; `assignedTo=me` is the caller.',
         tags: ['findings'],
         summary: 'Findings of the applications the caller may read, filtered, sorted and paged',
+        description:
+          'A page of findings as JSON (`per_page` at most 200; `status=closed` means fixed or false positive; `assigned_to=me` is the caller). With `Accept: text/csv`, `Accept: application/sarif+json` or ' +
+          '`Accept: application/x-ndjson` (or `format=csv|sarif|ndjson`) the response is instead an ' +
+          'export of every matching finding (no page, no 200 cap), streamed in id order: CSV per RFC 4180 ' +
+          "with formula-like cells prefixed by `'`; SARIF 2.1.0 with one run per tool (open and confirmed " +
+          'findings unless `status` is given), fit for GitHub code scanning; NDJSON, one finding a line. ' +
+          'Application tokens export their own application.',
         querystring: ListFindingsQuery,
-        response: { 200: FindingListSchema },
+        response: {
+          200: {
+            description: 'A page of findings, or an export in the media type asked for',
+            content: {
+              'application/json': { schema: FindingListSchema },
+              'text/csv': { schema: Type.String({ description: 'RFC 4180 CSV, one header row' }) },
+              [EXPORT_FORMATS.sarif]: {
+                schema: Type.Object(
+                  { version: Type.Literal('2.1.0'), runs: Type.Array(Type.Object({})) },
+                  { description: 'SARIF 2.1.0 log, one run per tool', additionalProperties: true },
+                ),
+              },
+              [EXPORT_FORMATS.ndjson]: { schema: Type.String({ description: 'One finding record a line' }) },
+            },
+          },
+        },
       },
     },
-    async (request) => listFindings(db, currentPrincipal(request), request.query),
+    async (request, reply) => {
+      const format = exportFormatOf(request.headers.accept, request.query.format);
+      if (!format) return listFindings(db, currentPrincipal(request), request.query);
+      const chunks = exportFindings(db, currentPrincipal(request), request.query, format);
+      return (
+        reply
+          .type(EXPORT_FORMATS[format])
+          .header('content-disposition', `attachment; filename="findings.${format}"`)
+          // A stream skips the JSON serializer; the schema's type describes only the paged list.
+          .send(Readable.from(chunks) as never)
+      );
+    },
   );
 
   app.get(

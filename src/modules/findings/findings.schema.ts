@@ -154,6 +154,13 @@ export const ListFindingsQuery = Type.Object({
   scanner_type_id: Type.Optional(PositiveId),
   /** Findings first or last reported by this scan. */
   scan_id: Type.Optional(PositiveId),
+  /**
+   * Findings this scan made new: first reported by it, or a `fixed` finding it reopened. What a CI
+   * gate counts (`scanhub upload --fail-on`); an application token may use it on its own scans.
+   */
+  new_in_scan: Type.Optional(PositiveId),
+  /** Version by name (each application's version of that name); with `application_id`, one version. */
+  version: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   assigned_to: Type.Optional(Type.String({ description: ASSIGNED_TO })),
   /** Case-insensitive substring of title, file path or rule id. */
   search: Type.Optional(Type.String({ maxLength: 500 })),
@@ -162,6 +169,12 @@ export const ListFindingsQuery = Type.Object({
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647, default: 1 })),
   /** Default 50; values above 200 are clamped to 200. */
   per_page: Type.Optional(Type.Integer({ minimum: 1 })),
+  /**
+   * An export of every matching finding instead of a page (also chosen by `Accept`): `csv`
+   * (text/csv), `sarif` (application/sarif+json; open and confirmed unless `status` says otherwise),
+   * `ndjson` (application/x-ndjson, one finding record a line). Exports ignore paging and sorting.
+   */
+  format: Type.Optional(Type.Enum(['json', 'csv', 'sarif', 'ndjson'])),
 });
 export type ListFindingsInput = Static<typeof ListFindingsQuery>;
 

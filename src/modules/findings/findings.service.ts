@@ -92,6 +92,27 @@ function assigneeFilter(value: string | undefined, user: Principal, issues: Vali
   return id ?? undefined;
 }
 
+/** The filters of GET /api/findings (list and exports alike), validated; 400 listing every bad one. */
+export function findingFilters(user: Principal, query: ListFindingsInput): FindingFilters {
+  const issues: ValidationIssue[] = [];
+  const { severities, statuses } = severityAndStatus(query, issues);
+  const assignee = assigneeFilter(query.assigned_to, user, issues);
+  throwIfInvalid(issues);
+  return {
+    visible: canAccessApplication(user, 'read', 'findings.application_id'),
+    applicationId: query.application_id,
+    versionId: query.application_version_id,
+    versionName: query.version,
+    severities,
+    statuses,
+    scannerTypeId: query.scanner_type_id,
+    scanId: query.scan_id,
+    newInScan: query.new_in_scan,
+    assignee,
+    search: query.search?.trim() || undefined,
+  };
+}
+
 /**
  * Findings of every application the caller may read (admins: all), filtered, sorted (ties by id)
  * and paged: one page query and one count query.
@@ -101,22 +122,7 @@ export async function listFindings(
   user: Principal,
   query: ListFindingsInput,
 ): Promise<FindingList> {
-  const issues: ValidationIssue[] = [];
-  const { severities, statuses } = severityAndStatus(query, issues);
-  const assignee = assigneeFilter(query.assigned_to, user, issues);
-  throwIfInvalid(issues);
-
-  const filters: FindingFilters = {
-    visible: canAccessApplication(user, 'read', 'findings.application_id'),
-    applicationId: query.application_id,
-    versionId: query.application_version_id,
-    severities,
-    statuses,
-    scannerTypeId: query.scanner_type_id,
-    scanId: query.scan_id,
-    assignee,
-    search: query.search?.trim() || undefined,
-  };
+  const filters = findingFilters(user, query);
   const page = query.page ?? 1;
   const perPage = Math.min(query.per_page ?? DEFAULT_PER_PAGE, MAX_PER_PAGE);
   // The page and the count are independent: on PostgreSQL they run at once on two connections.
