@@ -5,6 +5,8 @@ export default tseslint.config(
   {
     ignores: [
       'node_modules',
+      'dist',
+      '.tmp',
       'data',
       'bench/results',
       'coverage',

@@ -11,6 +11,7 @@ import { ingestScenario } from './scenarios/ingest.ts';
 import { listScenario } from './scenarios/list.ts';
 import { memoryScenario } from './scenarios/memory.ts';
 import { reactionsScenario } from './scenarios/reactions.ts';
+import { startScenario } from './scenarios/start.ts';
 import type { RunOptions, Scenario } from './scenarios/types.ts';
 import { disposeSeeded } from './seed-million.ts';
 import { REPO_ROOT } from './server.ts';
@@ -23,7 +24,7 @@ const USAGE = `Usage: npm run bench -- [--quick | --full] [--only=<scenarios>] [
   --full             everything: 500k memory run, 1M-finding database, 200 requests per list combination
   --only=1,2,list    scenarios by number or name: 1 ingest, 2 reupload, 3 memory, 4 list, 5 dashboard,
                      6 concurrent, 7 http, 8 bomb, 9 reactions (policy + webhook), 10 deliveries,
-                     11 reactions-all (a policy changing every finding)
+                     11 reactions-all (a policy changing every finding), 12 start (first and later start)
   --postgres-only    PostgreSQL only (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres)
   --pglite-only      PGlite only
   --repeats=N        repeats of each timed ingest (default: 1 quick, 3 full)
@@ -43,6 +44,7 @@ const NAMES: Record<string, string> = {
   reactions: '9',
   deliveries: '10',
   'reactions-all': '11',
+  start: '12',
 };
 
 /** Run order: ingestion first, then the seeded-database scenarios (which share one database). */
@@ -55,6 +57,7 @@ const SCENARIOS: Scenario[] = [
   reactionsScenario,
   listScenario,
   dashboardScenario,
+  startScenario,
 ];
 
 function positiveInt(value: string | undefined, name: string): number | undefined {

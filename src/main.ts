@@ -36,6 +36,7 @@ async function serve(config: Config): Promise<void> {
   const app = await buildApp(runtime.context);
   const admin = await bootstrapAdmin(runtime.context.db, config.admin);
   await app.listen({ port: config.port, host: config.host });
+  for (const stage of runtime.stages) app.log.info({ ms: stage.ms }, `start: ${stage.name}`);
   const { stagingRows, spoolFiles } = runtime.orphans;
   if (stagingRows + spoolFiles > 0)
     app.log.info({ stagingRows, spoolFiles }, 'removed what crashed uploads left behind');

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppContext } from './app-context.ts';
 import type { Config } from './config.ts';
 import { createAppContext } from './context.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { migrateToLatest, openDatabase } from './db/database.ts';
+import { readTemplate } from './db/pglite-template.ts';
 import { discardOrphans, type OrphansRemoved } from './ingest/orphans.ts';
 import { PARSERS } from './ingest/parsers/index.ts';
 import type { JobLog } from './jobs/jobs.ts';
@@ -26,11 +27,18 @@ function resolveSecretKey(config: Config): string {
   }
 }
 
+export interface StartStage {
+  name: string;
+  ms: number;
+}
+
 export interface Runtime {
   context: AppContext;
   migrations: string[];
   /** What uploads interrupted by a crash had left, removed at start. */
   orphans: OrphansRemoved;
+  /** What the start did, in order, with the time each step took (logged one line each). */
+  stages: StartStage[];
   close(): Promise<void>;
 }
 
@@ -66,12 +74,34 @@ export async function openRuntime(
   mkdirSync(config.dataDir, { recursive: true });
   const unlock = config.databaseUrl ? async () => {} : await lockDataDir(config.dataDir);
   try {
-    const database = await openDatabase({ url: config.databaseUrl, dataDir: join(config.dataDir, 'pg') });
+    const stages: StartStage[] = [];
+    let stageStarted = performance.now();
+    const stage = (name: string) => {
+      const now = performance.now();
+      stages.push({ name, ms: Math.round(now - stageStarted) });
+      stageStarted = now;
+    };
+    const dataDir = join(config.dataDir, 'pg');
+    // A new embedded database starts from the template built with the code, not from initdb.
+    const template =
+      config.databaseUrl || existsSync(join(dataDir, 'PG_VERSION')) ? undefined : readTemplate();
+    const database = await openDatabase({ url: config.databaseUrl, dataDir, loadDataDir: template });
+    stage(
+      config.databaseUrl
+        ? 'database connected (PostgreSQL)'
+        : template
+          ? 'database created from the build template'
+          : existsSync(join(dataDir, 'PG_VERSION'))
+            ? 'database opened'
+            : 'database created (no build template: npm run build makes one)',
+    );
     const migrations = await migrateToLatest(database.db);
     await syncScannerTypes(database.db, PARSERS);
+    stage(migrations.length ? `migrations applied: ${migrations.join(', ')}` : 'migrations: none pending');
     const instances = await registerInstance(config.databaseUrl);
     const orphans = await discardOrphans(database.db, config.dataDir, instances);
     const secretKey = resolveSecretKey(config);
+    stage('leftovers of interrupted uploads removed');
     const context: AppContext = await createAppContext(
       config,
       database,
@@ -81,10 +111,12 @@ export async function openRuntime(
         work: options.work ?? false,
       },
     );
+    stage(options.work ? 'job workers started' : 'job queue connected');
     return {
       context,
       migrations,
       orphans,
+      stages,
       close: async () => {
         await context.jobs.stop();
         await instances.close();

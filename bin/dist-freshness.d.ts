@@ -1,0 +1,3 @@
+export const ROOT: string;
+export const BUILD_STAMP: string;
+export function distIsFresh(): boolean;
