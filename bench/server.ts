@@ -34,7 +34,7 @@ export interface BenchServer {
 }
 
 /** The environment of a server on `target`: only what the bench means to set, over the caller's. */
-function serverEnv(target: BenchTarget, options: ServerOptions): NodeJS.ProcessEnv {
+export function serverEnv(target: BenchTarget, options: ServerOptions): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const key of Object.keys(env)) {
     if (key === 'DATABASE_URL' || key.startsWith('SCANHUB_')) delete env[key];

@@ -1,10 +1,9 @@
 import { createHmac } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { reconcileTrackers } from '../src/modules/issue-trackers/tracker-reconcile.ts';
-import { makeApplication, makeFinding, makeUser, type TestUser } from './support/factories.ts';
-import { startFakeTracker, type FakeTracker } from './support/fake-trackers.ts';
+import { makeFinding } from './support/factories.ts';
+import { useTrackerBed } from './support/tracker-bed.ts';
 import { buildSarif } from './support/sarif-builder.ts';
-import { createTestApp, type TestApp } from './support/test-app.ts';
 import { upload } from './support/upload.ts';
 import { eventually } from './support/webhook-receiver.ts';
 
@@ -16,55 +15,32 @@ import { eventually } from './support/webhook-receiver.ts';
 
 const TOKEN = 'ghp_github-token-never-shown-0001';
 const SECRET = 'github-webhook-secret-0123456789';
-let t: TestApp;
-let admin: TestUser;
-const fakes: FakeTracker[] = [];
-
-beforeAll(async () => {
-  t = await createTestApp({
-    outbound: { allowPrivate: true },
-    trackers: { timeoutMs: 2000, retryLimit: 3, retryDelaySeconds: 1 },
-  });
-  admin = await makeUser(t, { role: 'admin' });
-});
-afterEach(async () => {
-  await Promise.all(fakes.splice(0).map((fake) => fake.stop()));
-});
-afterAll(() => t.close());
+const bed = useTrackerBed();
 
 async function setup(overrides: Record<string, unknown> = {}) {
-  const fake = await startFakeTracker('github', `token ${TOKEN}`);
-  fakes.push(fake);
-  const app = await makeApplication(t, admin);
-  const response = await t.app.inject({
-    method: 'POST',
-    url: `/api/applications/${app.id}/issue-tracker`,
-    headers: admin.headers,
-    payload: {
-      provider: 'github',
-      token: TOKEN,
-      baseUrl: fake.url,
-      repository: 'acme/app',
-      labels: ['security'],
-      webhook_secret: SECRET,
-      ...overrides,
-    },
-  });
-  expect(response.statusCode, response.body).toBe(201);
-  return { fake, app, tracker: response.json() as { id: number } };
+  return bed.configure('github', `token ${TOKEN}`, (url) => ({
+    token: TOKEN,
+    baseUrl: url,
+    repository: 'acme/app',
+    labels: ['security'],
+    webhook_secret: SECRET,
+    ...overrides,
+  }));
 }
 
 const linksOf = (appId: number) =>
-  t.app.inject({ url: `/api/applications/${appId}/issue-tracker/issues`, headers: admin.headers }).then(
-    (response) =>
-      response.json() as {
-        finding_id: number;
-        external_key: string | null;
-        state: string;
-        last_error: string | null;
-        url: string | null;
-      }[],
-  );
+  bed.t.app
+    .inject({ url: `/api/applications/${appId}/issue-tracker/issues`, headers: bed.admin.headers })
+    .then(
+      (response) =>
+        response.json() as {
+          finding_id: number;
+          external_key: string | null;
+          state: string;
+          last_error: string | null;
+          url: string | null;
+        }[],
+    );
 
 const settled = (appId: number, count: number, state = 'open') =>
   eventually(async () => {
@@ -73,17 +49,17 @@ const settled = (appId: number, count: number, state = 'open') =>
   });
 
 const setStatus = (findingId: number, status: string) =>
-  t.app.inject({
+  bed.t.app.inject({
     method: 'PATCH',
     url: `/api/findings/${findingId}/status`,
-    headers: admin.headers,
+    headers: bed.admin.headers,
     payload: { status },
   });
 
 function webhook(trackerId: number, event: string, payload: object, secret = SECRET) {
   const body = JSON.stringify(payload);
   const signature = `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
-  return t.app.inject({
+  return bed.t.app.inject({
     method: 'POST',
     url: `/api/integrations/github/webhook/${trackerId}`,
     headers: {
@@ -104,13 +80,13 @@ describe('GitHub issues', () => {
         { ruleId: 'style', path: 'src/ui.ts', line: 3, level: 'note', message: 'Minor' },
       ],
     });
-    const response = await upload(t, `/api/applications/${app.id}/ingest`, admin.headers, {
+    const response = await upload(bed.t, `/api/applications/${app.id}/ingest`, bed.admin.headers, {
       file: sarif,
       fileName: 'r.sarif',
     });
     expect(response.statusCode, response.body).toBe(201);
     const [link] = await settled(app.id, 1);
-    const finding = await t.db
+    const finding = await bed.t.db
       .selectFrom('findings')
       .selectAll()
       .where('rule_id', '=', 'sqli')
@@ -135,13 +111,13 @@ describe('GitHub issues', () => {
     expect(String(create?.body?.body)).toContain(`/api/findings/${finding.id}`);
     expect(String(create?.body?.body)).toContain(`<!-- ${marker} -->`);
 
-    const detail = await t.app.inject({ url: `/api/findings/${finding.id}`, headers: admin.headers });
+    const detail = await bed.t.app.inject({ url: `/api/findings/${finding.id}`, headers: bed.admin.headers });
     expect(detail.json().tracker_issue).toMatchObject({
       provider: 'github',
       external_key: '#1',
       state: 'open',
     });
-    const row = await t.db
+    const row = await bed.t.db
       .selectFrom('tracker_issues')
       .selectAll()
       .where('finding_id', '=', finding.id)
@@ -157,19 +133,19 @@ describe('GitHub issues', () => {
 
   it('closes the issue with a comment when the finding is fixed or a false positive, and reopens it', async () => {
     const { fake, app } = await setup();
-    const finding = await makeFinding(t, app.id, { severity: 'critical' });
-    const created = await t.app.inject({
+    const finding = await makeFinding(bed.t, app.id, { severity: 'critical' });
+    const created = await bed.t.app.inject({
       method: 'POST',
       url: `/api/findings/${finding.id}/issue`,
-      headers: admin.headers,
+      headers: bed.admin.headers,
     });
     expect(created.statusCode).toBe(201);
     expect(created.json()).toMatchObject({ finding_id: finding.id, state: 'pending' });
     await settled(app.id, 1);
-    const again = await t.app.inject({
+    const again = await bed.t.app.inject({
       method: 'POST',
       url: `/api/findings/${finding.id}/issue`,
-      headers: admin.headers,
+      headers: bed.admin.headers,
     });
     expect(again.statusCode).toBe(200);
     expect(again.json()).toMatchObject({ external_key: '#1', state: 'open' });
@@ -195,8 +171,12 @@ describe('GitHub issues', () => {
   it('a create answered 502 after the issue was made is retried into exactly one ticket', async () => {
     const { fake, app } = await setup();
     fake.failCreates(1);
-    const finding = await makeFinding(t, app.id, { severity: 'high' });
-    await t.app.inject({ method: 'POST', url: `/api/findings/${finding.id}/issue`, headers: admin.headers });
+    const finding = await makeFinding(bed.t, app.id, { severity: 'high' });
+    await bed.t.app.inject({
+      method: 'POST',
+      url: `/api/findings/${finding.id}/issue`,
+      headers: bed.admin.headers,
+    });
     const [link] = await settled(app.id, 1);
     expect(link).toMatchObject({ external_key: '#1', last_error: null });
     expect(fake.issues).toHaveLength(1);
@@ -210,22 +190,26 @@ describe('GitHub issues', () => {
 
   it('inbound webhooks: a bad signature is 401 and changes nothing; a closed issue fixes the finding; comments join the thread', async () => {
     const { fake, app, tracker } = await setup({ closed_status: 'fixed' });
-    const finding = await makeFinding(t, app.id, { severity: 'high' });
-    await t.app.inject({ method: 'POST', url: `/api/findings/${finding.id}/issue`, headers: admin.headers });
+    const finding = await makeFinding(bed.t, app.id, { severity: 'high' });
+    await bed.t.app.inject({
+      method: 'POST',
+      url: `/api/findings/${finding.id}/issue`,
+      headers: bed.admin.headers,
+    });
     await settled(app.id, 1);
 
     const closed = { action: 'closed', issue: { number: 1, state: 'closed' } };
     const forged = await webhook(tracker.id, 'issues', closed, 'not-the-secret-at-all-000');
     expect(forged.statusCode).toBe(401);
     expect(forged.headers['content-type']).toContain('application/problem+json');
-    const unsigned = await t.app.inject({
+    const unsigned = await bed.t.app.inject({
       method: 'POST',
       url: `/api/integrations/github/webhook/${tracker.id}`,
       headers: { 'content-type': 'application/json', 'x-github-event': 'issues' },
       payload: JSON.stringify(closed),
     });
     expect(unsigned.statusCode).toBe(401);
-    const wrongProvider = await t.app.inject({
+    const wrongProvider = await bed.t.app.inject({
       method: 'POST',
       url: `/api/integrations/gitlab/webhook/${tracker.id}`,
       headers: { 'x-gitlab-token': SECRET },
@@ -234,7 +218,7 @@ describe('GitHub issues', () => {
     expect(wrongProvider.statusCode).toBe(404);
     expect(
       (
-        await t.db
+        await bed.t.db
           .selectFrom('findings')
           .select('status')
           .where('id', '=', finding.id)
@@ -245,7 +229,7 @@ describe('GitHub issues', () => {
     const good = await webhook(tracker.id, 'issues', closed);
     expect(good.statusCode, good.body).toBe(200);
     expect(good.json()).toEqual({ received: true, applied: 'finding_closed' });
-    const detail = await t.app.inject({ url: `/api/findings/${finding.id}`, headers: admin.headers });
+    const detail = await bed.t.app.inject({ url: `/api/findings/${finding.id}`, headers: bed.admin.headers });
     expect(detail.json().status).toBe('fixed');
     expect(detail.json().tracker_issue.state).toBe('closed');
     const entry = detail.json().timeline.at(-1);
@@ -263,7 +247,7 @@ describe('GitHub issues', () => {
     expect(reopened.json().applied).toBe('finding_reopened');
     expect(
       (
-        await t.db
+        await bed.t.db
           .selectFrom('findings')
           .select('status')
           .where('id', '=', finding.id)
@@ -283,19 +267,19 @@ describe('GitHub issues', () => {
       comment: { body: 'x\n\n<!-- scanhub -->', user: { login: 'bot' } },
     });
     expect(echo.json().applied).toBe('own_comment');
-    const thread = await t.app.inject({
+    const thread = await bed.t.app.inject({
       url: `/api/findings/${finding.id}/comments`,
-      headers: admin.headers,
+      headers: bed.admin.headers,
     });
     expect(
       thread.json().map((comment: { content: string; author: unknown }) => [comment.content, comment.author]),
     ).toEqual([['octocat on GitHub #1: Fixed in PR 9', null]]);
 
     // A comment made in scanhub is posted to the issue (and only that one).
-    const mine = await t.app.inject({
+    const mine = await bed.t.app.inject({
       method: 'POST',
       url: `/api/findings/${finding.id}/comments`,
-      headers: admin.headers,
+      headers: bed.admin.headers,
       payload: { content: 'Please backport' },
     });
     expect(mine.statusCode).toBe(201);
@@ -307,21 +291,21 @@ describe('GitHub issues', () => {
   it('reconciliation applies an issue closed while webhooks were off; the next scan that still finds it reopens both', async () => {
     const { fake, app } = await setup();
     const sarif = buildSarif({ results: [{ ruleId: 'rce', path: 'src/run.ts', line: 5, level: 'error' }] });
-    await upload(t, `/api/applications/${app.id}/ingest`, admin.headers, {
+    await upload(bed.t, `/api/applications/${app.id}/ingest`, bed.admin.headers, {
       file: sarif,
       fileName: 'r.sarif',
     });
     const [link] = await settled(app.id, 1);
     fake.close(1);
-    const result = await reconcileTrackers(t);
+    const result = await reconcileTrackers(bed.t);
     expect(result.closed).toBeGreaterThanOrEqual(1);
-    const finding = await t.db
+    const finding = await bed.t.db
       .selectFrom('findings')
       .selectAll()
       .where('id', '=', link?.finding_id ?? 0)
       .executeTakeFirstOrThrow();
     expect(finding.status).toBe('fixed');
-    const entry = await t.db
+    const entry = await bed.t.db
       .selectFrom('finding_events')
       .selectAll()
       .where('finding_id', '=', finding.id)
@@ -331,7 +315,7 @@ describe('GitHub issues', () => {
     expect(entry.detail).toMatchObject({ via: 'reconciliation', issue: '#1' });
 
     // Still there in the next scan: the finding reopens as usual, and so does its ticket, with a comment.
-    await upload(t, `/api/applications/${app.id}/ingest`, admin.headers, {
+    await upload(bed.t, `/api/applications/${app.id}/ingest`, bed.admin.headers, {
       file: sarif,
       fileName: 'r.sarif',
     });

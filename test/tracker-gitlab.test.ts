@@ -1,57 +1,32 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { makeApplication, makeFinding, makeUser, type TestUser } from './support/factories.ts';
-import { startFakeTracker, type FakeTracker } from './support/fake-trackers.ts';
-import { createTestApp, type TestApp } from './support/test-app.ts';
+import { describe, expect, it } from 'vitest';
+import { makeFinding } from './support/factories.ts';
+import { useTrackerBed } from './support/tracker-bed.ts';
 import { eventually } from './support/webhook-receiver.ts';
 
 /** GitLab against a fake API on 127.0.0.1 (gitbeaker with the guarded request handler). */
 
 const TOKEN = 'glpat-gitlab-token-never-shown-01';
 const SECRET = 'gitlab-webhook-secret-0123456789';
-let t: TestApp;
-let admin: TestUser;
-const fakes: FakeTracker[] = [];
-
-beforeAll(async () => {
-  t = await createTestApp({
-    outbound: { allowPrivate: true },
-    trackers: { timeoutMs: 2000, retryLimit: 3, retryDelaySeconds: 1 },
-  });
-  admin = await makeUser(t, { role: 'admin' });
-});
-afterEach(async () => {
-  await Promise.all(fakes.splice(0).map((fake) => fake.stop()));
-});
-afterAll(() => t.close());
+const bed = useTrackerBed();
 
 async function setup() {
-  const fake = await startFakeTracker('gitlab', TOKEN);
-  fakes.push(fake);
-  const app = await makeApplication(t, admin);
-  const response = await t.app.inject({
-    method: 'POST',
-    url: `/api/applications/${app.id}/issue-tracker`,
-    headers: admin.headers,
-    payload: {
-      provider: 'gitlab',
-      token: TOKEN,
-      base_url: fake.url,
-      project_id: '42',
-      webhook_secret: SECRET,
-    },
-  });
-  expect(response.statusCode, response.body).toBe(201);
-  const finding = await makeFinding(t, app.id, {
+  const { fake, app, tracker } = await bed.configure('gitlab', TOKEN, (url) => ({
+    token: TOKEN,
+    base_url: url,
+    project_id: '42',
+    webhook_secret: SECRET,
+  }));
+  const finding = await makeFinding(bed.t, app.id, {
     severity: 'critical',
     description: 'Bad thing',
     remediation: 'Fix it',
   });
-  return { fake, app, finding, tracker: response.json() as { id: number } };
+  return { fake, app, finding, tracker };
 }
 
 const link = (findingId: number, state = 'open') =>
   eventually(async () => {
-    const row = await t.db
+    const row = await bed.t.db
       .selectFrom('tracker_issues')
       .selectAll()
       .where('finding_id', '=', findingId)
@@ -60,10 +35,10 @@ const link = (findingId: number, state = 'open') =>
   });
 
 const fileIssue = (findingId: number) =>
-  t.app.inject({ method: 'POST', url: `/api/findings/${findingId}/issue`, headers: admin.headers });
+  bed.t.app.inject({ method: 'POST', url: `/api/findings/${findingId}/issue`, headers: bed.admin.headers });
 
 const hook = (trackerId: number, event: string, payload: object, token = SECRET) =>
-  t.app.inject({
+  bed.t.app.inject({
     method: 'POST',
     url: `/api/integrations/gitlab/webhook/${trackerId}`,
     headers: { 'content-type': 'application/json', 'x-gitlab-event': event, 'x-gitlab-token': token },
@@ -92,10 +67,10 @@ describe('GitLab issues', () => {
     expect(String(create?.body?.description)).toContain('Bad thing');
     expect(String(create?.body?.description)).toContain('Fix it');
 
-    await t.app.inject({
+    await bed.t.app.inject({
       method: 'PATCH',
       url: `/api/findings/${finding.id}/status`,
-      headers: admin.headers,
+      headers: bed.admin.headers,
       payload: { status: 'false_positive' },
     });
     await link(finding.id, 'closed');
@@ -106,10 +81,10 @@ describe('GitLab issues', () => {
     expect(fake.requests.at(-1)?.body).toEqual({ state_event: 'close' });
     expect(fake.issues[0]?.state).toBe('closed');
 
-    await t.app.inject({
+    await bed.t.app.inject({
       method: 'PATCH',
       url: `/api/findings/${finding.id}/status`,
-      headers: admin.headers,
+      headers: bed.admin.headers,
       payload: { status: 'open' },
     });
     await link(finding.id, 'open');
@@ -135,7 +110,7 @@ describe('GitLab issues', () => {
     expect((await hook(tracker.id, 'Issue Hook', closeHook, 'wrong-token-wrong-token')).statusCode).toBe(401);
     expect(
       (
-        await t.db
+        await bed.t.db
           .selectFrom('findings')
           .select('status')
           .where('id', '=', finding.id)
@@ -148,7 +123,7 @@ describe('GitLab issues', () => {
     });
     expect(
       (
-        await t.db
+        await bed.t.db
           .selectFrom('findings')
           .select('status')
           .where('id', '=', finding.id)
@@ -163,21 +138,21 @@ describe('GitLab issues', () => {
       user: { username: 'dev' },
     });
     expect(note.json().applied).toBe('comment_added');
-    const thread = await t.app.inject({
+    const thread = await bed.t.app.inject({
       url: `/api/findings/${finding.id}/comments`,
-      headers: admin.headers,
+      headers: bed.admin.headers,
     });
     expect(thread.json()[0].content).toBe('dev on GitLab #1: On it');
 
     await new Promise((resolve) => setTimeout(resolve, 1000));
     fake.close(1);
     // Through the job system this time (the scheduled, singleton job), not the function.
-    await t.jobs.send(t.db, 'tracker-reconcile', {});
-    await t.jobs.drained('tracker-reconcile');
+    await bed.t.jobs.send(bed.t.db, 'tracker-reconcile', {});
+    await bed.t.jobs.drained('tracker-reconcile');
     await link(finding.id, 'closed');
     expect(
       (
-        await t.db
+        await bed.t.db
           .selectFrom('findings')
           .select('status')
           .where('id', '=', finding.id)

@@ -1,7 +1,6 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { makeApplication, makeFinding, makeUser, type TestUser } from './support/factories.ts';
-import { startFakeTracker, type FakeTracker } from './support/fake-trackers.ts';
-import { createTestApp, type TestApp } from './support/test-app.ts';
+import { describe, expect, it } from 'vitest';
+import { makeFinding } from './support/factories.ts';
+import { useTrackerBed } from './support/tracker-bed.ts';
 import { eventually } from './support/webhook-receiver.ts';
 
 /** Jira Cloud (basic: email + API token) against a fake API on 127.0.0.1, through jira.js. */
@@ -10,49 +9,25 @@ const EMAIL = 'bot@example.test';
 const TOKEN = 'jira-api-token-never-shown-000001';
 const SECRET = 'jira-webhook-secret-0123456789ab';
 const BASIC = `Basic ${Buffer.from(`${EMAIL}:${TOKEN}`).toString('base64')}`;
-let t: TestApp;
-let admin: TestUser;
-const fakes: FakeTracker[] = [];
-
-beforeAll(async () => {
-  t = await createTestApp({
-    outbound: { allowPrivate: true },
-    trackers: { timeoutMs: 2000, retryLimit: 3, retryDelaySeconds: 1 },
-  });
-  admin = await makeUser(t, { role: 'admin' });
-});
-afterEach(async () => {
-  await Promise.all(fakes.splice(0).map((fake) => fake.stop()));
-});
-afterAll(() => t.close());
+const bed = useTrackerBed();
 
 async function setup() {
-  const fake = await startFakeTracker('jira', BASIC);
-  fakes.push(fake);
-  const app = await makeApplication(t, admin);
-  const response = await t.app.inject({
-    method: 'POST',
-    url: `/api/applications/${app.id}/issue-tracker`,
-    headers: admin.headers,
-    payload: {
-      provider: 'jira',
-      authType: 'basic',
-      email: EMAIL,
-      token: TOKEN,
-      base_url: fake.url,
-      project_key: 'SEC',
-      webhook_secret: SECRET,
-    },
-  });
-  expect(response.statusCode, response.body).toBe(201);
-  expect(response.json()).toMatchObject({ issue_type: 'Bug', username: EMAIL, auth_type: 'basic' });
-  const finding = await makeFinding(t, app.id, { severity: 'high' });
-  return { fake, app, finding, tracker: response.json() as { id: number } };
+  const { fake, app, tracker } = await bed.configure('jira', BASIC, (url) => ({
+    authType: 'basic',
+    email: EMAIL,
+    token: TOKEN,
+    base_url: url,
+    project_key: 'SEC',
+    webhook_secret: SECRET,
+  }));
+  expect(tracker).toMatchObject({ issue_type: 'Bug', username: EMAIL, auth_type: 'basic' });
+  const finding = await makeFinding(bed.t, app.id, { severity: 'high' });
+  return { fake, app, finding, tracker };
 }
 
 const link = (findingId: number, state = 'open') =>
   eventually(async () => {
-    const row = await t.db
+    const row = await bed.t.db
       .selectFrom('tracker_issues')
       .selectAll()
       .where('finding_id', '=', findingId)
@@ -60,13 +35,22 @@ const link = (findingId: number, state = 'open') =>
     return row?.state === state && row.lease_until === null ? row : undefined;
   });
 const status = async (findingId: number) =>
-  (await t.db.selectFrom('findings').select('status').where('id', '=', findingId).executeTakeFirstOrThrow())
-    .status;
+  (
+    await bed.t.db
+      .selectFrom('findings')
+      .select('status')
+      .where('id', '=', findingId)
+      .executeTakeFirstOrThrow()
+  ).status;
 
 describe('Jira issues', () => {
   it('creates an issue of the configured type with the marker label, then transitions it to done and back', async () => {
     const { fake, finding } = await setup();
-    await t.app.inject({ method: 'POST', url: `/api/findings/${finding.id}/issue`, headers: admin.headers });
+    await bed.t.app.inject({
+      method: 'POST',
+      url: `/api/findings/${finding.id}/issue`,
+      headers: bed.admin.headers,
+    });
     const row = await link(finding.id);
     expect(row).toMatchObject({
       external_id: '10001',
@@ -88,10 +72,10 @@ describe('Jira issues', () => {
       description: { type: 'doc', version: 1 },
     });
 
-    await t.app.inject({
+    await bed.t.app.inject({
       method: 'PATCH',
       url: `/api/findings/${finding.id}/status`,
-      headers: admin.headers,
+      headers: bed.admin.headers,
       payload: { status: 'false_positive' },
     });
     await link(finding.id, 'closed');
@@ -101,10 +85,10 @@ describe('Jira issues', () => {
       'POST /rest/api/3/issue/SEC-1/transitions',
     ]);
     expect(fake.requests.at(-1)?.body).toEqual({ transition: { id: '31' } });
-    await t.app.inject({
+    await bed.t.app.inject({
       method: 'PATCH',
       url: `/api/findings/${finding.id}/status`,
-      headers: admin.headers,
+      headers: bed.admin.headers,
       payload: { status: 'open' },
     });
     await link(finding.id, 'open');
@@ -114,28 +98,36 @@ describe('Jira issues', () => {
   it('a 502 after creating is retried into exactly one issue', async () => {
     const { fake, finding } = await setup();
     fake.failCreates(1);
-    await t.app.inject({ method: 'POST', url: `/api/findings/${finding.id}/issue`, headers: admin.headers });
+    await bed.t.app.inject({
+      method: 'POST',
+      url: `/api/findings/${finding.id}/issue`,
+      headers: bed.admin.headers,
+    });
     expect((await link(finding.id)).last_error).toBeNull();
     expect(fake.issues).toHaveLength(1);
   });
 
   it('inbound: the secret in the query or X-Scanhub-Secret; a wrong one is 401; done closes, comments copy', async () => {
     const { finding, tracker } = await setup();
-    await t.app.inject({ method: 'POST', url: `/api/findings/${finding.id}/issue`, headers: admin.headers });
+    await bed.t.app.inject({
+      method: 'POST',
+      url: `/api/findings/${finding.id}/issue`,
+      headers: bed.admin.headers,
+    });
     await link(finding.id);
     const done = {
       webhookEvent: 'jira:issue_updated',
       issue: { key: 'SEC-1', fields: { status: { statusCategory: { key: 'done' } } } },
     };
     const url = `/api/integrations/jira/webhook/${tracker.id}`;
-    const wrong = await t.app.inject({
+    const wrong = await bed.t.app.inject({
       method: 'POST',
       url: `${url}?secret=nope-nope-nope-nope`,
       payload: done,
     });
     expect(wrong.statusCode).toBe(401);
     expect(await status(finding.id)).toBe('open');
-    const good = await t.app.inject({ method: 'POST', url: `${url}?secret=${SECRET}`, payload: done });
+    const good = await bed.t.app.inject({ method: 'POST', url: `${url}?secret=${SECRET}`, payload: done });
     expect(good.json()).toEqual({ received: true, applied: 'finding_closed' });
     expect(await status(finding.id)).toBe('fixed');
     const comment = {
@@ -146,7 +138,7 @@ describe('Jira issues', () => {
         body: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Patched' }] }] },
       },
     };
-    const copied = await t.app.inject({
+    const copied = await bed.t.app.inject({
       method: 'POST',
       url,
       headers: { 'x-scanhub-secret': SECRET },
@@ -154,16 +146,16 @@ describe('Jira issues', () => {
     });
     expect(copied.json().applied).toBe('comment_added');
     const ours = { ...comment, comment: { author: { displayName: 'bot' }, body: 'Closing.\n[scanhub]' } };
-    const echo = await t.app.inject({
+    const echo = await bed.t.app.inject({
       method: 'POST',
       url,
       headers: { 'x-scanhub-secret': SECRET },
       payload: ours,
     });
     expect(echo.json().applied).toBe('own_comment');
-    const thread = await t.app.inject({
+    const thread = await bed.t.app.inject({
       url: `/api/findings/${finding.id}/comments`,
-      headers: admin.headers,
+      headers: bed.admin.headers,
     });
     expect(thread.json()[0].content).toBe('Ann on Jira SEC-1: Patched');
   });
@@ -172,33 +164,27 @@ describe('Jira issues', () => {
 describe('Jira Data Center (bearer personal access token)', () => {
   it('speaks REST v2 with plain-text bodies: search, create, transitions and comments', async () => {
     const pat = 'jira-dc-personal-access-token-0001';
-    const fake = await startFakeTracker('jira', `Bearer ${pat}`);
-    fakes.push(fake);
-    const app = await makeApplication(t, admin);
-    const response = await t.app.inject({
-      method: 'POST',
-      url: `/api/applications/${app.id}/issue-tracker`,
-      headers: admin.headers,
-      payload: {
-        provider: 'jira',
-        token: pat,
-        base_url: fake.url,
-        project_key: 'SEC',
-        issue_type: 'Vulnerability',
-      },
-    });
-    expect(response.statusCode, response.body).toBe(201);
+    const { fake, app } = await bed.configure('jira', `Bearer ${pat}`, (url) => ({
+      token: pat,
+      base_url: url,
+      project_key: 'SEC',
+      issue_type: 'Vulnerability',
+    }));
     expect(
       (
-        await t.app.inject({
+        await bed.t.app.inject({
           method: 'POST',
           url: `/api/applications/${app.id}/issue-tracker/test`,
-          headers: admin.headers,
+          headers: bed.admin.headers,
         })
       ).statusCode,
     ).toBe(200);
-    const finding = await makeFinding(t, app.id, { severity: 'high' });
-    await t.app.inject({ method: 'POST', url: `/api/findings/${finding.id}/issue`, headers: admin.headers });
+    const finding = await makeFinding(bed.t, app.id, { severity: 'high' });
+    await bed.t.app.inject({
+      method: 'POST',
+      url: `/api/findings/${finding.id}/issue`,
+      headers: bed.admin.headers,
+    });
     await link(finding.id);
     const calls = fake.calls();
     expect(calls.slice(0, 2)).toEqual(['GET /rest/api/2/myself', 'GET /rest/api/2/project/SEC']);
@@ -212,10 +198,10 @@ describe('Jira Data Center (bearer personal access token)', () => {
     });
     expect(typeof (create?.body?.fields as { description?: unknown }).description).toBe('string');
 
-    await t.app.inject({
+    await bed.t.app.inject({
       method: 'PATCH',
       url: `/api/findings/${finding.id}/status`,
-      headers: admin.headers,
+      headers: bed.admin.headers,
       payload: { status: 'false_positive' },
     });
     await link(finding.id, 'closed');

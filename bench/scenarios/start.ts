@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { distIsFresh } from '../../bin/dist-freshness.js';
-import { ADMIN, REPO_ROOT } from '../server.ts';
+import { REPO_ROOT, serverEnv } from '../server.ts';
 import { createTarget, type BenchTarget } from '../targets.ts';
 import type { Scenario } from './types.ts';
 
@@ -23,16 +23,7 @@ async function timeStart(target: BenchTarget): Promise<StartSample> {
   const started = performance.now();
   const child = spawn(process.execPath, ['dist/main.js', 'serve'], {
     cwd: REPO_ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATA_DIR: target.dataDir,
-      ...(target.databaseUrl ? { DATABASE_URL: target.databaseUrl } : {}),
-      SCANHUB_ADMIN_EMAIL: ADMIN.email,
-      SCANHUB_ADMIN_PASSWORD: ADMIN.password,
-      LOG_LEVEL: 'warn',
-    },
+    env: serverEnv(target, { logLevel: 'warn' }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   try {
