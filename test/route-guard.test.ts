@@ -44,6 +44,9 @@ const PUBLIC_URLS = new Set([
   '/healthz',
   '/readyz',
   '/api/openapi.json',
+  // The browser UI's shell and assets (src/http/web-ui.ts); its data comes from the API.
+  '/*',
+  '/assets/*',
 ]);
 const isPublic = (url: string): boolean => PUBLIC_URLS.has(url) || url.startsWith('/api/docs');
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

@@ -127,7 +127,11 @@ export type TimelineEntryRecord = Static<typeof TimelineEntrySchema>;
 
 export const FindingDetailSchema = Type.Intersect([
   FindingSchema,
-  Type.Object({ timeline: Type.Array(TimelineEntrySchema, { description: 'Oldest first' }) }),
+  Type.Object({
+    timeline: Type.Array(TimelineEntrySchema, { description: 'Oldest first' }),
+    /** The statuses a person may move this finding to now (the lifecycle table; policies may set any). */
+    allowed_next_statuses: Type.Array(FindingStatusSchema),
+  }),
 ]);
 export type FindingDetailRecord = Static<typeof FindingDetailSchema>;
 

@@ -22,7 +22,7 @@ import type {
   TimelineEntryRecord,
   VersionFindingsInput,
 } from './findings.schema.ts';
-import { FINDING_STATUSES } from '../../domain/findings/lifecycle.ts';
+import { allowedNextStatuses, FINDING_STATUSES } from '../../domain/findings/lifecycle.ts';
 import { SEVERITIES } from '../../domain/findings/severity.ts';
 
 const DEFAULT_PER_PAGE = 50;
@@ -155,7 +155,12 @@ async function loadFinding(db: Kysely<DB>, id: number): Promise<FindingRow> {
 /** A finding with every field and its timeline (oldest first, from a synthesized `created` entry). */
 export async function findingDetail(db: Kysely<DB>, id: number): Promise<FindingDetailRecord> {
   const row = await loadFinding(db, id);
-  return { ...presentFinding(row), timeline: presentTimeline(row, await timelineRows(db, id)) };
+  const finding = presentFinding(row);
+  return {
+    ...finding,
+    timeline: presentTimeline(row, await timelineRows(db, id)),
+    allowed_next_statuses: [...allowedNextStatuses(finding.status)],
+  };
 }
 
 export async function getFinding(db: Kysely<DB>, user: Principal, ref: string): Promise<FindingDetailRecord> {
