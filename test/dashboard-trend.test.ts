@@ -26,7 +26,10 @@ describe('GET /api/dashboard/trend', () => {
 
   it('400 for a range outside 1..365 days', async () => {
     for (const days of ['0', '366', 'x']) {
-      const response = await t.app.inject({ url: `/api/dashboard/trend?days=${days}`, headers: admin.headers });
+      const response = await t.app.inject({
+        url: `/api/dashboard/trend?days=${days}`,
+        headers: admin.headers,
+      });
       expect(response.statusCode, days).toBe(400);
       expect(response.json().errors[0].path).toMatch(/days/);
     }
@@ -50,7 +53,11 @@ describe('GET /api/dashboard/trend', () => {
     const hidden = await makeApplication(t, admin);
     await makeFinding(t, own.id, { first_seen_at: noonDaysAgo(2) });
     await makeFinding(t, own.id, { first_seen_at: noonDaysAgo(2) });
-    await makeFinding(t, read.id, { first_seen_at: noonDaysAgo(5), status: 'fixed', fixed_at: noonDaysAgo(1) });
+    await makeFinding(t, read.id, {
+      first_seen_at: noonDaysAgo(5),
+      status: 'fixed',
+      fixed_at: noonDaysAgo(1),
+    });
     await makeFinding(t, hidden.id, { first_seen_at: noonDaysAgo(2) });
     await makeFinding(t, own.id, { first_seen_at: noonDaysAgo(40) });
 

@@ -24,7 +24,8 @@ const SHELL_HEADERS = {
     "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'",
 };
 
-const isApiPath = (url: string): boolean => url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
+const isApiPath = (url: string): boolean =>
+  url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
 
 /**
  * Serves the browser UI from `web/dist` at `/`: hashed assets under `/assets/` (cached for a year),
@@ -36,19 +37,19 @@ export async function registerWebUi(app: App, dist: string = WEB_DIST): Promise<
   const built = existsSync(resolve(dist, 'index.html'));
   if (built) await app.register(fastifyStatic, { root: dist, serve: false, index: false });
   const topLevelFiles = new Set(
-    built ? readdirSync(dist, { withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name) : [],
+    built
+      ? readdirSync(dist, { withFileTypes: true })
+          .filter((e) => e.isFile())
+          .map((e) => e.name)
+      : [],
   );
 
-  app.get(
-    '/assets/*',
-    { config: { access: 'public' }, schema: { hide: true } },
-    async (request, reply) => {
-      const file = (request.params as { '*': string })['*'];
-      if (!built || file.includes('..'))
-        return sendProblem(reply, 404, 'not_found', `No asset ${request.url.split('?')[0]}`);
-      return reply.sendFile(`assets/${file}`, { immutable: true, maxAge: '365d' });
-    },
-  );
+  app.get('/assets/*', { config: { access: 'public' }, schema: { hide: true } }, async (request, reply) => {
+    const file = (request.params as { '*': string })['*'];
+    if (!built || file.includes('..'))
+      return sendProblem(reply, 404, 'not_found', `No asset ${request.url.split('?')[0]}`);
+    return reply.sendFile(`assets/${file}`, { immutable: true, maxAge: '365d' });
+  });
 
   app.get('/*', { config: { access: 'public' }, schema: { hide: true } }, async (request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
