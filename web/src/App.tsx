@@ -26,6 +26,12 @@ const FindingsPage = lazy(() =>
   import('./pages/FindingsPage').then((module) => ({ default: module.FindingsPage })),
 );
 
+// Start loading the chunk of the page being opened together with the main bundle, not after it.
+const openedAt = window.location.pathname;
+if (openedAt.startsWith('/findings/')) void import('./pages/FindingPage');
+else if (openedAt.startsWith('/findings')) void import('./pages/FindingsPage');
+else if (openedAt === '/') void import('./pages/DashboardPage');
+
 export function App() {
   return (
     <Suspense fallback={<PageLoader />}>

@@ -5,15 +5,16 @@ import type { ReactNode } from 'react';
 import { Link, Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { api, rememberCsrfToken } from '../api/client';
 import { useMe } from '../auth';
-import { ErrorPage, PageLoader } from './ui';
+import { ErrorPage } from './ui';
 
 /** Sends anyone without a session to the sign-in page, coming back here afterwards. */
 export function RequireAuth({ children }: { children: ReactNode }) {
   const me = useMe();
   const location = useLocation();
-  if (me.isPending) return <PageLoader />;
+  // The page renders while the session is being checked, so its own requests start at once; a
+  // missing session sends to sign-in as soon as the answer comes.
   if (me.isError) return <ErrorPage error={me.error} />;
-  if (!me.data)
+  if (me.data === null)
     return <Navigate to={`/login?next=${encodeURIComponent(location.pathname + location.search)}`} replace />;
   return <>{children}</>;
 }

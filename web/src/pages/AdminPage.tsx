@@ -18,7 +18,7 @@ import { useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { ApiError, api, fieldErrors, unwrap, type Schemas } from '../api/client';
 import { useMe } from '../auth';
-import { ErrorPage, PageTitle, ProblemAlert, QueryState, formatDate } from '../components/ui';
+import { ErrorPage, PageLoader, PageTitle, ProblemAlert, QueryState, formatDate } from '../components/ui';
 import { useScannerTypes } from '../hooks';
 import { ApiKeysPanel } from './ApiKeysPage';
 
@@ -469,6 +469,7 @@ export function AdminPage() {
   const me = useMe();
   const [params, setParams] = useSearchParams();
   const tab = TABS.find((name) => name === params.get('tab')) ?? 'users';
+  if (me.isPending) return <PageLoader />;
   if (me.data?.role !== 'admin') return <ErrorPage error={new ApiError(403, { title: 'Not allowed' })} />;
   return (
     <Stack>

@@ -205,8 +205,8 @@ function CommentThread({
   return (
     <List listStyleType="none" withPadding={parentId !== null} spacing="sm">
       {children.map((comment) => (
-        <List.Item key={comment.id} data-testid="comment">
-          <Card withBorder padding="xs">
+        <List.Item key={comment.id}>
+          <Card withBorder padding="xs" data-testid="comment">
             <Text size="xs" c="dimmed">
               {comment.author?.name || comment.author?.email || 'deleted user'} ·{' '}
               {formatDate(comment.created_at)}
