@@ -10,18 +10,19 @@ export type Status = Schemas['Finding']['status'];
 export const SEVERITIES: Severity[] = ['critical', 'high', 'medium', 'low', 'info'];
 export const STATUSES: Status[] = ['open', 'confirmed', 'false_positive', 'fixed'];
 
+// Dark enough for white text at WCAG AA (4.5:1).
 export const SEVERITY_COLOR: Record<Severity, string> = {
-  critical: 'red.9',
-  high: 'orange.9',
-  medium: 'yellow.9',
-  low: 'blue.8',
-  info: 'gray.7',
+  critical: '#a61e1e',
+  high: '#b03a06',
+  medium: '#8a5a00',
+  low: '#1864ab',
+  info: '#495057',
 };
 const STATUS_COLOR: Record<Status, string> = {
-  open: 'red.8',
-  confirmed: 'orange.9',
+  open: 'red.9',
+  confirmed: 'grape.9',
   false_positive: 'gray.7',
-  fixed: 'green.9',
+  fixed: 'teal.9',
 };
 
 export const statusLabel = (status: string): string => status.replace('_', ' ');

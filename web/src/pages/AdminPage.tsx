@@ -246,7 +246,7 @@ function Teams() {
                   {team.members.map((member) => (
                     <Badge
                       key={member.user_id}
-                      variant="light"
+                      variant="outline"
                       rightSection={
                         <Button
                           size="compact-xs"

@@ -33,7 +33,7 @@ export function ApplicationPage() {
           <PageTitle title={app.name} />
           <Group gap="xs">
             <Badge variant="default">{app.slug}</Badge>
-            <Badge variant="light">criticality {app.asset_criticality}</Badge>
+            <Badge variant="outline">criticality {app.asset_criticality}</Badge>
             {app.repository_url ? (
               <Anchor href={app.repository_url} target="_blank" rel="noreferrer noopener" size="sm">
                 {app.repository_url}

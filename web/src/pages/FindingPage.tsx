@@ -261,7 +261,10 @@ function Triage({ finding }: { finding: Finding }) {
     onSuccess: refresh,
   });
   const errors = fieldErrors(assign.error);
-  const options = users.map((user) => ({ value: String(user.id), label: user.name || user.email }));
+  const options = users.map((user) => ({
+    value: String(user.id),
+    label: user.name ? `${user.name} (${user.email})` : user.email,
+  }));
   if (finding.assignee && !options.some((option) => option.value === String(finding.assignee?.id)))
     options.push({
       value: String(finding.assignee.id),
@@ -281,7 +284,7 @@ function Triage({ finding }: { finding: Finding }) {
           <Button
             key={status}
             size="xs"
-            variant="light"
+            variant="outline"
             loading={changeStatus.isPending && changeStatus.variables === status}
             onClick={() => changeStatus.mutate(status)}
           >
@@ -304,6 +307,7 @@ function Triage({ finding }: { finding: Finding }) {
           label="Due date"
           placeholder="None"
           clearable
+          clearButtonProps={{ 'aria-label': 'Clear the due date' }}
           valueFormat="YYYY-MM-DD"
           value={due}
           onChange={setDue}

@@ -111,7 +111,10 @@ export function FindingsPage() {
 
   const rows = findings.data?.findings ?? [];
   const allSelected = rows.length > 0 && rows.every((row) => selected.includes(row.id));
-  const userOptions = users.map((user) => ({ value: String(user.id), label: user.name || user.email }));
+  const userOptions = users.map((user) => ({
+    value: String(user.id),
+    label: user.name ? `${user.name} (${user.email})` : user.email,
+  }));
 
   return (
     <Stack>

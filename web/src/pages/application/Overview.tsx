@@ -151,8 +151,8 @@ export function Overview({ application }: { application: Application }) {
         {token ? <TokenShownOnce token={token} /> : null}
         <Group mt="xs">
           <Button
-            variant="light"
-            color="orange"
+            variant="outline"
+            color="red.9"
             onClick={() => regenerate.mutate()}
             loading={regenerate.isPending}
           >

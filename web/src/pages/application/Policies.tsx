@@ -230,7 +230,7 @@ function PolicyForm({ applicationId }: { applicationId: number }) {
           <ProblemAlert error={problem} title="Check the fields" />
         ) : null}
         <Group>
-          <Button variant="light" onClick={() => preview.mutate()} loading={preview.isPending}>
+          <Button variant="outline" onClick={() => preview.mutate()} loading={preview.isPending}>
             Preview (dry run)
           </Button>
           <Button onClick={() => save.mutate()} loading={save.isPending} disabled={!name}>

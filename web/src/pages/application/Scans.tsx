@@ -38,7 +38,7 @@ export function Scans({ applicationId }: { applicationId: number }) {
                   <Table.Td>{scan.file_name ?? '—'}</Table.Td>
                   <Table.Td>
                     <Badge
-                      variant="light"
+                      variant="outline"
                       color={
                         scan.status === 'completed'
                           ? 'green.9'

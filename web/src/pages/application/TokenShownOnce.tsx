@@ -14,7 +14,7 @@ export function TokenShownOnce({ token, label = 'API token for CI' }: { token: s
           </Code>
           <CopyButton value={token}>
             {({ copied, copy }) => (
-              <Button size="xs" variant="light" onClick={copy}>
+              <Button size="xs" variant="outline" onClick={copy}>
                 {copied ? 'Copied' : 'Copy'}
               </Button>
             )}

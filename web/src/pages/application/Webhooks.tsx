@@ -82,7 +82,7 @@ function Deliveries({ applicationId, webhook }: { applicationId: number; webhook
                             ? 'red.9'
                             : 'gray.7'
                       }
-                      variant="light"
+                      variant="outline"
                     >
                       {delivery.status}
                     </Badge>
@@ -181,10 +181,10 @@ export function Webhooks({ applicationId }: { applicationId: number }) {
                     </Text>
                   </div>
                   <Group gap="xs">
-                    <Badge color={webhook.state === 'failing' ? 'red.9' : 'green.9'} variant="light">
+                    <Badge color={webhook.state === 'failing' ? 'red.9' : 'green.9'} variant="outline">
                       {webhook.active ? webhook.state : 'inactive'}
                     </Badge>
-                    <Button size="xs" variant="light" onClick={() => ping.mutate(webhook.id)}>
+                    <Button size="xs" variant="outline" onClick={() => ping.mutate(webhook.id)}>
                       Ping
                     </Button>
                     <Button size="xs" variant="subtle" color="red" onClick={() => remove.mutate(webhook.id)}>
