@@ -101,6 +101,7 @@ async function screenshot(name: string): Promise<void> {
 /** Checks and photographs the page once the network is quiet. */
 async function visit(name: string): Promise<void> {
   await page.waitForLoadState('networkidle');
+  await page.mouse.move(0, 0); // the page as it rests (hover states are checked where they matter)
   await checkAccessibility(name);
   await screenshot(name);
 }

@@ -22,8 +22,8 @@ const queryClient = new QueryClient({
   },
 });
 
-// Shade 8 and auto-contrast keep text on coloured surfaces at WCAG AA (axe runs on every page).
-const theme = createTheme({ primaryColor: 'blue', primaryShade: 8, autoContrast: true, defaultRadius: 'sm' });
+// Shade 9 and auto-contrast keep text on coloured surfaces at WCAG AA (axe runs on every page).
+const theme = createTheme({ primaryColor: 'blue', primaryShade: 9, autoContrast: true, defaultRadius: 'sm' });
 
 // Mantine's dimmed grey (gray.6) is below 4.5:1 on white; gray.7 passes.
 const resolver: CSSVariablesResolver = (current) => ({

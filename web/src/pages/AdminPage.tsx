@@ -58,7 +58,7 @@ function ResetPassword({ user, onClose }: { user: Schemas['User']; onClose: () =
           data-autofocus
         />
         {reset.error && !errors.new_password ? <ProblemAlert error={reset.error} /> : null}
-        {reset.isSuccess ? <Text c="green.9">Password changed.</Text> : null}
+        {reset.isSuccess ? <Text c="teal.9">Password changed.</Text> : null}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Close

@@ -40,11 +40,7 @@ export function Scans({ applicationId }: { applicationId: number }) {
                     <Badge
                       variant="outline"
                       color={
-                        scan.status === 'completed'
-                          ? 'green.9'
-                          : scan.status === 'failed'
-                            ? 'red.9'
-                            : 'gray.7'
+                        scan.status === 'completed' ? 'teal.9' : scan.status === 'failed' ? 'red.9' : 'gray.7'
                       }
                     >
                       {scan.status}

@@ -77,7 +77,7 @@ function Deliveries({ applicationId, webhook }: { applicationId: number; webhook
                     <Badge
                       color={
                         delivery.status === 'delivered'
-                          ? 'green.9'
+                          ? 'teal.9'
                           : delivery.status === 'failed'
                             ? 'red.9'
                             : 'gray.7'
@@ -181,7 +181,7 @@ export function Webhooks({ applicationId }: { applicationId: number }) {
                     </Text>
                   </div>
                   <Group gap="xs">
-                    <Badge color={webhook.state === 'failing' ? 'red.9' : 'green.9'} variant="outline">
+                    <Badge color={webhook.state === 'failing' ? 'red.9' : 'teal.9'} variant="outline">
                       {webhook.active ? webhook.state : 'inactive'}
                     </Badge>
                     <Button size="xs" variant="outline" onClick={() => ping.mutate(webhook.id)}>
