@@ -11,7 +11,7 @@ import { sarifFile } from '../../bench/generate-sarif.ts';
 import { corpusPath } from '../support/parse-corpus.ts';
 import { startServerProcess, type ServerProcess } from '../support/server-process.ts';
 import { multipartBody } from '../support/upload.ts';
-import { eventually, startReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
+import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 
 /**
  * The web UI in a real browser (Debian's Chromium through playwright-core) against a real
@@ -316,7 +316,9 @@ describe.skipIf(!hasChromium)('the web UI in Chromium', () => {
       .click();
     await page.getByLabel('Reply').fill('Fix is in review');
     await page.getByRole('button', { name: 'Post reply' }).click();
-    await page.getByTestId('comment').filter({ hasText: 'Fix is in review' }).waitFor();
+    const reply = page.getByTestId('comment').filter({ hasText: 'Fix is in review' });
+    await reply.waitFor();
+    expect(await reply.getAttribute('data-depth')).toBe('1');
     const comments = await api<{ parent_id: number | null; content: string }[]>(
       `/api/findings/${findingId}/comments`,
     );

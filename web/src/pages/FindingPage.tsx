@@ -203,10 +203,22 @@ function CommentThread({
   const children = comments.filter((comment) => comment.parent_id === parentId);
   if (!children.length) return null;
   return (
-    <List listStyleType="none" withPadding={parentId !== null} spacing="sm">
+    <Stack
+      gap="xs"
+      component="ul"
+      m={0}
+      p={0}
+      ml={parentId === null ? 0 : 'lg'}
+      pl={parentId === null ? 0 : 'sm'}
+      style={{
+        listStyle: 'none',
+        borderLeft: parentId === null ? undefined : '2px solid var(--mantine-color-gray-4)',
+      }}
+      aria-label={parentId === null ? 'Comments' : 'Replies'}
+    >
       {children.map((comment) => (
-        <List.Item key={comment.id}>
-          <Card withBorder padding="xs" data-testid="comment">
+        <Stack gap="xs" component="li" key={comment.id}>
+          <Card withBorder padding="xs" data-testid="comment" data-depth={comment.depth}>
             <Text size="xs" c="dimmed">
               {comment.author?.name || comment.author?.email || 'deleted user'} ·{' '}
               {formatDate(comment.created_at)}
@@ -218,6 +230,7 @@ function CommentThread({
               <Button
                 variant="subtle"
                 size="compact-xs"
+                w="fit-content"
                 onClick={() => setReplyTo(comment.id)}
                 aria-label={`Reply to comment ${comment.id}`}
               >
@@ -226,9 +239,9 @@ function CommentThread({
             )}
           </Card>
           <CommentThread comments={comments} parentId={comment.id} findingId={findingId} />
-        </List.Item>
+        </Stack>
       ))}
-    </List>
+    </Stack>
   );
 }
 
