@@ -268,6 +268,31 @@ describe.skipIf(!hasChromium)('the web UI in Chromium', () => {
     await visit('dashboard');
   });
 
+  it('runs under its own Content-Security-Policy (no violation while signing in and on the dashboard)', async () => {
+    const strict = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const strictPage = await strict.newPage();
+    const violations: string[] = [];
+    strictPage.on('console', (message) => {
+      if (/Content.Security.Policy/i.test(message.text())) violations.push(message.text());
+    });
+    await strictPage.goto(`${base}/login`);
+    await strictPage.getByLabel(/^Email/).fill(ADMIN.email);
+    await strictPage
+      .getByLabel(/^Password/)
+      .first()
+      .fill(ADMIN.password);
+    await strictPage.getByRole('button', { name: 'Sign in' }).click();
+    await strictPage.getByRole('heading', { name: 'Findings by severity and status' }).waitFor();
+    await strictPage.locator('.recharts-surface').first().waitFor();
+    await strictPage.goto(`${base}/findings/1`);
+    await strictPage
+      .getByText(/Risk score/)
+      .first()
+      .waitFor();
+    await strict.close();
+    expect(violations).toEqual([]);
+  });
+
   it('filters findings with shareable URLs, and opens one', async () => {
     await page.goto(`${base}/findings?application=${app.id}&version=${app.v2}`);
     await page.getByTestId('finding-row').first().waitFor();
@@ -316,9 +341,13 @@ describe.skipIf(!hasChromium)('the web UI in Chromium', () => {
       .click();
     await page.getByLabel('Reply').fill('Fix is in review');
     await page.getByRole('button', { name: 'Post reply' }).click();
-    const reply = page.getByTestId('comment').filter({ hasText: 'Fix is in review' });
-    await reply.waitFor();
-    expect(await reply.getAttribute('data-depth')).toBe('1');
+    // The reply shows as a card one level down (while it is being posted, its text is still in the
+    // parent card's form, so look for the nested card itself).
+    await page
+      .locator('[data-testid="comment"][data-depth="1"]')
+      .filter({ hasText: 'Fix is in review' })
+      .waitFor();
+    await page.getByLabel('Reply', { exact: true }).waitFor({ state: 'detached' });
     const comments = await api<{ parent_id: number | null; content: string }[]>(
       `/api/findings/${findingId}/comments`,
     );
