@@ -279,14 +279,14 @@ export function FindingsPage() {
                   />
                 </Table.Td>
                 <Table.Td fw={700}>{finding.risk_score}</Table.Td>
-                <Table.Td>
+                <Table.Td miw={96}>
                   <SeverityBadge severity={finding.severity} />
                 </Table.Td>
                 <Table.Td>
                   <Anchor component={Link} to={`/findings/${finding.id}`}>
                     {finding.title}
                   </Anchor>
-                  <Text size="xs" c="dimmed">
+                  <Text size="xs" c="dimmed" lineClamp={1} style={{ wordBreak: 'break-all' }}>
                     {finding.scanner}
                     {finding.rule_id ? ` · ${finding.rule_id}` : ''}
                   </Text>
@@ -297,7 +297,7 @@ export function FindingsPage() {
                     {finding.line ? `:${finding.line}` : ''}
                   </Text>
                 </Table.Td>
-                <Table.Td>
+                <Table.Td miw={130}>
                   <StatusBadge status={finding.status} />
                 </Table.Td>
                 <Table.Td>

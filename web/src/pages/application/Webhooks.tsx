@@ -117,6 +117,7 @@ export function Webhooks({ applicationId }: { applicationId: number }) {
   const webhooks = useQuery({
     queryKey: key,
     queryFn: () => unwrap(api.GET('/api/applications/{id}/webhooks', { params: { path: { id } } })),
+    refetchInterval: 5000, // state and last delivery change as deliveries are made
   });
   const [form, setForm] = useState({ url: '', events: ['finding.created', 'scan.completed'], secret: '' });
   const create = useMutation({
