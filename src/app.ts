@@ -10,6 +10,7 @@ import { registerErrorHandling, sendFrameworkError, sendProblem } from './http/e
 import { registerOpenApi } from './http/openapi.ts';
 import { registerTwinFolding } from './http/twins.ts';
 import { registerNulByteGuard, schemaController } from './http/validation.ts';
+import { registerWebUi } from './http/web-ui.ts';
 import { loggableError } from './lib/loggable-error.ts';
 import { sha256Hex } from './lib/secrets.ts';
 import { apiKeyRoutes } from './modules/api-keys/api-keys.routes.ts';
@@ -158,6 +159,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   registerAuthentication(app, context.db, context.secretKey);
   await registerOpenApi(app);
   for (const register of ROUTE_MODULES) register(app, context);
+  await registerWebUi(app);
 
   app.setNotFoundHandler({ preHandler: app.rateLimit() }, (request, reply) =>
     sendProblem(reply, 404, 'not_found', `No route ${request.method} ${request.url.split('?')[0]}`),

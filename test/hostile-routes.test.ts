@@ -467,7 +467,11 @@ describe('hostile input on every route: a 4xx problem+json, and nothing changes'
       '%F0%9F%92%A9',
       'a'.repeat(5_000),
     ];
-    const withParams = endpoints().filter((endpoint) => pathParams(endpoint.url).length > 0);
+    // The web UI's shell (`/*`) answers every page URL by design (client-side routing): no value of
+    // its wildcard is refused. Its assets (`/assets/*`) are walked.
+    const withParams = endpoints().filter(
+      (endpoint) => pathParams(endpoint.url).length > 0 && endpoint.url !== '/*',
+    );
     expect(withParams.length).toBeGreaterThan(20);
     await walk(withParams, async (endpoint) => {
       let count = 0;

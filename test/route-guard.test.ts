@@ -47,6 +47,9 @@ const PUBLIC_URLS = new Set([
   '/metrics',
   // A tracker's webhook: no session or key, authenticated by the provider's signature or secret.
   '/api/integrations/:provider/webhook/:trackerId',
+  // The browser UI's shell and assets (src/http/web-ui.ts); its data comes from the API.
+  '/*',
+  '/assets/*',
 ]);
 const isPublic = (url: string): boolean => PUBLIC_URLS.has(url) || url.startsWith('/api/docs');
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

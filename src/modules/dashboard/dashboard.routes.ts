@@ -1,6 +1,12 @@
 import type { App, AppContext } from '../../app-context.ts';
 import { currentUser } from '../../http/auth.ts';
-import { DashboardQuery, DashboardStatsSchema } from './dashboard.schema.ts';
+import { dashboardTrend } from './dashboard-trend.service.ts';
+import {
+  DashboardQuery,
+  DashboardStatsSchema,
+  DashboardTrendQuery,
+  DashboardTrendSchema,
+} from './dashboard.schema.ts';
 import { dashboardStats } from './dashboard.service.ts';
 
 export function dashboardRoutes(app: App, { db }: AppContext): void {
@@ -19,5 +25,21 @@ export function dashboardRoutes(app: App, { db }: AppContext): void {
       },
     },
     async (request) => dashboardStats(db, currentUser(request), request.query),
+  );
+  app.get(
+    '/api/dashboard/trend',
+    {
+      config: { access: 'dashboard.read' },
+      schema: {
+        operationId: 'getDashboardTrend',
+        description:
+          'New and fixed findings per UTC day over the last days (default 30), over the applications the caller may read, or one of them; every day is present.',
+        tags: ['dashboard'],
+        summary: 'New versus fixed findings per day',
+        querystring: DashboardTrendQuery,
+        response: { 200: DashboardTrendSchema },
+      },
+    },
+    async (request) => dashboardTrend(db, currentUser(request), request.query),
   );
 }

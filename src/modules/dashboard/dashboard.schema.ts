@@ -71,3 +71,29 @@ export const DashboardStatsSchema = Type.Object(
   { title: 'DashboardStats' },
 );
 export type DashboardStats = Static<typeof DashboardStatsSchema>;
+
+export const DashboardTrendQuery = Type.Object({
+  /** Limit to one application (id or unique slug); unknown or unreadable → 404. */
+  applicationId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  /** How many days back, today included (default 30, at most 365). */
+  days: Type.Optional(Type.Integer({ minimum: 1, maximum: 365, default: 30 })),
+});
+export type DashboardTrendQueryInput = Static<typeof DashboardTrendQuery>;
+
+export const DashboardTrendSchema = Type.Object(
+  {
+    /** One entry per UTC day, oldest first, every day present (zeros included). */
+    days: Type.Array(
+      Type.Object({
+        /** The UTC day, `YYYY-MM-DD`. */
+        date: Type.String(),
+        /** Findings first seen that day, whatever their status now. */
+        new: Count,
+        /** Findings now `fixed` whose `fixed_at` falls on that day. */
+        fixed: Count,
+      }),
+    ),
+  },
+  { title: 'DashboardTrend' },
+);
+export type DashboardTrend = Static<typeof DashboardTrendSchema>;

@@ -132,6 +132,8 @@ export const FindingDetailSchema = Type.Intersect([
     timeline: Type.Array(TimelineEntrySchema, { description: 'Oldest first' }),
     /** The issue filed for this finding in the application's tracker, or null. */
     tracker_issue: Nullable(TrackerIssueSchema),
+    /** The statuses a person may move this finding to now (the lifecycle table; policies may set any). */
+    allowed_next_statuses: Type.Array(FindingStatusSchema),
   }),
 ]);
 export type FindingDetailRecord = Static<typeof FindingDetailSchema>;

@@ -22,7 +22,7 @@ import type {
   TimelineEntryRecord,
   VersionFindingsInput,
 } from './findings.schema.ts';
-import { FINDING_STATUSES } from '../../domain/findings/lifecycle.ts';
+import { allowedNextStatuses, FINDING_STATUSES } from '../../domain/findings/lifecycle.ts';
 import { SEVERITIES } from '../../domain/findings/severity.ts';
 
 const DEFAULT_PER_PAGE = 50;
@@ -167,10 +167,12 @@ export async function findingDetail(db: Kysely<DB>, id: number): Promise<Finding
     .where('finding_id', '=', id)
     .orderBy('id')
     .executeTakeFirst();
+  const finding = presentFinding(row);
   return {
-    ...presentFinding(row),
+    ...finding,
     timeline: presentTimeline(row, await timelineRows(db, id)),
     tracker_issue: presentFindingIssue(issue),
+    allowed_next_statuses: [...allowedNextStatuses(finding.status)],
   };
 }
 

@@ -1,0 +1,4556 @@
+// Generated from the server's OpenAPI document by `npm run web:api`; do not edit.
+// test/web-api-types.test.ts fails when this file differs from what the script would write.
+export interface paths {
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The process is up
+         * @description Liveness: answers 200 while the process runs, without touching the database.
+         */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The database answers
+         * @description Readiness: 200 when the database answers, 503 problem+json otherwise.
+         */
+        get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in; sets an httpOnly session cookie
+         * @description Checks email and password and sets an httpOnly, SameSite=Lax session cookie. State-changing requests made with the cookie must carry `X-CSRF-Token` (see `getCsrfToken`). Repeated failures are rate limited per address and per email (429 with Retry-After).
+         */
+        post: operations["login"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change your own password; your other sessions end (API keys are kept)
+         * @description Changes the caller's password after checking the current one. Every other session of the caller ends; API keys keep working.
+         */
+        post: operations["changeOwnPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End the current session
+         * @description Ends the session the cookie names and clears the cookie.
+         */
+        post: operations["logout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in user
+         * @description The user the request is authenticated as (session or API key).
+         */
+        get: operations["getCurrentUser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/csrf-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * CSRF token for cookie-authenticated state-changing requests (header X-CSRF-Token)
+         * @description The token a cookie-authenticated client sends as `X-CSRF-Token` on POST, PUT, PATCH and DELETE. Requests authenticated by API key or application token need none.
+         */
+        get: operations["getCsrfToken"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List users (admin, or permission users.read)
+         * @description Every account, for assigning findings and granting access.
+         */
+        get: operations["listUsers"];
+        put?: never;
+        /**
+         * Create a user (admin)
+         * @description Creates a member or admin account. Admin only: not delegable, since it could raise privileges.
+         */
+        post: operations["createUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A user (admins: anyone; members: themselves)
+         * @description Admins may read any user; members only themselves (anyone else is a 404).
+         */
+        get: operations["getUser"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a user (members: their own name; admins: also role, disabled, email)
+         * @description Members may change their own name; admins also role, disabled flag and email. The last active admin cannot be demoted or disabled (409).
+         */
+        patch: operations["updateUser"];
+        trace?: never;
+    };
+    "/api/users/{id}/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a user's password (admin); ends that user's sessions
+         * @description Sets another user's password and ends all of that user's sessions. Admin only.
+         */
+        post: operations["setUserPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's active API keys
+         * @description The caller's API keys that are not revoked, with prefixes only: raw keys are never shown again after creation.
+         */
+        get: operations["listApiKeys"];
+        put?: never;
+        /**
+         * Create an API key; the raw key is in this response only
+         * @description Creates an API key for the caller (`X-Api-Key` or `Authorization: Bearer`). The raw key is in this response only; it is stored as a hash.
+         */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/api-keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API key
+         * @description Revokes one of the caller's API keys; it stops working at once.
+         */
+        delete: operations["revokeApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/teams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Teams (admins: all; members: their own)
+         * @description All teams to admins; to members, the teams they belong to.
+         */
+        get: operations["listTeams"];
+        put?: never;
+        /**
+         * Create a team (admin, or permission teams.create)
+         * @description Creates a team. Grants to the team reach every member.
+         */
+        post: operations["createTeam"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/teams/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A team with its members
+         * @description A team with its members. Members may read only teams they belong to (others are a 404).
+         */
+        get: operations["getTeam"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/teams/{id}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a member (admin, or permission teams.update)
+         * @description Adds a user to a team.
+         */
+        post: operations["addTeamMember"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/teams/{id}/members/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member (admin, or permission teams.update)
+         * @description Removes a user from a team.
+         */
+        delete: operations["removeTeamMember"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Groups the caller can see
+         * @description Groups the caller holds a grant on, directly or through one of their applications.
+         */
+        get: operations["listGroups"];
+        put?: never;
+        /**
+         * Create a group
+         * @description Creates a group; a member who creates one gets write on it.
+         */
+        post: operations["createGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/groups/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A group by id or path
+         * @description A group by numeric id or by path.
+         */
+        get: operations["getGroup"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Applications the caller may read
+         * @description Every application the caller may read, with its group and criticality. API tokens are never shown.
+         */
+        get: operations["listApplications"];
+        put?: never;
+        /**
+         * Create an application (with its default version and API token)
+         * @description Creates an application in a group, with its default version `default` and an API token for CI. The token is in this response only.
+         */
+        post: operations["createApplication"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An application (id or unique slug) with its default version
+         * @description An application by id or by slug (409 when the slug is used in several groups: use the id or the group route).
+         */
+        get: operations["getApplication"];
+        /**
+         * Update name, slug, repository URL or asset criticality
+         * @description Changes the name, slug, repository URL or asset criticality. A criticality change re-scores the application's findings.
+         */
+        put: operations["updateApplication"];
+        post?: never;
+        /**
+         * Delete an application and everything it owns
+         * @description Deletes the application with its versions, scans, findings, webhooks and grants, in one transaction.
+         */
+        delete: operations["deleteApplication"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{id}/regenerate-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the API token; the old one stops working at once
+         * @description Issues a new API token; the old one stops working at once. The new token is in this response only.
+         */
+        post: operations["regenerateApplicationToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{id}/versions/compare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Findings new, fixed and still present between two versions (by fingerprint)
+         * @description Findings new in `to`, fixed since `from` and present in both, matched by fingerprint. The pull-request gate of CI reads it.
+         */
+        get: operations["compareVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Versions of an application
+         * @description Versions of an application, the default first.
+         */
+        get: operations["listVersions"];
+        put?: never;
+        /**
+         * Create a version
+         * @description Creates a version (409 when the name is taken). Uploads also create versions by name.
+         */
+        post: operations["createVersion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{id}/versions/{versionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A version (id or name) with its scans
+         * @description A version by id or name, with its scans.
+         */
+        get: operations["getVersion"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a version and its findings
+         * @description Deletes a version with its scans and findings. The default version cannot be deleted (409).
+         */
+        delete: operations["deleteVersion"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename a version, set branch or tag, or make it the default
+         * @description Renames a version, sets its branch or tag, or makes it the default (the previous default stops being one).
+         */
+        patch: operations["updateVersion"];
+        trace?: never;
+    };
+    "/api/applications/{id}/permissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Grants on an application
+         * @description Read and write grants on the application, to users and teams.
+         */
+        get: operations["listApplicationGrants"];
+        put?: never;
+        /**
+         * Grant read or write on an application to a user or team
+         * @description Grants `read` or `write` on the application to `user:<id>` or `team:<id>`.
+         */
+        post: operations["grantApplicationAccess"];
+        /**
+         * Remove a grant from an application
+         * @description Removes a grant from the application.
+         */
+        delete: operations["revokeApplicationAccess"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/permissions/applications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Grant a user read or write on an application (older shape)
+         * @description The earlier shape of `grantApplicationAccess`: `{application_id, user_id or team_id, permission}`.
+         */
+        post: operations["grantApplicationAccessLegacy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/permissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * All permission policies, optionally by subject prefix (admin, or permission permissions.read)
+         * @description Every permission policy (subject, resource, action), optionally filtered by subject prefix: an audit view.
+         */
+        get: operations["listPermissionPolicies"];
+        put?: never;
+        /**
+         * Add a permission policy (subject, resource, action)
+         * @description Adds a permission policy. Resources are `application:<id>`, `group:<id>`, `*` (read/write) or an administrative area whose action a member may then perform.
+         */
+        post: operations["createPermissionPolicy"];
+        /**
+         * Remove a permission policy
+         * @description Removes a permission policy.
+         */
+        delete: operations["deletePermissionPolicy"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/scanner-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Scanner formats scanhub reads, and whether each is enabled
+         * @description Every format scanhub reads (SARIF and the native formats) and whether uploads in it are accepted.
+         */
+        get: operations["listScannerTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/scanner-types/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Enable or disable a scanner type by id or name (admin, or permission scanner-types.update)
+         * @description Enables or disables a scanner type by id or name; an upload in a disabled format is a 400 `scanner_type_disabled`.
+         */
+        put: operations["setScannerTypeEnabled"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/scanner-types/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Enable or disable a scanner type by id or name (admin, or permission scanner-types.update)
+         * @description The same change as `setScannerTypeEnabled`, on the record's own path.
+         */
+        patch: operations["updateScannerType"];
+        trace?: never;
+    };
+    "/api/findings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Findings of the applications the caller may read, filtered, sorted and paged
+         * @description Findings of the applications the caller may read, filtered, sorted and paginated (`perPage` at most 200). `status=closed` means fixed or false positive; `assignedTo=me` is the caller.
+         */
+        get: operations["listFindings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change status and/or assignee of up to 1,000 findings, all or nothing
+         * @description Changes status and/or assignee of up to 1,000 findings in one transaction: every finding must allow the change, or nothing changes.
+         */
+        patch: operations["bulkUpdateFindings"];
+        trace?: never;
+    };
+    "/api/findings/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A finding with every field, its risk parts and its timeline
+         * @description A finding with every field, the parts of its risk score (so the number can be explained) and its timeline.
+         */
+        get: operations["getFinding"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/findings/{id}/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * History of a finding, oldest first, starting with its creation
+         * @description Every change of a finding, oldest first: creation, status changes (by whom or which policy), reassignments, severity changes.
+         */
+        get: operations["getFindingTimeline"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{id}/versions/{versionId}/findings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Findings of a version (id or name), highest risk first
+         * @description Findings of one version, highest risk first.
+         */
+        get: operations["listVersionFindings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/findings/{id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Move a finding through its lifecycle (409 invalid_transition lists the allowed statuses)
+         * @description Moves a finding through its lifecycle; the same status is a 200 without change, anything the lifecycle forbids is a 409 `invalid_transition` listing the allowed ones. Writes a timeline entry and emits `finding.status_changed`.
+         */
+        patch: operations["changeFindingStatus"];
+        trace?: never;
+    };
+    "/api/findings/{id}/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Mark a finding reviewed, optionally moving its status
+         * @description Marks a finding reviewed, optionally moving its status under the same rules as `changeFindingStatus`.
+         */
+        patch: operations["reviewFinding"];
+        trace?: never;
+    };
+    "/api/findings/{id}/assign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Assign (or unassign) a finding and set its due date
+         * @description Assigns the finding to a user who can read its application (or unassigns it with null) and sets its due date; emits `finding.reassigned`.
+         */
+        patch: operations["assignFinding"];
+        trace?: never;
+    };
+    "/api/findings/{id}/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Comments of a finding in thread order
+         * @description Comments of a finding in thread order (replies follow their parent).
+         */
+        get: operations["listFindingComments"];
+        put?: never;
+        /**
+         * Comment on a finding, or reply to one of its comments
+         * @description Adds a comment, or a reply when `parent_id` names a comment of the same finding.
+         */
+        post: operations["createFindingComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ingest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload scanner results with the application API token (X-Api-Token)
+         * @description Uploads a scanner report (multipart field `file`, optionally gzip) with the application API token. The format is detected from the content unless `scanner_type` names it. 201 with the scan and its counts; with `?async=true`, 202 with a pending scan to poll. An `Idempotency-Key` header replays the first answer to a retry.
+         */
+        post: operations["ingestWithToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{id}/ingest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload scanner results to an application (API key with write permission)
+         * @description Uploads a scanner report to the application named by id or slug, with a user credential that holds write on it. Same form and answers as `ingestWithToken`.
+         */
+        post: operations["ingestToApplication"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/groups/{group_id}/applications/{slug}/ingest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload scanner results to an application named by group (id or path) and slug
+         * @description Uploads a scanner report to the application named by group (id or path) and slug. Same form and answers as `ingestWithToken`.
+         */
+        post: operations["ingestToGroupApplication"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/scans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Scans of readable applications, newest first
+         * @description Scans of the applications the caller may read (an application token: its own), newest first.
+         */
+        get: operations["listScans"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/scans/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A scan with its counts and status
+         * @description A scan with its status (`pending`, `processing`, `completed`, `failed` with `error`) and its counts; CI polls it after an async upload.
+         */
+        get: operations["getScan"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Finding, fix-rate and scan statistics over the applications the caller may read
+         * @description Open findings by severity and status, fix rate and scan counts over the applications the caller may read, or one of them.
+         */
+        get: operations["getDashboardStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard/trend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * New versus fixed findings per day
+         * @description New and fixed findings per UTC day over the last days (default 30), over the applications the caller may read, or one of them; every day is present.
+         */
+        get: operations["getDashboardTrend"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{id}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Webhooks of an application (needs write: callback URLs are often credentials)
+         * @description Webhooks of an application with their state (`failing` after a delivery used up its retries). Secrets are never returned.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Subscribe a URL to events (`events`: a name, a comma list, `*`, or an array)
+         * @description Subscribes a URL to events. Deliveries are signed (`X-Service-Signature` and Standard Webhooks headers) when a secret is set, retried with backoff, and each attempt is recorded.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{id}/webhooks/{webhookId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A webhook
+         * @description A webhook; `secret_set` says whether it signs.
+         */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook and its delivery log
+         * @description Deletes the webhook and its delivery log; pending deliveries are dropped.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Change the URL, events, secret (null removes it) or active flag
+         * @description Changes the URL, events, secret (null removes it) or active flag.
+         */
+        patch: operations["updateWebhook"];
+        trace?: never;
+    };
+    "/api/applications/{id}/webhooks/{webhookId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Deliveries of a webhook, newest first, with every attempt
+         * @description Deliveries of a webhook, newest first, each with every attempt: status, duration, error and the first 4 KB of the answer.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{id}/webhooks/{webhookId}/deliveries/{deliveryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A delivery with the body it sent
+         * @description A delivery with the exact body it sent and its attempts.
+         */
+        get: operations["getWebhookDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{id}/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again (same body and message id, new delivery record)
+         * @description Sends a delivery again with the same body and message id, as a new delivery record.
+         */
+        post: operations["redeliverWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{id}/webhooks/{webhookId}/ping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a `ping` event to the webhook
+         * @description Sends a `ping` event, to check the receiver and its signature verification.
+         */
+        post: operations["pingWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/policies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Policies the caller can see
+         * @description Global policies and those scoped to applications or groups the caller can read.
+         */
+        get: operations["listPolicies"];
+        put?: never;
+        /**
+         * Create a policy (either spec shape; stored and returned normalized)
+         * @description Creates a policy in either spec shape (current: `event_types`, `conditions` as `{field, op, value}`, `actions` as `{type, target}`; earlier: `trigger`, `conditions` as `{field: [values]}`, `actions` as `{type, params}`); it is stored and returned normalized. Every field, op, pattern, action and user is checked here, never at run time.
+         */
+        post: operations["createPolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/policies/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Dry run of a policy body: what it would match and do now, changing nothing
+         * @description Evaluates a policy body against existing findings in its scope and lists what would match and what each action would do, changing nothing.
+         */
+        post: operations["dryRunPolicyDefinition"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/policies/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A policy
+         * @description A policy in its normalized form.
+         */
+        get: operations["getPolicy"];
+        /**
+         * Replace a policy
+         * @description Replaces a policy with a whole new body (either shape).
+         */
+        put: operations["replacePolicy"];
+        post?: never;
+        /**
+         * Delete a policy and its run log
+         * @description Deletes a policy and its run log.
+         */
+        delete: operations["deletePolicy"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a policy: name, enabled, event types, conditions or actions
+         * @description Changes some of a policy: name, enabled, event types, conditions or actions.
+         */
+        patch: operations["updatePolicy"];
+        trace?: never;
+    };
+    "/api/policies/{id}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Runs of a policy, newest first: one row per finding it acted on, one summary per evaluation
+         * @description Runs of a policy, newest first: the event, depth, findings evaluated and acted on, actions and errors; `finding_id` filters to one finding.
+         */
+        get: operations["listPolicyRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/policies/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Dry run of a saved policy: what it would match and do now, changing nothing
+         * @description Evaluates a saved policy against existing findings in its scope and lists what would match and what would happen, changing nothing.
+         */
+        post: operations["dryRunPolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /** User */
+        User: {
+            id: number;
+            email: string;
+            name: string;
+            /** @enum {unknown} */
+            role: "admin" | "member";
+            disabled: boolean;
+            last_login_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** PasswordChanged */
+        PasswordChanged: {
+            id: number;
+            sessions_revoked: number;
+        };
+        /** ApiKey */
+        ApiKey: {
+            id: number;
+            name: string;
+            prefix: string;
+            expires_at: string | null;
+            last_used_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** RevokedApiKey */
+        RevokedApiKey: {
+            id: number;
+            revoked: boolean;
+            /** Format: date-time */
+            revoked_at: string;
+        };
+        /** TeamMember */
+        TeamMember: {
+            team_id: number;
+            user_id: number;
+            email: string;
+            name: string;
+            role: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** Team */
+        Team: {
+            id: number;
+            name: string;
+            members: components["schemas"]["TeamMember"][];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** Application */
+        Application: {
+            id: number;
+            name: string;
+            slug: string;
+            group_id: number;
+            group_path: string;
+            repository_url: null | string;
+            /** @enum {unknown} */
+            asset_criticality: "low" | "medium" | "high" | "critical";
+            api_token_prefix: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** Version */
+        Version: {
+            id: number;
+            application_id: number;
+            name: string;
+            branch: null | string;
+            tag: null | string;
+            is_default: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** Deleted */
+        Deleted: {
+            id: number;
+            deleted: boolean;
+        };
+        /** RegeneratedToken */
+        RegeneratedToken: {
+            id: number;
+            api_token: string;
+            api_token_prefix: string;
+        };
+        /** Scan */
+        Scan: {
+            id: number;
+            application_id: number;
+            version_id: number;
+            scanner_type_id: null | number;
+            scanner_type: null | string;
+            tool_name: null | string;
+            tool_version: null | string;
+            file_name: null | string;
+            file_size: number;
+            file_sha256: string;
+            /** @enum {unknown} */
+            status: "pending" | "processing" | "completed" | "failed";
+            error: null | string;
+            findings_count: number;
+            new_findings_count: number;
+            existing_findings_count: number;
+            fixed_findings_count: number;
+            reopened_findings_count: number;
+            branch: null | string;
+            uploaded_by: null | number;
+            uploaded_via: string;
+            started_at: string | null;
+            completed_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** Permission */
+        Permission: {
+            id: number;
+            subject: string;
+            resource: string;
+            /**
+             * @description What the policy allows; which actions a resource takes:
+             *
+             *     | resource | actions |
+             *     |---|---|
+             *     | `application:<id>`, `group:<id>`, `*` | `read`, `write` |
+             *     | `scanner-types` | `update` |
+             *     | `teams` | `create`, `update` |
+             *     | `users` | `read` |
+             *     | `permissions` | `read` |
+             * @enum {unknown}
+             */
+            action: "read" | "write" | "update" | "create";
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** UserSummary */
+        UserSummary: {
+            id: number;
+            email: string;
+            name: string;
+        };
+        /** Finding */
+        Finding: {
+            id: number;
+            application_id: number;
+            version_id: number;
+            scan_id: null | number;
+            first_scan_id: null | number;
+            scanner_type_id: number;
+            scanner_type: string;
+            scanner: string;
+            tool_version: null | string;
+            kind: string;
+            category: string;
+            title: string;
+            /** @enum {unknown} */
+            severity: "critical" | "high" | "medium" | "low" | "info";
+            /** @enum {unknown} */
+            status: "open" | "confirmed" | "false_positive" | "fixed";
+            description: null | string;
+            remediation: null | string;
+            rule_id: null | string;
+            location: {
+                file_path: null | string;
+                line: null | number;
+                column: null | number;
+                end_line: null | number;
+            };
+            file_path: null | string;
+            line: null | number;
+            snippet: null | string;
+            package_name: null | string;
+            package_version: null | string;
+            fixed_version: null | string;
+            cve_ids: string[];
+            cwe_id: null | number;
+            cwe_ids: number[];
+            cvss_score: null | number;
+            cvss_vector: null | string;
+            references: string[];
+            fingerprint: string;
+            epss: null | number;
+            in_kev: boolean;
+            risk_score: number;
+            /** @description round(100 × asset × (0.60·severity/10 + 0.30·exploitation + 0.10·age)) */
+            risk: {
+                /** @description Risk score 0–100 */
+                score: number;
+                formula_version: number;
+                severity: number;
+                exploitation: number;
+                age: number;
+                asset: number;
+            };
+            assignee_id: null | number;
+            assignee: null | components["schemas"]["UserSummary"];
+            due_date: string | null;
+            reviewed_at: string | null;
+            reviewed_by: null | number;
+            /** Format: date-time */
+            first_seen_at: string;
+            /** Format: date-time */
+            last_seen_at: string;
+            fixed_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** FindingList */
+        FindingList: {
+            findings: components["schemas"]["Finding"][];
+            pagination: {
+                page: number;
+                perPage: number;
+                total: number;
+                totalPages: number;
+            };
+        };
+        /** BulkResult */
+        BulkResult: {
+            updated: number;
+            ids: number[];
+            unchanged: number[];
+        };
+        /** TimelineEntry */
+        TimelineEntry: {
+            id: null | number;
+            type: string;
+            actor: {
+                /** @enum {string} */
+                type: "user";
+                id: number;
+                email: string;
+                name: string;
+            } | {
+                /** @enum {string} */
+                type: "system";
+                name: string;
+            };
+            from_status: null | ("open" | "confirmed" | "false_positive" | "fixed");
+            to_status: null | ("open" | "confirmed" | "false_positive" | "fixed");
+            from_assignee_id: null | number;
+            to_assignee_id: null | number;
+            scan_id: null | number;
+            detail: null | {
+                [key: string]: unknown;
+            };
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** Comment */
+        Comment: {
+            id: number;
+            finding_id: number;
+            parent_id: null | number;
+            depth: number;
+            author: null | components["schemas"]["UserSummary"];
+            content: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** IngestResult */
+        IngestResult: {
+            scan: components["schemas"]["Scan"];
+            findings_count: number;
+            new_findings_count: number;
+            existing_findings_count: number;
+            fixed_findings_count: number;
+        };
+        /** DashboardStats */
+        DashboardStats: {
+            by_severity_status: {
+                critical: {
+                    open: number;
+                    confirmed: number;
+                    false_positive: number;
+                    fixed: number;
+                };
+                high: {
+                    open: number;
+                    confirmed: number;
+                    false_positive: number;
+                    fixed: number;
+                };
+                medium: {
+                    open: number;
+                    confirmed: number;
+                    false_positive: number;
+                    fixed: number;
+                };
+                low: {
+                    open: number;
+                    confirmed: number;
+                    false_positive: number;
+                    fixed: number;
+                };
+                info: {
+                    open: number;
+                    confirmed: number;
+                    false_positive: number;
+                    fixed: number;
+                };
+            };
+            open_by_severity: {
+                critical: number;
+                high: number;
+                medium: number;
+                low: number;
+                info: number;
+            };
+            totals: {
+                findings: number;
+                open: number;
+                fixed: number;
+                false_positive: number;
+            };
+            new_last_7_days: number;
+            new_last_30_days: number;
+            fixed_last_7_days: number;
+            fixed_last_30_days: number;
+            mean_time_to_fix_days: null | number;
+            overdue: number;
+            top_applications: {
+                id: number;
+                name: string;
+                slug: string;
+                open_findings: number;
+                open_risk: number;
+            }[];
+            scans_last_30_days: number;
+            applications: number;
+        };
+        /** DashboardTrend */
+        DashboardTrend: {
+            days: {
+                date: string;
+                new: number;
+                fixed: number;
+            }[];
+        };
+        /** Webhook */
+        Webhook: {
+            id: number;
+            application_id: number;
+            url: string;
+            events: string;
+            event_list: string[];
+            secret_set: boolean;
+            active: boolean;
+            /** @enum {unknown} */
+            state: "ok" | "failing";
+            failing_since: string | null;
+            consecutive_failures: number;
+            last_delivery_at: string | null;
+            last_status_code: null | number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** Attempt */
+        Attempt: {
+            /** Format: date-time */
+            attempted_at: string;
+            duration_ms: number;
+            status_code: null | number;
+            error: null | string;
+            response_body: null | string;
+        };
+        /** Delivery */
+        Delivery: {
+            id: number;
+            webhook_id: number;
+            message_id: string;
+            event: string;
+            finding_id: null | number;
+            policy_id: null | number;
+            /** @enum {unknown} */
+            status: "pending" | "delivered" | "failed";
+            attempts: number;
+            last_status_code: null | number;
+            last_error: null | string;
+            redelivery_of: null | number;
+            /** Format: date-time */
+            created_at: string;
+            completed_at: string | null;
+            attempt_log: components["schemas"]["Attempt"][];
+        };
+        /** Policy */
+        Policy: {
+            id: number;
+            name: string;
+            /** @enum {unknown} */
+            scope_type: "application" | "group" | "global";
+            scope_id: null | number;
+            application_id: null | number;
+            group_id: null | number;
+            event_types: string[];
+            conditions: {
+                field: string;
+                op: string;
+                value: (string | number) | (string | number)[];
+            }[];
+            actions: {
+                type: string;
+                target: null | (string | number);
+            }[];
+            enabled: boolean;
+            created_by: null | number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** DryRun */
+        DryRun: {
+            matched: number;
+            findings: {
+                id: number;
+                application_id: number;
+                title: string;
+                severity: string;
+                status: string;
+                assignee_id: null | number;
+            }[];
+            effects: {
+                type: string;
+                target: null | (string | number);
+                would_change: number;
+                detail: string;
+            }[];
+        };
+        /** PolicyRun */
+        PolicyRun: {
+            id: number;
+            policy_id: number;
+            event: string;
+            depth: number;
+            evaluated: number;
+            matched: number;
+            finding_ids: number[];
+            actions: null | {
+                type: string;
+                target: null | (string | number);
+            }[];
+            error: null | string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /**
+         * Problem
+         * @description RFC 9457 problem details
+         */
+        Problem: {
+            type: string;
+            title: string;
+            status: number;
+            detail: string;
+            code: string;
+            errors?: {
+                path: string;
+                message: string;
+            }[];
+        } & {
+            [key: string]: unknown;
+        };
+    };
+    responses: {
+        /** @description The request is malformed or a field is invalid; `errors` lists each issue with its path. */
+        BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description No credentials, or credentials that are invalid, expired or revoked. */
+        Unauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The caller may read the resource but not do this (`forbidden`, `admin_required`), or a cookie session sent no valid `X-CSRF-Token` (`csrf_failed`). */
+        Forbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The resource does not exist, or the caller may not read it. */
+        NotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The request conflicts with the current state (the `code` says how). */
+        Conflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The upload (counted inflated when gzip) is above the limit. */
+        PayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The body is not in a content type this route reads. */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The `Idempotency-Key` was used before with a different request (`idempotency_key_reused`). */
+        UnprocessableContent: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Rate limited; retry after the number of seconds in `Retry-After`. */
+        TooManyRequests: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+    };
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The process is up */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The database answers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    login: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Sign in; sets an httpOnly session cookie */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: components["schemas"]["User"];
+                        csrfToken: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    changeOwnPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    current_password: string;
+                    /** @description At least 12 characters */
+                    new_password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Change your own password; your other sessions end (API keys are kept) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasswordChanged"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    logout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description End the current session */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getCurrentUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The signed-in user */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: components["schemas"]["User"];
+                        /** @enum {unknown} */
+                        authenticated_by: "session" | "api_key";
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getCsrfToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description CSRF token for cookie-authenticated state-changing requests (header X-CSRF-Token) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        csrfToken: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    listUsers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List users (admin, or permission users.read) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    name?: string;
+                    password: string;
+                    /** @enum {unknown} */
+                    role?: "admin" | "member";
+                };
+            };
+        };
+        responses: {
+            /** @description Create a user (admin) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A user (admins: anyone; members: themselves) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    updateUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @enum {unknown} */
+                    role?: "admin" | "member";
+                    disabled?: boolean;
+                    /** Format: email */
+                    email?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Change a user (members: their own name; admins: also role, disabled, email) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    setUserPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description At least 12 characters */
+                    new_password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Set a user's password (admin); ends that user's sessions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasswordChanged"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's active API keys */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** Format: date-time */
+                    expires_at?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Create an API key; the raw key is in this response only */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"] & {
+                        /** @description The raw key (`shk_…`). Returned only in this response. */
+                        key: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoke an API key */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevokedApiKey"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listTeams: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Teams (admins: all; members: their own) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Team"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createTeam: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Create a team (admin, or permission teams.create) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Team"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getTeam: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A team with its members */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Team"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    addTeamMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    user_id?: number | string;
+                    role?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Add a member (admin, or permission teams.update) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamMember"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    removeTeamMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Remove a member (admin, or permission teams.update) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listGroups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Groups the caller can see */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        path: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    }[];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    path: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Create a group */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        path: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A group by id or path */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        path: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listApplications: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Applications the caller may read */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Application"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createApplication: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    slug: string;
+                    group_id?: number | string;
+                    repository_url?: null | string;
+                    /** @enum {unknown} */
+                    asset_criticality?: "low" | "medium" | "high" | "critical";
+                };
+            };
+        };
+        responses: {
+            /** @description Create an application (with its default version and API token) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Application"] & {
+                        default_version: components["schemas"]["Version"];
+                        /** @description Application API token (`sht_…`) for X-Api-Token; shown only here. */
+                        api_token: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getApplication: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An application (id or unique slug) with its default version */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Application"] & {
+                        default_version: null | components["schemas"]["Version"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    updateApplication: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    slug?: string;
+                    repository_url?: null | string;
+                    /** @enum {unknown} */
+                    asset_criticality?: "low" | "medium" | "high" | "critical";
+                };
+            };
+        };
+        responses: {
+            /** @description Update name, slug, repository URL or asset criticality */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Application"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    deleteApplication: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Delete an application and everything it owns */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    regenerateApplicationToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Replace the API token; the old one stops working at once */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegeneratedToken"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    compareVersions: {
+        parameters: {
+            query: {
+                /** @description Version id or name */
+                from: string;
+                /** @description Version id or name */
+                to: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Findings new, fixed and still present between two versions (by fingerprint) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        from: components["schemas"]["Version"];
+                        to: components["schemas"]["Version"];
+                        new: {
+                            id: number;
+                            fingerprint: string;
+                            title: string;
+                            /** @enum {unknown} */
+                            severity: "critical" | "high" | "medium" | "low" | "info";
+                            /** @enum {unknown} */
+                            status: "open" | "confirmed" | "false_positive" | "fixed";
+                            rule_id: null | string;
+                            file_path: null | string;
+                            line: null | number;
+                            risk_score: number;
+                        }[];
+                        fixed: {
+                            id: number;
+                            fingerprint: string;
+                            title: string;
+                            /** @enum {unknown} */
+                            severity: "critical" | "high" | "medium" | "low" | "info";
+                            /** @enum {unknown} */
+                            status: "open" | "confirmed" | "false_positive" | "fixed";
+                            rule_id: null | string;
+                            file_path: null | string;
+                            line: null | number;
+                            risk_score: number;
+                        }[];
+                        still_present: {
+                            id: number;
+                            fingerprint: string;
+                            title: string;
+                            /** @enum {unknown} */
+                            severity: "critical" | "high" | "medium" | "low" | "info";
+                            /** @enum {unknown} */
+                            status: "open" | "confirmed" | "false_positive" | "fixed";
+                            rule_id: null | string;
+                            file_path: null | string;
+                            line: null | number;
+                            risk_score: number;
+                        }[];
+                        summary: {
+                            new: number;
+                            fixed: number;
+                            still_present: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listVersions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Versions of an application */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Version"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    branch?: null | string;
+                    tag?: null | string;
+                    is_default?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Create a version */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Version"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                versionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A version (id or name) with its scans */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Version"] & {
+                        scans: components["schemas"]["Scan"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    deleteVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                versionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Delete a version and its findings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    updateVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                versionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    branch?: null | string;
+                    tag?: null | string;
+                    /** @enum {boolean} */
+                    is_default?: true;
+                };
+            };
+        };
+        responses: {
+            /** @description Rename a version, set branch or tag, or make it the default */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Version"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listApplicationGrants: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Grants on an application */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Permission"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    grantApplicationAccess: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description `user:<id>` or `team:<id>` */
+                    subject: string;
+                    /** @enum {unknown} */
+                    action: "read" | "write";
+                };
+            };
+        };
+        responses: {
+            /** @description Grant read or write on an application to a user or team */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Permission"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    revokeApplicationAccess: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description `user:<id>` or `team:<id>` */
+                    subject: string;
+                    /** @enum {unknown} */
+                    action: "read" | "write";
+                };
+            };
+        };
+        responses: {
+            /** @description Remove a grant from an application */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Permission"] & {
+                        deleted: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    grantApplicationAccessLegacy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    application_id: number | string;
+                    user_id?: number | string;
+                    team_id?: number | string;
+                    /** @enum {unknown} */
+                    permission: "read" | "write";
+                };
+            };
+        };
+        responses: {
+            /** @description Grant a user read or write on an application (older shape) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Permission"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listPermissionPolicies: {
+        parameters: {
+            query?: {
+                subject?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description All permission policies, optionally by subject prefix (admin, or permission permissions.read) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Permission"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createPermissionPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description `user:<id>` or `team:<id>` */
+                    subject: string;
+                    /**
+                     * @description `application:<id>`, `group:<id>`, `*` (every application), or an administrative resource:
+                     *
+                     *     | resource | actions |
+                     *     |---|---|
+                     *     | `application:<id>`, `group:<id>`, `*` | `read`, `write` |
+                     *     | `scanner-types` | `update` |
+                     *     | `teams` | `create`, `update` |
+                     *     | `users` | `read` |
+                     *     | `permissions` | `read` |
+                     */
+                    resource: string;
+                    /**
+                     * @description What the policy allows; which actions a resource takes:
+                     *
+                     *     | resource | actions |
+                     *     |---|---|
+                     *     | `application:<id>`, `group:<id>`, `*` | `read`, `write` |
+                     *     | `scanner-types` | `update` |
+                     *     | `teams` | `create`, `update` |
+                     *     | `users` | `read` |
+                     *     | `permissions` | `read` |
+                     * @enum {unknown}
+                     */
+                    action: "read" | "write" | "update" | "create";
+                };
+            };
+        };
+        responses: {
+            /** @description Add a permission policy (subject, resource, action) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Permission"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    deletePermissionPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description `user:<id>` or `team:<id>` */
+                    subject: string;
+                    /**
+                     * @description `application:<id>`, `group:<id>`, `*` (every application), or an administrative resource:
+                     *
+                     *     | resource | actions |
+                     *     |---|---|
+                     *     | `application:<id>`, `group:<id>`, `*` | `read`, `write` |
+                     *     | `scanner-types` | `update` |
+                     *     | `teams` | `create`, `update` |
+                     *     | `users` | `read` |
+                     *     | `permissions` | `read` |
+                     */
+                    resource: string;
+                    /**
+                     * @description What the policy allows; which actions a resource takes:
+                     *
+                     *     | resource | actions |
+                     *     |---|---|
+                     *     | `application:<id>`, `group:<id>`, `*` | `read`, `write` |
+                     *     | `scanner-types` | `update` |
+                     *     | `teams` | `create`, `update` |
+                     *     | `users` | `read` |
+                     *     | `permissions` | `read` |
+                     * @enum {unknown}
+                     */
+                    action: "read" | "write" | "update" | "create";
+                };
+            };
+        };
+        responses: {
+            /** @description Remove a permission policy */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Permission"] & {
+                        deleted: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listScannerTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Scanner formats scanhub reads, and whether each is enabled */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        display_name: string;
+                        enabled: boolean;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    }[];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    setScannerTypeEnabled: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    enabled: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Enable or disable a scanner type by id or name (admin, or permission scanner-types.update) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        display_name: string;
+                        enabled: boolean;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    updateScannerType: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    enabled: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Enable or disable a scanner type by id or name (admin, or permission scanner-types.update) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        display_name: string;
+                        enabled: boolean;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listFindings: {
+        parameters: {
+            query?: {
+                application_id?: number;
+                application_version_id?: number;
+                /** @description critical|high|medium|low|info; comma-separated list allowed */
+                severity?: string[];
+                /** @description open|confirmed|false_positive|fixed|closed (closed = fixed or false_positive); comma-separated list allowed */
+                status?: string[];
+                scanner_type_id?: number;
+                scan_id?: number;
+                /** @description `me` (the caller), `none` (unassigned) or a user id */
+                assigned_to?: string;
+                search?: string;
+                sort_by?: "severity" | "title" | "risk_score" | "created_at";
+                order?: "asc" | "desc";
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Findings of the applications the caller may read, filtered, sorted and paged */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FindingList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    bulkUpdateFindings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Finding ids (duplicates ignored) */
+                    ids: number[];
+                    /** @enum {unknown} */
+                    status?: "open" | "confirmed" | "false_positive" | "fixed";
+                    assignee?: null | number;
+                };
+            };
+        };
+        responses: {
+            /** @description Change status and/or assignee of up to 1,000 findings, all or nothing */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getFinding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A finding with every field, its risk parts and its timeline */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Finding"] & {
+                        /** @description Oldest first */
+                        timeline: components["schemas"]["TimelineEntry"][];
+                        allowed_next_statuses: ("open" | "confirmed" | "false_positive" | "fixed")[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getFindingTimeline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description History of a finding, oldest first, starting with its creation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TimelineEntry"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listVersionFindings: {
+        parameters: {
+            query?: {
+                /** @description critical|high|medium|low|info; comma-separated list allowed */
+                severity?: string[];
+                /** @description open|confirmed|false_positive|fixed|closed (closed = fixed or false_positive); comma-separated list allowed */
+                status?: string[];
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+                versionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Findings of a version (id or name), highest risk first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Finding"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    changeFindingStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {unknown} */
+                    status: "open" | "confirmed" | "false_positive" | "fixed";
+                };
+            };
+        };
+        responses: {
+            /** @description Move a finding through its lifecycle (409 invalid_transition lists the allowed statuses) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Finding"] & {
+                        /** @description Oldest first */
+                        timeline: components["schemas"]["TimelineEntry"][];
+                        allowed_next_statuses: ("open" | "confirmed" | "false_positive" | "fixed")[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    reviewFinding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {unknown} */
+                    status?: "open" | "confirmed" | "false_positive" | "fixed";
+                };
+            };
+        };
+        responses: {
+            /** @description Mark a finding reviewed, optionally moving its status */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Finding"] & {
+                        /** @description Oldest first */
+                        timeline: components["schemas"]["TimelineEntry"][];
+                        allowed_next_statuses: ("open" | "confirmed" | "false_positive" | "fixed")[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    assignFinding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    user_id: null | number;
+                    due_date?: null | string;
+                };
+            };
+        };
+        responses: {
+            /** @description Assign (or unassign) a finding and set its due date */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Finding"] & {
+                        /** @description Oldest first */
+                        timeline: components["schemas"]["TimelineEntry"][];
+                        allowed_next_statuses: ("open" | "confirmed" | "false_positive" | "fixed")[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listFindingComments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Flat list in thread order: each top-level comment (oldest first) followed depth-first by its replies (oldest first). Rebuild the tree from parent_id, or indent by depth. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Comment"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createFindingComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    content: string;
+                    parent_id?: null | number;
+                };
+            };
+        };
+        responses: {
+            /** @description Comment on a finding, or reply to one of its comments */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Comment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    ingestWithToken: {
+        parameters: {
+            query?: {
+                async?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The scanner report (gzip accepted)
+                     */
+                    file: string;
+                    /** @description Version name (created if new); also `version_name` */
+                    version?: string;
+                    /** @description Branch; names the version when `version` is absent */
+                    branch?: string;
+                    /** @description Format, when detection should not decide; also `scanner_type`, `scan_type` */
+                    scannerType?: string;
+                    /** @description A scope of its own, like GitHub upload-sarif `category`: replaces SARIF `automationDetails.id`; absence from this upload closes only findings of this category */
+                    category?: string;
+                    /** @description The upload covers part of the tree: absence closes only findings in the files it covers (its results' files and SARIF `artifacts`) */
+                    partial?: boolean;
+                    /** @description The scanned directory (the CLI sends its working directory): stripped from the front of every path; also `root_path` */
+                    root?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Upload scanner results with the application API token (X-Api-Token) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IngestResult"];
+                };
+            };
+            /** @description Upload scanner results with the application API token (X-Api-Token) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IngestResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    ingestToApplication: {
+        parameters: {
+            query?: {
+                async?: boolean;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The scanner report (gzip accepted)
+                     */
+                    file: string;
+                    /** @description Version name (created if new); also `version_name` */
+                    version?: string;
+                    /** @description Branch; names the version when `version` is absent */
+                    branch?: string;
+                    /** @description Format, when detection should not decide; also `scanner_type`, `scan_type` */
+                    scannerType?: string;
+                    /** @description A scope of its own, like GitHub upload-sarif `category`: replaces SARIF `automationDetails.id`; absence from this upload closes only findings of this category */
+                    category?: string;
+                    /** @description The upload covers part of the tree: absence closes only findings in the files it covers (its results' files and SARIF `artifacts`) */
+                    partial?: boolean;
+                    /** @description The scanned directory (the CLI sends its working directory): stripped from the front of every path; also `root_path` */
+                    root?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Upload scanner results to an application (API key with write permission) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IngestResult"];
+                };
+            };
+            /** @description Upload scanner results to an application (API key with write permission) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IngestResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    ingestToGroupApplication: {
+        parameters: {
+            query?: {
+                async?: boolean;
+            };
+            header?: never;
+            path: {
+                group_id: string;
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The scanner report (gzip accepted)
+                     */
+                    file: string;
+                    /** @description Version name (created if new); also `version_name` */
+                    version?: string;
+                    /** @description Branch; names the version when `version` is absent */
+                    branch?: string;
+                    /** @description Format, when detection should not decide; also `scanner_type`, `scan_type` */
+                    scannerType?: string;
+                    /** @description A scope of its own, like GitHub upload-sarif `category`: replaces SARIF `automationDetails.id`; absence from this upload closes only findings of this category */
+                    category?: string;
+                    /** @description The upload covers part of the tree: absence closes only findings in the files it covers (its results' files and SARIF `artifacts`) */
+                    partial?: boolean;
+                    /** @description The scanned directory (the CLI sends its working directory): stripped from the front of every path; also `root_path` */
+                    root?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Upload scanner results to an application named by group (id or path) and slug */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IngestResult"];
+                };
+            };
+            /** @description Upload scanner results to an application named by group (id or path) and slug */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IngestResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listScans: {
+        parameters: {
+            query: {
+                application_id?: number;
+                version_id?: number;
+                status?: "pending" | "processing" | "completed" | "failed";
+                limit: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Scans of readable applications, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Scan"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getScan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A scan with its counts and status */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Scan"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getDashboardStats: {
+        parameters: {
+            query?: {
+                applicationId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Finding, fix-rate and scan statistics over the applications the caller may read */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardStats"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getDashboardTrend: {
+        parameters: {
+            query?: {
+                applicationId?: string;
+                days?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description New versus fixed findings per day */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardTrend"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Webhooks of an application (needs write: callback URLs are often credentials) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description http or https callback URL */
+                    url: string;
+                    events: string | string[];
+                    secret?: null | string;
+                    active?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Subscribe a URL to events (`events`: a name, a comma list, `*`, or an array) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A webhook */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Delete a webhook and its delivery log */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description http or https callback URL */
+                    url?: string;
+                    events?: string | string[];
+                    secret?: null | string;
+                    active?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Change the URL, events, secret (null removes it) or active flag */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                status?: "pending" | "delivered" | "failed";
+                limit?: number;
+                before?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deliveries of a webhook, newest first, with every attempt */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Delivery"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                webhookId: string;
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A delivery with the body it sent */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Delivery"] & {
+                        /** @description The JSON body as sent (and signed) */
+                        request_body: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    redeliverWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                webhookId: string;
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Send a delivery again (same body and message id, new delivery record) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Delivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    pingWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Send a `ping` event to the webhook */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Delivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listPolicies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Policies the caller can see */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Policy"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @enum {unknown} */
+                    scope_type?: "application" | "group" | "global";
+                    scope_id?: number;
+                    application_id?: number;
+                    group_id?: number;
+                    event_types?: string[];
+                    trigger?: string;
+                    conditions?: {
+                        field: string;
+                        op: string;
+                        value: (string | number) | (string | number)[];
+                    }[] | {
+                        severity?: (string | number) | (string | number)[];
+                        risk_score?: (string | number) | (string | number)[];
+                        scanner_type?: (string | number) | (string | number)[];
+                        status?: (string | number) | (string | number)[];
+                        cwe_id?: (string | number) | (string | number)[];
+                        file_path?: (string | number) | (string | number)[];
+                        scanner?: (string | number) | (string | number)[];
+                        title?: (string | number) | (string | number)[];
+                        rule_id?: (string | number) | (string | number)[];
+                    };
+                    actions?: {
+                        type: string;
+                        target?: null | (string | number);
+                        params?: {
+                            user_id?: number;
+                            userId?: number;
+                            status?: string;
+                            text?: string;
+                            content?: string;
+                        };
+                    }[];
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Create a policy (either spec shape; stored and returned normalized) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Policy"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    dryRunPolicyDefinition: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @enum {unknown} */
+                    scope_type?: "application" | "group" | "global";
+                    scope_id?: number;
+                    application_id?: number;
+                    group_id?: number;
+                    event_types?: string[];
+                    trigger?: string;
+                    conditions?: {
+                        field: string;
+                        op: string;
+                        value: (string | number) | (string | number)[];
+                    }[] | {
+                        severity?: (string | number) | (string | number)[];
+                        risk_score?: (string | number) | (string | number)[];
+                        scanner_type?: (string | number) | (string | number)[];
+                        status?: (string | number) | (string | number)[];
+                        cwe_id?: (string | number) | (string | number)[];
+                        file_path?: (string | number) | (string | number)[];
+                        scanner?: (string | number) | (string | number)[];
+                        title?: (string | number) | (string | number)[];
+                        rule_id?: (string | number) | (string | number)[];
+                    };
+                    actions?: {
+                        type: string;
+                        target?: null | (string | number);
+                        params?: {
+                            user_id?: number;
+                            userId?: number;
+                            status?: string;
+                            text?: string;
+                            content?: string;
+                        };
+                    }[];
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Dry run of a policy body: what it would match and do now, changing nothing */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DryRun"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A policy */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Policy"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    replacePolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @enum {unknown} */
+                    scope_type?: "application" | "group" | "global";
+                    scope_id?: number;
+                    application_id?: number;
+                    group_id?: number;
+                    event_types?: string[];
+                    trigger?: string;
+                    conditions?: {
+                        field: string;
+                        op: string;
+                        value: (string | number) | (string | number)[];
+                    }[] | {
+                        severity?: (string | number) | (string | number)[];
+                        risk_score?: (string | number) | (string | number)[];
+                        scanner_type?: (string | number) | (string | number)[];
+                        status?: (string | number) | (string | number)[];
+                        cwe_id?: (string | number) | (string | number)[];
+                        file_path?: (string | number) | (string | number)[];
+                        scanner?: (string | number) | (string | number)[];
+                        title?: (string | number) | (string | number)[];
+                        rule_id?: (string | number) | (string | number)[];
+                    };
+                    actions?: {
+                        type: string;
+                        target?: null | (string | number);
+                        params?: {
+                            user_id?: number;
+                            userId?: number;
+                            status?: string;
+                            text?: string;
+                            content?: string;
+                        };
+                    }[];
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Replace a policy */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Policy"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    deletePolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Delete a policy and its run log */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    updatePolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    event_types?: string[];
+                    trigger?: string;
+                    conditions?: {
+                        field: string;
+                        op: string;
+                        value: (string | number) | (string | number)[];
+                    }[] | {
+                        severity?: (string | number) | (string | number)[];
+                        risk_score?: (string | number) | (string | number)[];
+                        scanner_type?: (string | number) | (string | number)[];
+                        status?: (string | number) | (string | number)[];
+                        cwe_id?: (string | number) | (string | number)[];
+                        file_path?: (string | number) | (string | number)[];
+                        scanner?: (string | number) | (string | number)[];
+                        title?: (string | number) | (string | number)[];
+                        rule_id?: (string | number) | (string | number)[];
+                    };
+                    actions?: {
+                        type: string;
+                        target?: null | (string | number);
+                        params?: {
+                            user_id?: number;
+                            userId?: number;
+                            status?: string;
+                            text?: string;
+                            content?: string;
+                        };
+                    }[];
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Change a policy: name, enabled, event types, conditions or actions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Policy"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listPolicyRuns: {
+        parameters: {
+            query?: {
+                limit?: number;
+                before?: number;
+                finding_id?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Runs of a policy, newest first: one row per finding it acted on, one summary per evaluation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyRun"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    dryRunPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Dry run of a saved policy: what it would match and do now, changing nothing */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DryRun"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+}

@@ -1,0 +1,46 @@
+import { useQuery } from '@tanstack/react-query';
+import { ApiError, api, unwrap, type Schemas } from './api/client';
+import { useMe } from './auth';
+
+export function useApplications() {
+  return useQuery({ queryKey: ['applications'], queryFn: () => unwrap(api.GET('/api/applications')) });
+}
+
+export function useScannerTypes() {
+  return useQuery({
+    queryKey: ['scanner-types'],
+    queryFn: () => unwrap(api.GET('/api/scanner-types')),
+    staleTime: 300_000,
+  });
+}
+
+export function useVersions(applicationId: string | undefined) {
+  return useQuery({
+    queryKey: ['applications', applicationId, 'versions'],
+    queryFn: () =>
+      unwrap(api.GET('/api/applications/{id}/versions', { params: { path: { id: applicationId ?? '' } } })),
+    enabled: Boolean(applicationId),
+  });
+}
+
+/**
+ * People a finding can be assigned to: every user for admins (and members allowed to read users),
+ * otherwise only the caller.
+ */
+export function useAssignableUsers(): Schemas['User'][] {
+  const me = useMe();
+  const users = useQuery({
+    queryKey: ['users'],
+    queryFn: async () => {
+      try {
+        return await unwrap(api.GET('/api/users'));
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 403) return null;
+        throw error;
+      }
+    },
+    staleTime: 60_000,
+  });
+  if (users.data) return users.data.filter((user) => !user.disabled);
+  return me.data ? [me.data] : [];
+}

@@ -1,0 +1,327 @@
+import {
+  Anchor,
+  Button,
+  Checkbox,
+  Group,
+  MultiSelect,
+  Pagination,
+  Paper,
+  Select,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { useDebouncedCallback } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { api, unwrap } from '../api/client';
+import {
+  PageTitle,
+  ProblemAlert,
+  SEVERITIES,
+  STATUSES,
+  SeverityBadge,
+  StatusBadge,
+  statusLabel,
+  type Status,
+} from '../components/ui';
+import { useApplications, useAssignableUsers, useScannerTypes, useVersions } from '../hooks';
+
+const SORTS = [
+  { value: 'risk_score', label: 'Risk (highest first)' },
+  { value: 'severity', label: 'Severity' },
+  { value: 'created_at', label: 'Newest' },
+  { value: 'title', label: 'Title' },
+];
+const PER_PAGE = 50;
+
+/** Every filter, the sort and the page live in the URL, so a view can be shared as a link. */
+function useFindingFilters() {
+  const [params, setParams] = useSearchParams();
+  const list = (name: string) => (params.get(name) ? (params.get(name) as string).split(',') : []);
+  const filters = {
+    application: params.get('application') ?? undefined,
+    version: params.get('version') ?? undefined,
+    severity: list('severity'),
+    status: list('status'),
+    scanner: params.get('scanner') ?? undefined,
+    assignee: params.get('assignee') ?? undefined,
+    q: params.get('q') ?? '',
+    sort: params.get('sort') ?? 'risk_score',
+    page: Number(params.get('page') ?? '1') || 1,
+  };
+  function update(changes: Record<string, string | string[] | undefined | null>, keepPage = false) {
+    setParams((current) => {
+      const next = new URLSearchParams(current);
+      for (const [name, value] of Object.entries(changes)) {
+        const text = Array.isArray(value) ? value.join(',') : value;
+        if (text) next.set(name, text);
+        else next.delete(name);
+      }
+      if (!keepPage) next.delete('page');
+      return next;
+    });
+  }
+  return { filters, update };
+}
+
+export function FindingsPage() {
+  const { filters, update } = useFindingFilters();
+  const applications = useApplications();
+  const versions = useVersions(filters.application);
+  const scanners = useScannerTypes();
+  const users = useAssignableUsers();
+  const queryClient = useQueryClient();
+  const [selected, setSelected] = useState<number[]>([]);
+  const [search, setSearch] = useState(filters.q);
+  const pushSearch = useDebouncedCallback((value: string) => update({ q: value }), 300);
+
+  const query = {
+    application_id: filters.application ? Number(filters.application) : undefined,
+    application_version_id: filters.version ? Number(filters.version) : undefined,
+    severity: filters.severity.length ? filters.severity : undefined,
+    status: filters.status.length ? filters.status : undefined,
+    scanner_type_id: filters.scanner ? Number(filters.scanner) : undefined,
+    assigned_to: filters.assignee,
+    search: filters.q || undefined,
+    sort_by: filters.sort as 'risk_score',
+    order: (filters.sort === 'title' ? 'asc' : 'desc') as 'asc' | 'desc',
+    page: filters.page,
+    per_page: PER_PAGE,
+  };
+  const findings = useQuery({
+    queryKey: ['findings', query],
+    queryFn: () => unwrap(api.GET('/api/findings', { params: { query } })),
+    placeholderData: keepPreviousData,
+  });
+
+  const bulk = useMutation({
+    mutationFn: (change: { status?: Status; assignee?: number | null }) =>
+      unwrap(api.PATCH('/api/findings', { body: { ids: selected, ...change } })),
+    onSuccess: (result) => {
+      notifications.show({ message: `${result.updated} finding(s) updated`, color: 'green' });
+      setSelected([]);
+      void queryClient.invalidateQueries({ queryKey: ['findings'] });
+      void queryClient.invalidateQueries({ queryKey: ['dashboard'] });
+    },
+  });
+
+  const rows = findings.data?.findings ?? [];
+  const allSelected = rows.length > 0 && rows.every((row) => selected.includes(row.id));
+  const userOptions = users.map((user) => ({
+    value: String(user.id),
+    label: user.name ? `${user.name} (${user.email})` : user.email,
+  }));
+
+  return (
+    <Stack>
+      <PageTitle title="Findings" />
+      <Paper withBorder p="sm">
+        <Group align="flex-end" gap="sm" wrap="wrap" role="search" aria-label="Filter findings">
+          <Select
+            label="Application"
+            placeholder="All"
+            clearable
+            searchable
+            w={200}
+            data={(applications.data ?? []).map((app) => ({ value: String(app.id), label: app.name }))}
+            value={filters.application ?? null}
+            onChange={(value) => update({ application: value, version: undefined })}
+          />
+          <Select
+            label="Version"
+            placeholder="All"
+            clearable
+            w={150}
+            disabled={!filters.application}
+            data={(versions.data ?? []).map((version) => ({
+              value: String(version.id),
+              label: version.name,
+            }))}
+            value={filters.version ?? null}
+            onChange={(value) => update({ version: value })}
+          />
+          <MultiSelect
+            label="Severity"
+            placeholder={filters.severity.length ? undefined : 'All'}
+            w={220}
+            data={SEVERITIES}
+            value={filters.severity}
+            onChange={(value) => update({ severity: value })}
+          />
+          <MultiSelect
+            label="Status"
+            placeholder={filters.status.length ? undefined : 'All'}
+            w={240}
+            data={STATUSES.map((status) => ({ value: status, label: statusLabel(status) }))}
+            value={filters.status}
+            onChange={(value) => update({ status: value })}
+          />
+          <Select
+            label="Scanner"
+            placeholder="All"
+            clearable
+            searchable
+            w={170}
+            data={(scanners.data ?? []).map((type) => ({ value: String(type.id), label: type.display_name }))}
+            value={filters.scanner ?? null}
+            onChange={(value) => update({ scanner: value })}
+          />
+          <Select
+            label="Assignee"
+            placeholder="Anyone"
+            clearable
+            w={180}
+            data={[{ value: 'me', label: 'Me' }, { value: 'none', label: 'Unassigned' }, ...userOptions]}
+            value={filters.assignee ?? null}
+            onChange={(value) => update({ assignee: value })}
+          />
+          <TextInput
+            label="Search"
+            placeholder="title, file or rule"
+            w={220}
+            value={search}
+            onChange={(event) => {
+              setSearch(event.currentTarget.value);
+              pushSearch(event.currentTarget.value);
+            }}
+          />
+          <Select
+            label="Sort by"
+            w={190}
+            data={SORTS}
+            value={filters.sort}
+            allowDeselect={false}
+            onChange={(value) => update({ sort: value === 'risk_score' ? undefined : value })}
+          />
+        </Group>
+      </Paper>
+
+      {selected.length > 0 ? (
+        <Paper withBorder p="sm" bg="blue.0" aria-label="Bulk actions" role="region">
+          <Group gap="sm" align="flex-end">
+            <Text fw={600}>{selected.length} selected</Text>
+            <Select
+              label="Set status"
+              placeholder="Choose"
+              w={180}
+              data={STATUSES.map((status) => ({ value: status, label: statusLabel(status) }))}
+              value={null}
+              onChange={(value) => value && bulk.mutate({ status: value as Status })}
+            />
+            <Select
+              label="Assign to"
+              placeholder="Choose"
+              w={200}
+              data={[{ value: 'none', label: 'Nobody (unassign)' }, ...userOptions]}
+              value={null}
+              onChange={(value) =>
+                value && bulk.mutate({ assignee: value === 'none' ? null : Number(value) })
+              }
+            />
+            <Button variant="default" onClick={() => setSelected([])}>
+              Clear selection
+            </Button>
+          </Group>
+          {bulk.error ? <ProblemAlert error={bulk.error} title="Bulk change refused" /> : null}
+        </Paper>
+      ) : null}
+
+      {findings.isError ? <ProblemAlert error={findings.error} /> : null}
+      <Table.ScrollContainer minWidth={900}>
+        <Table striped highlightOnHover aria-busy={findings.isFetching} data-testid="findings-table">
+          <Table.Caption>
+            {findings.data
+              ? `${findings.data.pagination.total} finding(s) · page ${findings.data.pagination.page} of ${Math.max(findings.data.pagination.totalPages, 1)}`
+              : 'Loading findings…'}
+          </Table.Caption>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th scope="col" w={40}>
+                <Checkbox
+                  aria-label="Select all findings on this page"
+                  checked={allSelected}
+                  indeterminate={!allSelected && rows.some((row) => selected.includes(row.id))}
+                  onChange={() =>
+                    setSelected(
+                      allSelected
+                        ? selected.filter((id) => !rows.some((row) => row.id === id))
+                        : [...new Set([...selected, ...rows.map((row) => row.id)])],
+                    )
+                  }
+                />
+              </Table.Th>
+              <Table.Th scope="col">Risk</Table.Th>
+              <Table.Th scope="col">Severity</Table.Th>
+              <Table.Th scope="col">Title</Table.Th>
+              <Table.Th scope="col">Location</Table.Th>
+              <Table.Th scope="col">Status</Table.Th>
+              <Table.Th scope="col">Assignee</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map((finding) => (
+              <Table.Tr key={finding.id} data-testid="finding-row">
+                <Table.Td>
+                  <Checkbox
+                    aria-label={`Select finding ${finding.id}`}
+                    checked={selected.includes(finding.id)}
+                    onChange={() =>
+                      setSelected(
+                        selected.includes(finding.id)
+                          ? selected.filter((id) => id !== finding.id)
+                          : [...selected, finding.id],
+                      )
+                    }
+                  />
+                </Table.Td>
+                <Table.Td fw={700}>{finding.risk_score}</Table.Td>
+                <Table.Td miw={96}>
+                  <SeverityBadge severity={finding.severity} />
+                </Table.Td>
+                <Table.Td>
+                  <Anchor component={Link} to={`/findings/${finding.id}`}>
+                    {finding.title}
+                  </Anchor>
+                  <Text size="xs" c="dimmed" lineClamp={1} style={{ wordBreak: 'break-all' }}>
+                    {finding.scanner}
+                    {finding.rule_id ? ` · ${finding.rule_id}` : ''}
+                  </Text>
+                </Table.Td>
+                <Table.Td>
+                  <Text size="sm" ff="monospace" style={{ wordBreak: 'break-all' }}>
+                    {finding.file_path ?? finding.package_name ?? '—'}
+                    {finding.line ? `:${finding.line}` : ''}
+                  </Text>
+                </Table.Td>
+                <Table.Td miw={130}>
+                  <StatusBadge status={finding.status} />
+                </Table.Td>
+                <Table.Td>
+                  {finding.assignee ? finding.assignee.name || finding.assignee.email : '—'}
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      {findings.data && findings.data.pagination.total === 0 ? (
+        <Text c="dimmed">
+          No findings match. Clear a filter, or upload a scan from an application page (it shows the command).
+        </Text>
+      ) : null}
+      {findings.data && findings.data.pagination.totalPages > 1 ? (
+        <Pagination
+          total={findings.data.pagination.totalPages}
+          value={filters.page}
+          onChange={(page) => update({ page: page === 1 ? undefined : String(page) }, true)}
+          getControlProps={(control) => ({ 'aria-label': `${control} page` })}
+          getItemProps={(page) => ({ 'aria-label': `Page ${page}` })}
+        />
+      ) : null}
+    </Stack>
+  );
+}
