@@ -21,6 +21,11 @@ import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver
  * 10,000+ findings. Screenshots of every page go to test-results/screenshots/.
  */
 
+/** The browser globals that functions run in the page touch (this file compiles without DOM types). */
+interface BrowserGlobals {
+  document: { documentElement: { scrollHeight: number }; querySelector(selector: string): unknown };
+}
+
 const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium)
@@ -81,7 +86,7 @@ async function upload(token: string, file: Buffer, version: string): Promise<voi
 async function checkAccessibility(name: string): Promise<void> {
   await page.addScriptTag({ path: AXE_SOURCE });
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(): Promise<{ violations: unknown[] }> } }).axe;
+    const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: unknown[] }> } }).axe;
     const result = await axe.run();
     return result.violations as { id: string; impact: string; help: string; nodes: { target: string[] }[] }[];
   });
@@ -98,7 +103,9 @@ async function checkAccessibility(name: string): Promise<void> {
 /** The whole page: the viewport is stretched to it first, so the fixed header stays at the top. */
 async function screenshot(name: string): Promise<void> {
   const viewport = page.viewportSize() ?? { width: 1400, height: 900 };
-  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  const height = await page.evaluate(
+    () => (globalThis as unknown as BrowserGlobals).document.documentElement.scrollHeight,
+  );
   await page.setViewportSize({
     width: viewport.width,
     height: Math.min(Math.max(height, viewport.height), 6000),
@@ -531,7 +538,10 @@ describe.skipIf(!hasChromium)('the web UI in Chromium', () => {
       const started = Date.now();
       await page.goto(`${base}/findings?application=${bulk.id}`, { waitUntil: 'commit' });
       const shown = await page.waitForFunction(
-        () => (document.querySelector('[data-testid="finding-row"]') ? performance.now() : 0),
+        () =>
+          (globalThis as unknown as BrowserGlobals).document.querySelector('[data-testid="finding-row"]')
+            ? performance.now()
+            : 0,
         undefined,
         { polling: 'raf' },
       );
