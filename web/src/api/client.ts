@@ -66,3 +66,14 @@ export function fieldErrors(error: unknown): Record<string, string> {
   }
   return fields;
 }
+
+type FindingListPage = components['schemas']['FindingList'];
+
+/**
+ * The JSON page of `GET /api/findings`. The same route answers exports (CSV, SARIF, NDJSON) when
+ * asked for them; the UI never asks, so anything else is a bug worth an error.
+ */
+export function asFindingPage(data: FindingListPage | string | { runs: unknown }): FindingListPage {
+  if (typeof data === 'string' || 'runs' in data) throw new Error('expected a JSON page of findings');
+  return data;
+}

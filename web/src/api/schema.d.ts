@@ -41,6 +41,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Metrics for Prometheus
+         * @description Prometheus text exposition: HTTP request durations by route and status, ingest duration, bytes and findings by format, background jobs by queue and state, webhook deliveries by outcome, database pool or PGlite session statistics, and the process defaults. With `METRICS_TOKEN` set, send it as `Authorization: Bearer <token>`.
+         */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/login": {
         parameters: {
             query?: never;
@@ -670,7 +690,7 @@ export interface paths {
         };
         /**
          * Findings of the applications the caller may read, filtered, sorted and paged
-         * @description Findings of the applications the caller may read, filtered, sorted and paginated (`perPage` at most 200). `status=closed` means fixed or false positive; `assignedTo=me` is the caller.
+         * @description A page of findings as JSON (`per_page` at most 200; `status=closed` means fixed or false positive; `assigned_to=me` is the caller). With `Accept: text/csv`, `Accept: application/sarif+json` or `Accept: application/x-ndjson` (or `format=csv|sarif|ndjson`) the response is instead an export of every matching finding (no page, no 200 cap), streamed in id order: CSV per RFC 4180 with formula-like cells prefixed by `'`; SARIF 2.1.0 with one run per tool (open and confirmed findings unless `status` is given), fit for GitHub code scanning; NDJSON, one finding a line. Application tokens export their own application.
          */
         get: operations["listFindings"];
         put?: never;
@@ -1211,6 +1231,114 @@ export interface paths {
          * @description Evaluates a saved policy against existing findings in its scope and lists what would match and what would happen, changing nothing.
          */
         post: operations["dryRunPolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{id}/issue-tracker": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The application’s issue tracker
+         * @description The application’s issue-tracker configuration: provider, target, threshold and flags. The token is never returned (`token_set`, `token_last4`).
+         */
+        get: operations["getIssueTracker"];
+        put?: never;
+        /**
+         * Configure the issue tracker (201 created, 200 updated); the token is never returned
+         * @description Creates or replaces the application’s issue tracker (Jira, GitHub or GitLab). A field the provider needs and is missing is a 400 naming it. The token is sealed at rest; a webhook secret for inbound events is generated when none is given and shown in the creating answer only.
+         */
+        post: operations["upsertIssueTracker"];
+        /**
+         * Remove the issue tracker and its links
+         * @description Removes the tracker and its links; issues already filed stay in the tracker.
+         */
+        delete: operations["deleteIssueTracker"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{id}/issue-tracker/issues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Issues linked to findings, with their state and last error
+         * @description Every finding’s linked issue: provider, key, URL, state, last sync and last error.
+         */
+        get: operations["listTrackerIssues"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{id}/issue-tracker/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test the connection (400 with the provider’s reason when it fails)
+         * @description Calls the provider with the stored credentials: 200 when it answers, 400 with its reason when it refuses or cannot be reached.
+         */
+        post: operations["testIssueTracker"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/findings/{id}/issue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * File an issue for this finding (201), or get the one it has (200)
+         * @description Files an issue for the finding in the application’s tracker (201), or returns the link it already has (200). The provider call runs as a job; the link shows its state.
+         */
+        post: operations["fileFindingIssue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/integrations/{provider}/webhook/{trackerId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Inbound webhook of a tracker (GitHub signature, GitLab token, or Jira secret)
+         * @description Receives a tracker’s webhook: GitHub signs the body (`X-Hub-Signature-256`), GitLab sends the secret as `X-Gitlab-Token`, Jira as `?secret=` or `X-Scanhub-Secret`. A closed issue moves its finding to the configured status, a reopened one reopens it, and comments join the finding’s thread. A wrong signature or secret is a 401.
+         */
+        post: operations["receiveTrackerWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1833,6 +1961,27 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
         };
     };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Prometheus text format 0.0.4 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
     login: {
         parameters: {
             query?: never;
@@ -1863,6 +2012,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     changeOwnPassword: {
@@ -1965,6 +2115,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     listUsers: {
@@ -3267,6 +3418,8 @@ export interface operations {
                 status?: string[];
                 scanner_type_id?: number;
                 scan_id?: number;
+                new_in_scan?: number;
+                version?: string;
                 /** @description `me` (the caller), `none` (unassigned) or a user id */
                 assigned_to?: string;
                 search?: string;
@@ -3274,6 +3427,7 @@ export interface operations {
                 order?: "asc" | "desc";
                 page?: number;
                 per_page?: number;
+                format?: "json" | "csv" | "sarif" | "ndjson";
             };
             header?: never;
             path?: never;
@@ -3281,13 +3435,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Findings of the applications the caller may read, filtered, sorted and paged */
+            /** @description A page of findings, or an export in the media type asked for */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["FindingList"];
+                    "text/csv": string;
+                    "application/sarif+json": {
+                        /** @enum {string} */
+                        version: "2.1.0";
+                        runs: Record<string, never>[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    "application/x-ndjson": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3350,6 +3513,24 @@ export interface operations {
                     "application/json": components["schemas"]["Finding"] & {
                         /** @description Oldest first */
                         timeline: components["schemas"]["TimelineEntry"][];
+                        tracker_issue: null | {
+                            id: number;
+                            tracker_id: number;
+                            finding_id: number;
+                            /** @enum {unknown} */
+                            provider: "jira" | "github" | "gitlab";
+                            external_id: null | string;
+                            external_key: null | string;
+                            url: null | string;
+                            /** @enum {unknown} */
+                            state: "pending" | "open" | "closed" | "failed";
+                            last_synced_at: string | null;
+                            last_error: null | string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
                         allowed_next_statuses: ("open" | "confirmed" | "false_positive" | "fixed")[];
                     };
                 };
@@ -3446,6 +3627,24 @@ export interface operations {
                     "application/json": components["schemas"]["Finding"] & {
                         /** @description Oldest first */
                         timeline: components["schemas"]["TimelineEntry"][];
+                        tracker_issue: null | {
+                            id: number;
+                            tracker_id: number;
+                            finding_id: number;
+                            /** @enum {unknown} */
+                            provider: "jira" | "github" | "gitlab";
+                            external_id: null | string;
+                            external_key: null | string;
+                            url: null | string;
+                            /** @enum {unknown} */
+                            state: "pending" | "open" | "closed" | "failed";
+                            last_synced_at: string | null;
+                            last_error: null | string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
                         allowed_next_statuses: ("open" | "confirmed" | "false_positive" | "fixed")[];
                     };
                 };
@@ -3485,6 +3684,24 @@ export interface operations {
                     "application/json": components["schemas"]["Finding"] & {
                         /** @description Oldest first */
                         timeline: components["schemas"]["TimelineEntry"][];
+                        tracker_issue: null | {
+                            id: number;
+                            tracker_id: number;
+                            finding_id: number;
+                            /** @enum {unknown} */
+                            provider: "jira" | "github" | "gitlab";
+                            external_id: null | string;
+                            external_key: null | string;
+                            url: null | string;
+                            /** @enum {unknown} */
+                            state: "pending" | "open" | "closed" | "failed";
+                            last_synced_at: string | null;
+                            last_error: null | string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
                         allowed_next_statuses: ("open" | "confirmed" | "false_positive" | "fixed")[];
                     };
                 };
@@ -3524,6 +3741,24 @@ export interface operations {
                     "application/json": components["schemas"]["Finding"] & {
                         /** @description Oldest first */
                         timeline: components["schemas"]["TimelineEntry"][];
+                        tracker_issue: null | {
+                            id: number;
+                            tracker_id: number;
+                            finding_id: number;
+                            /** @enum {unknown} */
+                            provider: "jira" | "github" | "gitlab";
+                            external_id: null | string;
+                            external_key: null | string;
+                            url: null | string;
+                            /** @enum {unknown} */
+                            state: "pending" | "open" | "closed" | "failed";
+                            last_synced_at: string | null;
+                            last_error: null | string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
                         allowed_next_statuses: ("open" | "confirmed" | "false_positive" | "fixed")[];
                     };
                 };
@@ -4549,6 +4784,382 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getIssueTracker: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The application’s issue tracker */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        application_id: number;
+                        /** @enum {unknown} */
+                        provider: "jira" | "github" | "gitlab";
+                        /** @enum {unknown} */
+                        auth_type: "token" | "basic";
+                        username: null | string;
+                        base_url: string;
+                        project_key: null | string;
+                        issue_type: null | string;
+                        repository: null | string;
+                        project_id: null | string;
+                        /** @enum {unknown} */
+                        severity_threshold: "critical" | "high" | "medium" | "low" | "info";
+                        auto_create: boolean;
+                        close_on_fix: boolean;
+                        labels: string[];
+                        /** @enum {unknown} */
+                        closed_status: "fixed" | "false_positive";
+                        token_set: boolean;
+                        token_last4: string;
+                        webhook_url: string;
+                        webhook_secret_set: boolean;
+                        webhook_secret?: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    upsertIssueTracker: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {unknown} */
+                    provider: "jira" | "github" | "gitlab";
+                    /** @enum {unknown} */
+                    auth_type?: "token" | "basic";
+                    /** @description API token; never returned */
+                    token?: string;
+                    username?: null | string;
+                    email?: null | string;
+                    /** @description http(s) URL of the tracker */
+                    base_url?: string;
+                    project_key?: null | string;
+                    issue_type?: null | string;
+                    repository?: null | string;
+                    project_id?: null | string;
+                    /** @enum {unknown} */
+                    severity_threshold?: "critical" | "high" | "medium" | "low" | "info";
+                    auto_create?: boolean;
+                    close_on_fix?: boolean;
+                    labels?: string[];
+                    /** @enum {unknown} */
+                    closed_status?: "fixed" | "false_positive";
+                    webhook_secret?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Configure the issue tracker (201 created, 200 updated); the token is never returned */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        application_id: number;
+                        /** @enum {unknown} */
+                        provider: "jira" | "github" | "gitlab";
+                        /** @enum {unknown} */
+                        auth_type: "token" | "basic";
+                        username: null | string;
+                        base_url: string;
+                        project_key: null | string;
+                        issue_type: null | string;
+                        repository: null | string;
+                        project_id: null | string;
+                        /** @enum {unknown} */
+                        severity_threshold: "critical" | "high" | "medium" | "low" | "info";
+                        auto_create: boolean;
+                        close_on_fix: boolean;
+                        labels: string[];
+                        /** @enum {unknown} */
+                        closed_status: "fixed" | "false_positive";
+                        token_set: boolean;
+                        token_last4: string;
+                        webhook_url: string;
+                        webhook_secret_set: boolean;
+                        webhook_secret?: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Configure the issue tracker (201 created, 200 updated); the token is never returned */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        application_id: number;
+                        /** @enum {unknown} */
+                        provider: "jira" | "github" | "gitlab";
+                        /** @enum {unknown} */
+                        auth_type: "token" | "basic";
+                        username: null | string;
+                        base_url: string;
+                        project_key: null | string;
+                        issue_type: null | string;
+                        repository: null | string;
+                        project_id: null | string;
+                        /** @enum {unknown} */
+                        severity_threshold: "critical" | "high" | "medium" | "low" | "info";
+                        auto_create: boolean;
+                        close_on_fix: boolean;
+                        labels: string[];
+                        /** @enum {unknown} */
+                        closed_status: "fixed" | "false_positive";
+                        token_set: boolean;
+                        token_last4: string;
+                        webhook_url: string;
+                        webhook_secret_set: boolean;
+                        webhook_secret?: string;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    deleteIssueTracker: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Remove the issue tracker and its links */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listTrackerIssues: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Issues linked to findings, with their state and last error */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        tracker_id: number;
+                        finding_id: number;
+                        /** @enum {unknown} */
+                        provider: "jira" | "github" | "gitlab";
+                        external_id: null | string;
+                        external_key: null | string;
+                        url: null | string;
+                        /** @enum {unknown} */
+                        state: "pending" | "open" | "closed" | "failed";
+                        last_synced_at: string | null;
+                        last_error: null | string;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    }[];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    testIssueTracker: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Test the connection (400 with the provider’s reason when it fails) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    fileFindingIssue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description File an issue for this finding (201), or get the one it has (200) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        tracker_id: number;
+                        finding_id: number;
+                        /** @enum {unknown} */
+                        provider: "jira" | "github" | "gitlab";
+                        external_id: null | string;
+                        external_key: null | string;
+                        url: null | string;
+                        /** @enum {unknown} */
+                        state: "pending" | "open" | "closed" | "failed";
+                        last_synced_at: string | null;
+                        last_error: null | string;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description File an issue for this finding (201), or get the one it has (200) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        tracker_id: number;
+                        finding_id: number;
+                        /** @enum {unknown} */
+                        provider: "jira" | "github" | "gitlab";
+                        external_id: null | string;
+                        external_key: null | string;
+                        url: null | string;
+                        /** @enum {unknown} */
+                        state: "pending" | "open" | "closed" | "failed";
+                        last_synced_at: string | null;
+                        last_error: null | string;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    receiveTrackerWebhook: {
+        parameters: {
+            query?: {
+                secret?: string;
+            };
+            header?: never;
+            path: {
+                provider: string;
+                trackerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Inbound webhook of a tracker (GitHub signature, GitLab token, or Jira secret) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        received: boolean;
+                        applied: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
         };

@@ -17,7 +17,7 @@ import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { api, unwrap } from '../api/client';
+import { api, asFindingPage, unwrap } from '../api/client';
 import {
   PageTitle,
   ProblemAlert,
@@ -94,7 +94,7 @@ export function FindingsPage() {
   };
   const findings = useQuery({
     queryKey: ['findings', query],
-    queryFn: () => unwrap(api.GET('/api/findings', { params: { query } })),
+    queryFn: async () => asFindingPage(await unwrap(api.GET('/api/findings', { params: { query } }))),
     placeholderData: keepPreviousData,
   });
 
