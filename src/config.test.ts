@@ -41,6 +41,14 @@ describe('loadConfig', () => {
     });
   });
 
+  it('reads PUBLIC_URL without its trailing slash, and METRICS_TOKEN; refuses a PUBLIC_URL that is no http(s) URL', () => {
+    expect(
+      loadConfig({ PUBLIC_URL: 'https://scanhub.example.com/', METRICS_TOKEN: 'metrics-token-0123456789' }),
+    ).toMatchObject({ publicUrl: 'https://scanhub.example.com', metricsToken: 'metrics-token-0123456789' });
+    expect(() => loadConfig({ PUBLIC_URL: 'javascript:alert(1)' })).toThrow(/PUBLIC_URL/);
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN/);
+  });
+
   it('treats empty strings as unset', () => {
     expect(loadConfig({ PORT: '', LOG_LEVEL: '', DATABASE_URL: '' })).toMatchObject({
       port: 3000,

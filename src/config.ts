@@ -24,6 +24,7 @@ const EnvSchema = Type.Object({
   WEBHOOK_RETRY_LIMIT: Type.Integer({ minimum: 5, maximum: 20, default: 6 }),
   WEBHOOK_RETRY_DELAY_SECONDS: Type.Integer({ minimum: 1, default: 30 }),
   METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
+  PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$', maxLength: 500 })),
   TRACKER_TIMEOUT_SECONDS: Type.Integer({ minimum: 1, maximum: 120, default: 20 }),
   TRACKER_RETRY_LIMIT: Type.Integer({ minimum: 1, maximum: 20, default: 6 }),
   TRACKER_RETRY_DELAY_SECONDS: Type.Integer({ minimum: 1, default: 30 }),
@@ -68,6 +69,8 @@ export interface Config {
   };
   /** `/metrics` needs `Authorization: Bearer <token>` when set; without it the endpoint is open. */
   metricsToken: string | undefined;
+  /** Where people reach scanhub (`https://scanhub.example.com`): links in tickets point there. */
+  publicUrl: string | undefined;
   /** Issue-tracker calls (Jira, GitHub, GitLab): each is a job, retried with backoff. */
   trackers: {
     timeoutMs: number;
@@ -123,6 +126,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryDelaySeconds: parsed.WEBHOOK_RETRY_DELAY_SECONDS,
     },
     metricsToken: parsed.METRICS_TOKEN,
+    publicUrl: parsed.PUBLIC_URL?.replace(/\/+$/, ''),
     trackers: {
       timeoutMs: parsed.TRACKER_TIMEOUT_SECONDS * 1000,
       retryLimit: parsed.TRACKER_RETRY_LIMIT,

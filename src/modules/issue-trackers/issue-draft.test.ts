@@ -43,4 +43,9 @@ describe('issueDraft', () => {
     expect(draft.body).toContain('Location: src/a.ts:9');
     expect(draft.title).toHaveLength(250);
   });
+
+  it('links to the finding’s page when PUBLIC_URL is set', () => {
+    const draft = issueDraft(finding, [], 'https://scanhub.example.com');
+    expect(draft.body.split('\n').at(-1)).toBe('scanhub finding 41: https://scanhub.example.com/findings/41');
+  });
 });

@@ -34,7 +34,11 @@ function location(finding: FindingForIssue): string {
  * The issue filed for a finding: title, severity, location, description, remediation and the way
  * back to it. `labels` are the tracker's own; the marker label is added by the adapter.
  */
-export function issueDraft(finding: FindingForIssue, labels: readonly string[]): IssueDraft {
+export function issueDraft(
+  finding: FindingForIssue,
+  labels: readonly string[],
+  publicUrl?: string,
+): IssueDraft {
   const lines = [
     `Severity: ${finding.severity}`,
     `Location: ${location(finding)}`,
@@ -47,7 +51,10 @@ export function issueDraft(finding: FindingForIssue, labels: readonly string[]):
     'Remediation:',
     (finding.remediation ?? 'No remediation given.').slice(0, 4000),
     '',
-    `scanhub finding ${finding.id}: /api/findings/${finding.id}`,
+    // With PUBLIC_URL the ticket links to the finding's page; without it, to the API path.
+    publicUrl
+      ? `scanhub finding ${finding.id}: ${publicUrl}/findings/${finding.id}`
+      : `scanhub finding ${finding.id}: /api/findings/${finding.id}`,
   ];
   return {
     title: quiet(`[${finding.severity}] ${finding.title}`).slice(0, 250),

@@ -23,7 +23,7 @@ import { issueDraft } from './issue-draft.ts';
 export interface TrackerSyncContext {
   db: Kysely<DB>;
   secrets: SecretBox;
-  config: Pick<Config, 'outbound' | 'trackers'>;
+  config: Pick<Config, 'outbound' | 'trackers' | 'publicUrl'>;
 }
 
 type Link = Selectable<TrackerIssuesTable>;
@@ -69,7 +69,7 @@ export async function runTrackerIssueJob(
       .executeTakeFirstOrThrow();
     const adapter = trackerAdapter(tracker, context.secrets, context.config);
     try {
-      const key = await ensureIssue(db, adapter, tracker, link);
+      const key = await ensureIssue(db, adapter, tracker, link, context.config.publicUrl);
       // A create may adopt an old issue (found by its marker) or race a status change: align both.
       if (payload.action !== 'comment') await syncState(db, adapter, tracker, link, key);
       if (payload.action === 'comment' && payload.commentId !== undefined) {
@@ -110,6 +110,7 @@ async function ensureIssue(
   adapter: IssueTrackerAdapter,
   tracker: TrackerRow,
   link: Link,
+  publicUrl: string | undefined,
 ): Promise<string> {
   if (link.external_key) return link.external_key;
   const finding = await db
@@ -118,7 +119,7 @@ async function ensureIssue(
     .where('id', '=', link.finding_id)
     .executeTakeFirstOrThrow();
   const found = await adapter.findByMarker(findingMarker(finding.id));
-  const issue = found ?? (await adapter.createIssue(issueDraft(finding, tracker.labels)));
+  const issue = found ?? (await adapter.createIssue(issueDraft(finding, tracker.labels, publicUrl)));
   await db
     .updateTable('tracker_issues')
     .set({
