@@ -458,6 +458,13 @@ describe.skipIf(!hasChromium)('the web UI in Chromium', () => {
       .getByTestId('dry-run')
       .getByText(/existing finding\(s\) match; nothing was changed/)
       .waitFor();
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill('confirm high and critical');
+    await page.getByRole('button', { name: 'Save policy' }).click();
+    await page.getByRole('cell', { name: 'confirm high and critical', exact: true }).waitFor();
+    const policies = await api<{ name: string; application_id: number | null }[]>('/api/policies');
+    expect(policies.body.find((policy) => policy.name === 'confirm high and critical')?.application_id).toBe(
+      app.id,
+    );
     await visit('application-settings');
   });
 
