@@ -538,23 +538,30 @@ describe.skipIf(!hasChromium)('the web UI in Chromium', () => {
     // Two clocks: from the browser's navigation start (performance.now() in the page, the moment a
     // row is in the DOM) and the test's wall clock around page.goto (which adds the browser's own
     // navigation overhead, such as starting a renderer process).
-    const sinceNavigation: number[] = [];
-    const wallClock: number[] = [];
-    for (let run = 0; run < 3; run += 1) {
-      await page.goto('about:blank');
-      const started = Date.now();
-      await page.goto(`${base}/findings?application=${bulk.id}`, { waitUntil: 'commit' });
-      const shown = await page.waitForFunction(
-        () =>
-          (globalThis as unknown as BrowserGlobals).document.querySelector('[data-testid="finding-row"]')
-            ? performance.now()
-            : 0,
-        undefined,
-        { polling: 'raf' },
-      );
-      sinceNavigation.push(Math.round(await shown.jsonValue()));
-      wallClock.push(Date.now() - started);
-    }
+    const firstRows = async (url: string) => {
+      const sinceNavigation: number[] = [];
+      const wallClock: number[] = [];
+      for (let run = 0; run < 3; run += 1) {
+        await page.goto('about:blank');
+        const started = Date.now();
+        await page.goto(url, { waitUntil: 'commit' });
+        const shown = await page.waitForFunction(
+          () =>
+            (globalThis as unknown as BrowserGlobals).document.querySelector('[data-testid="finding-row"]')
+              ? performance.now()
+              : 0,
+          undefined,
+          { polling: 'raf' },
+        );
+        sinceNavigation.push(Math.round(await shown.jsonValue()));
+        wallClock.push(Date.now() - started);
+      }
+      const median = [...sinceNavigation].sort((a, b) => a - b)[1] as number;
+      return { sinceNavigation, wallClock, median };
+    };
+    const all = await api<{ pagination: { total: number } }>('/api/findings?per_page=1');
+    const oneApp = await firstRows(`${base}/findings?application=${bulk.id}`);
+    const everything = await firstRows(`${base}/findings`);
     const resources = await page.evaluate(() =>
       performance
         .getEntriesByType('resource')
@@ -563,12 +570,16 @@ describe.skipIf(!hasChromium)('the web UI in Chromium', () => {
             `${entry.name.replace(/^https?:\/\/[^/]+/, '').slice(0, 40)} ${Math.round(entry.startTime)}+${Math.round(entry.duration)}`,
         ),
     );
+    for (const [what, count, timing] of [
+      [`one application's`, total.body.pagination.total, oneApp],
+      ['all (risk order)', all.body.pagination.total, everything],
+    ] as const)
+      console.log(
+        `ui.e2e: first rows of ${what} ${count} findings ${timing.sinceNavigation.join(' / ')} ms after navigation start (median ${timing.median} ms); wall clock around page.goto ${timing.wallClock.join(' / ')} ms`,
+      );
     console.log(`ui.e2e: last load's requests (start+duration ms): ${resources.join(', ')}`);
-    const median = [...sinceNavigation].sort((a, b) => a - b)[1] as number;
-    console.log(
-      `ui.e2e: first rows of ${total.body.pagination.total} findings ${sinceNavigation.join(' / ')} ms after navigation start (median ${median} ms); wall clock around page.goto ${wallClock.join(' / ')} ms`,
-    );
-    expect(median).toBeLessThanOrEqual(1000);
+    expect(oneApp.median).toBeLessThanOrEqual(1000);
+    expect(everything.median).toBeLessThanOrEqual(1000);
     await screenshot('findings-10k');
   });
 
