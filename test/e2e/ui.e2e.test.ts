@@ -458,6 +458,13 @@ describe.skipIf(!hasChromium)('the web UI in Chromium', () => {
       .getByTestId('dry-run')
       .getByText(/existing finding\(s\) match; nothing was changed/)
       .waitFor();
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill('confirm high and critical');
+    await page.getByRole('button', { name: 'Save policy' }).click();
+    await page.getByRole('cell', { name: 'confirm high and critical', exact: true }).waitFor();
+    const policies = await api<{ name: string; application_id: number | null }[]>('/api/policies');
+    expect(policies.body.find((policy) => policy.name === 'confirm high and critical')?.application_id).toBe(
+      app.id,
+    );
     await visit('application-settings');
   });
 
@@ -531,23 +538,30 @@ describe.skipIf(!hasChromium)('the web UI in Chromium', () => {
     // Two clocks: from the browser's navigation start (performance.now() in the page, the moment a
     // row is in the DOM) and the test's wall clock around page.goto (which adds the browser's own
     // navigation overhead, such as starting a renderer process).
-    const sinceNavigation: number[] = [];
-    const wallClock: number[] = [];
-    for (let run = 0; run < 3; run += 1) {
-      await page.goto('about:blank');
-      const started = Date.now();
-      await page.goto(`${base}/findings?application=${bulk.id}`, { waitUntil: 'commit' });
-      const shown = await page.waitForFunction(
-        () =>
-          (globalThis as unknown as BrowserGlobals).document.querySelector('[data-testid="finding-row"]')
-            ? performance.now()
-            : 0,
-        undefined,
-        { polling: 'raf' },
-      );
-      sinceNavigation.push(Math.round(await shown.jsonValue()));
-      wallClock.push(Date.now() - started);
-    }
+    const firstRows = async (url: string) => {
+      const sinceNavigation: number[] = [];
+      const wallClock: number[] = [];
+      for (let run = 0; run < 3; run += 1) {
+        await page.goto('about:blank');
+        const started = Date.now();
+        await page.goto(url, { waitUntil: 'commit' });
+        const shown = await page.waitForFunction(
+          () =>
+            (globalThis as unknown as BrowserGlobals).document.querySelector('[data-testid="finding-row"]')
+              ? performance.now()
+              : 0,
+          undefined,
+          { polling: 'raf' },
+        );
+        sinceNavigation.push(Math.round(await shown.jsonValue()));
+        wallClock.push(Date.now() - started);
+      }
+      const median = [...sinceNavigation].sort((a, b) => a - b)[1] as number;
+      return { sinceNavigation, wallClock, median };
+    };
+    const all = await api<{ pagination: { total: number } }>('/api/findings?per_page=1');
+    const oneApp = await firstRows(`${base}/findings?application=${bulk.id}`);
+    const everything = await firstRows(`${base}/findings`);
     const resources = await page.evaluate(() =>
       performance
         .getEntriesByType('resource')
@@ -556,12 +570,36 @@ describe.skipIf(!hasChromium)('the web UI in Chromium', () => {
             `${entry.name.replace(/^https?:\/\/[^/]+/, '').slice(0, 40)} ${Math.round(entry.startTime)}+${Math.round(entry.duration)}`,
         ),
     );
+    for (const [what, count, timing] of [
+      [`one application's`, total.body.pagination.total, oneApp],
+      ['all (risk order)', all.body.pagination.total, everything],
+    ] as const)
+      console.log(
+        `ui.e2e: first rows of ${what} ${count} findings ${timing.sinceNavigation.join(' / ')} ms after navigation start (median ${timing.median} ms); wall clock around page.goto ${timing.wallClock.join(' / ')} ms`,
+      );
     console.log(`ui.e2e: last load's requests (start+duration ms): ${resources.join(', ')}`);
-    const median = [...sinceNavigation].sort((a, b) => a - b)[1] as number;
-    console.log(
-      `ui.e2e: first rows of ${total.body.pagination.total} findings ${sinceNavigation.join(' / ')} ms after navigation start (median ${median} ms); wall clock around page.goto ${wallClock.join(' / ')} ms`,
+    // A first visit: a new browser context with the same session but an empty cache (the
+    // hashed assets are downloaded, not taken from the cache). Printed, not asserted.
+    const cold = await browser.newContext({
+      viewport: { width: 1400, height: 900 },
+      storageState: await context.storageState(),
+    });
+    const coldPage = await cold.newPage();
+    await coldPage.goto(`${base}/findings`, { waitUntil: 'commit' });
+    const coldShown = await coldPage.waitForFunction(
+      () =>
+        (globalThis as unknown as BrowserGlobals).document.querySelector('[data-testid="finding-row"]')
+          ? performance.now()
+          : 0,
+      undefined,
+      { polling: 'raf' },
     );
-    expect(median).toBeLessThanOrEqual(1000);
+    console.log(
+      `ui.e2e: first rows with an empty cache: ${Math.round(await coldShown.jsonValue())} ms after navigation start`,
+    );
+    await cold.close();
+    expect(oneApp.median).toBeLessThanOrEqual(1000);
+    expect(everything.median).toBeLessThanOrEqual(1000);
     await screenshot('findings-10k');
   });
 

@@ -5,14 +5,22 @@ import '@mantine/notifications/styles.css';
 import './app.css';
 import { MantineProvider, createTheme, type CSSVariablesResolver } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { ApiError } from './api/client';
 import { App } from './App';
 
-const queryClient = new QueryClient({
+// A session that ended (expired, signed out elsewhere, password reset) sends to sign-in from
+// wherever the next request finds out.
+const signedOut = (error: unknown): void => {
+  if (error instanceof ApiError && error.status === 401) queryClient.setQueryData(['me'], null);
+};
+
+const queryClient: QueryClient = new QueryClient({
+  queryCache: new QueryCache({ onError: signedOut }),
+  mutationCache: new MutationCache({ onError: signedOut }),
   defaultOptions: {
     queries: {
       staleTime: 15_000,

@@ -66,7 +66,7 @@ export function ApplicationPage() {
             <Tabs.Panel value="settings" pt="md">
               <Stack gap="xl">
                 <Webhooks applicationId={app.id} />
-                <Policies applicationId={app.id} />
+                <Policies applicationId={app.id} groupId={app.group_id} />
                 {/* Issue-tracker settings (Jira, GitHub, GitLab) are built on another branch and plug in here. */}
                 <Alert variant="light" color="gray" title="Issue tracker" data-testid="issue-tracker-slot">
                   Issue-tracker settings for this application will appear here.

@@ -264,7 +264,8 @@ function PolicyForm({ applicationId }: { applicationId: number }) {
   );
 }
 
-export function Policies({ applicationId }: { applicationId: number }) {
+/** The policies that act on this application: its own, its group's and the global ones. */
+export function Policies({ applicationId, groupId }: { applicationId: number; groupId: number }) {
   const queryClient = useQueryClient();
   const policies = useQuery({ queryKey: ['policies'], queryFn: () => unwrap(api.GET('/api/policies')) });
   const toggle = useMutation({
@@ -290,7 +291,10 @@ export function Policies({ applicationId }: { applicationId: number }) {
       <QueryState query={policies}>
         {(list) => {
           const relevant = list.filter(
-            (policy) => policy.application_id === applicationId || policy.scope_type !== 'application',
+            (policy) =>
+              policy.scope_type === 'global' ||
+              policy.application_id === applicationId ||
+              (policy.scope_type === 'group' && policy.group_id === groupId),
           );
           return relevant.length === 0 ? (
             <Text c="dimmed">
