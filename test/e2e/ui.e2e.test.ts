@@ -8,6 +8,7 @@ import pg from 'pg';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sarifFile } from '../../bench/generate-sarif.ts';
+import { startFakeTracker } from '../support/fake-trackers.ts';
 import { corpusPath } from '../support/parse-corpus.ts';
 import { startServerProcess, type ServerProcess } from '../support/server-process.ts';
 import { multipartBody } from '../support/upload.ts';
@@ -433,8 +434,8 @@ describe.skipIf(!hasChromium)('the web UI in Chromium', () => {
   it('creates a webhook, pings it and shows the delivery; redelivers it', async () => {
     await page.goto(`${base}/applications/${app.id}?tab=settings`);
     await page.getByRole('heading', { name: 'Webhooks' }).waitFor();
-    await page.getByTestId('issue-tracker-slot').waitFor();
-    await page.getByLabel('URL').fill(receiver.url);
+    await page.getByTestId('issue-tracker').waitFor();
+    await page.getByRole('form', { name: 'Add a webhook' }).getByLabel('URL').fill(receiver.url);
     await page.getByRole('button', { name: 'Add webhook' }).click();
     await page.getByTestId('webhook').filter({ hasText: receiver.url }).waitFor();
     await page.getByRole('button', { name: 'Ping' }).click();
@@ -466,6 +467,58 @@ describe.skipIf(!hasChromium)('the web UI in Chromium', () => {
       app.id,
     );
     await visit('application-settings');
+  });
+
+  it('connects an issue tracker, tests the connection, and files an issue from a finding', async () => {
+    const token = 'ghp_e2e-tracker-token-000000001';
+    const fake = await startFakeTracker('github', `token ${token}`);
+    try {
+      await page.goto(`${base}/applications/${app.id}?tab=settings`);
+      const tracker = page.getByTestId('issue-tracker');
+      await tracker.getByRole('heading', { name: 'Issue tracker' }).waitFor();
+      await tracker.getByLabel('Token', { exact: true }).fill(token);
+      await tracker.getByLabel('Base URL').fill(fake.url);
+      await tracker.getByLabel('Repository').fill('acme/app');
+      // Filed by hand below, not for every finding the earlier uploads made.
+      await tracker.getByRole('switch', { name: /File issues automatically/ }).click();
+      await tracker.getByRole('button', { name: 'Connect tracker' }).click();
+      await tracker.getByTestId('tracker-secret').waitFor();
+      await tracker.getByRole('button', { name: 'Test connection' }).click();
+      await tracker.getByTestId('tracker-test-ok').waitFor();
+      const stored = await api<{ token_set: boolean; auto_create: boolean }>(
+        `/api/applications/${app.id}/issue-tracker`,
+      );
+      expect(stored.body).toMatchObject({ token_set: true, auto_create: false });
+      expect(JSON.stringify(stored.body)).not.toContain(token);
+
+      const listed = await api<{ findings: { id: number }[] }>(
+        `/api/findings?application_id=${app.id}&per_page=1`,
+      );
+      const findingId = listed.body.findings[0]?.id ?? 0;
+      await page.goto(`${base}/findings/${findingId}`);
+      const card = page.getByTestId('tracker-issue');
+      await card.getByRole('button', { name: 'File an issue' }).click();
+      await expect
+        .poll(
+          async () => {
+            await page.reload();
+            return card.innerText();
+          },
+          { timeout: 20_000 },
+        )
+        .toMatch(/#1\s+open/i);
+      await card.getByRole('link', { name: '#1' }).waitFor();
+      expect(fake.issues).toHaveLength(1);
+      await visit('finding-tracker-issue');
+      await page.goto(`${base}/applications/${app.id}?tab=settings`);
+      await page
+        .getByTestId('tracker-issues')
+        .getByRole('link', { name: `#${findingId}` })
+        .waitFor();
+      await visit('application-issue-tracker');
+    } finally {
+      await fake.stop();
+    }
   });
 
   it('shows a field error from problem+json next to the field it names', async () => {

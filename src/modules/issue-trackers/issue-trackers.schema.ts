@@ -33,53 +33,62 @@ export const UpsertTrackerBody = BodyObject({
 });
 export type UpsertTrackerInput = Static<typeof UpsertTrackerBody>;
 
-export const TrackerSchema = Type.Object({
-  id: Type.Integer(),
-  application_id: Type.Integer(),
-  provider: Provider,
-  auth_type: Type.Enum(['token', 'basic']),
-  username: Nullable(Type.String()),
-  base_url: Type.String(),
-  project_key: Nullable(Type.String()),
-  issue_type: Nullable(Type.String()),
-  repository: Nullable(Type.String()),
-  project_id: Nullable(Type.String()),
-  severity_threshold: SeverityThreshold,
-  auto_create: Type.Boolean(),
-  close_on_fix: Type.Boolean(),
-  labels: Type.Array(Type.String()),
-  closed_status: Type.Enum(['fixed', 'false_positive']),
-  token_set: Type.Boolean(),
-  token_last4: Type.String(),
-  /** Where the tracker sends its webhooks (path on this server). */
-  webhook_url: Type.String(),
-  webhook_secret_set: Type.Boolean(),
-  /** Only in the answer that created the tracker (or set a new secret): keep it now. */
-  webhook_secret: Type.Optional(Type.String()),
-  created_at: Timestamp,
-  updated_at: Timestamp,
-});
+export const TrackerSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    application_id: Type.Integer(),
+    provider: Provider,
+    auth_type: Type.Enum(['token', 'basic']),
+    username: Nullable(Type.String()),
+    base_url: Type.String(),
+    project_key: Nullable(Type.String()),
+    issue_type: Nullable(Type.String()),
+    repository: Nullable(Type.String()),
+    project_id: Nullable(Type.String()),
+    severity_threshold: SeverityThreshold,
+    auto_create: Type.Boolean(),
+    close_on_fix: Type.Boolean(),
+    labels: Type.Array(Type.String()),
+    closed_status: Type.Enum(['fixed', 'false_positive']),
+    token_set: Type.Boolean(),
+    token_last4: Type.String(),
+    /** Where the tracker sends its webhooks (path on this server). */
+    webhook_url: Type.String(),
+    webhook_secret_set: Type.Boolean(),
+    /** Only in the answer that created the tracker (or set a new secret): keep it now. */
+    webhook_secret: Type.Optional(Type.String()),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { title: 'IssueTracker' },
+);
 export type TrackerRecord = Static<typeof TrackerSchema>;
 
-export const TrackerIssueSchema = Type.Object({
-  id: Type.Integer(),
-  tracker_id: Type.Integer(),
-  finding_id: Type.Integer(),
-  provider: Provider,
-  external_id: Nullable(Type.String()),
-  /** `PROJ-7` or `#12`; null while the issue is being created. */
-  external_key: Nullable(Type.String()),
-  url: Nullable(Type.String()),
-  /** `pending` until the provider answered; `failed` when it refused for good. */
-  state: Type.Enum(['pending', 'open', 'closed', 'failed']),
-  last_synced_at: NullableTimestamp,
-  last_error: Nullable(Type.String()),
-  created_at: Timestamp,
-  updated_at: Timestamp,
-});
+export const TrackerIssueSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    tracker_id: Type.Integer(),
+    finding_id: Type.Integer(),
+    provider: Provider,
+    external_id: Nullable(Type.String()),
+    /** `PROJ-7` or `#12`; null while the issue is being created. */
+    external_key: Nullable(Type.String()),
+    url: Nullable(Type.String()),
+    /** `pending` until the provider answered; `failed` when it refused for good. */
+    state: Type.Enum(['pending', 'open', 'closed', 'failed']),
+    last_synced_at: NullableTimestamp,
+    last_error: Nullable(Type.String()),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { title: 'TrackerIssue' },
+);
 export type TrackerIssueRecord = Static<typeof TrackerIssueSchema>;
 
-export const ConnectionResultSchema = Type.Object({ success: Type.Boolean(), message: Type.String() });
+export const ConnectionResultSchema = Type.Object(
+  { success: Type.Boolean(), message: Type.String() },
+  { title: 'ConnectionResult' },
+);
 
 export const InboundParams = Type.Object({ provider: Type.String(), trackerId: Type.String() });
 export const InboundQuery = Type.Object({ secret: Type.Optional(Type.String({ maxLength: 256 })) });

@@ -1614,6 +1614,25 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        /** TrackerIssue */
+        TrackerIssue: {
+            id: number;
+            tracker_id: number;
+            finding_id: number;
+            /** @enum {unknown} */
+            provider: "jira" | "github" | "gitlab";
+            external_id: null | string;
+            external_key: null | string;
+            url: null | string;
+            /** @enum {unknown} */
+            state: "pending" | "open" | "closed" | "failed";
+            last_synced_at: string | null;
+            last_error: null | string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
         /** Comment */
         Comment: {
             id: number;
@@ -1814,6 +1833,42 @@ export interface components {
             error: null | string;
             /** Format: date-time */
             created_at: string;
+        };
+        /** IssueTracker */
+        IssueTracker: {
+            id: number;
+            application_id: number;
+            /** @enum {unknown} */
+            provider: "jira" | "github" | "gitlab";
+            /** @enum {unknown} */
+            auth_type: "token" | "basic";
+            username: null | string;
+            base_url: string;
+            project_key: null | string;
+            issue_type: null | string;
+            repository: null | string;
+            project_id: null | string;
+            /** @enum {unknown} */
+            severity_threshold: "critical" | "high" | "medium" | "low" | "info";
+            auto_create: boolean;
+            close_on_fix: boolean;
+            labels: string[];
+            /** @enum {unknown} */
+            closed_status: "fixed" | "false_positive";
+            token_set: boolean;
+            token_last4: string;
+            webhook_url: string;
+            webhook_secret_set: boolean;
+            webhook_secret?: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** ConnectionResult */
+        ConnectionResult: {
+            success: boolean;
+            message: string;
         };
         /**
          * Problem
@@ -3513,24 +3568,7 @@ export interface operations {
                     "application/json": components["schemas"]["Finding"] & {
                         /** @description Oldest first */
                         timeline: components["schemas"]["TimelineEntry"][];
-                        tracker_issue: null | {
-                            id: number;
-                            tracker_id: number;
-                            finding_id: number;
-                            /** @enum {unknown} */
-                            provider: "jira" | "github" | "gitlab";
-                            external_id: null | string;
-                            external_key: null | string;
-                            url: null | string;
-                            /** @enum {unknown} */
-                            state: "pending" | "open" | "closed" | "failed";
-                            last_synced_at: string | null;
-                            last_error: null | string;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        };
+                        tracker_issue: null | components["schemas"]["TrackerIssue"];
                         allowed_next_statuses: ("open" | "confirmed" | "false_positive" | "fixed")[];
                     };
                 };
@@ -3627,24 +3665,7 @@ export interface operations {
                     "application/json": components["schemas"]["Finding"] & {
                         /** @description Oldest first */
                         timeline: components["schemas"]["TimelineEntry"][];
-                        tracker_issue: null | {
-                            id: number;
-                            tracker_id: number;
-                            finding_id: number;
-                            /** @enum {unknown} */
-                            provider: "jira" | "github" | "gitlab";
-                            external_id: null | string;
-                            external_key: null | string;
-                            url: null | string;
-                            /** @enum {unknown} */
-                            state: "pending" | "open" | "closed" | "failed";
-                            last_synced_at: string | null;
-                            last_error: null | string;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        };
+                        tracker_issue: null | components["schemas"]["TrackerIssue"];
                         allowed_next_statuses: ("open" | "confirmed" | "false_positive" | "fixed")[];
                     };
                 };
@@ -3684,24 +3705,7 @@ export interface operations {
                     "application/json": components["schemas"]["Finding"] & {
                         /** @description Oldest first */
                         timeline: components["schemas"]["TimelineEntry"][];
-                        tracker_issue: null | {
-                            id: number;
-                            tracker_id: number;
-                            finding_id: number;
-                            /** @enum {unknown} */
-                            provider: "jira" | "github" | "gitlab";
-                            external_id: null | string;
-                            external_key: null | string;
-                            url: null | string;
-                            /** @enum {unknown} */
-                            state: "pending" | "open" | "closed" | "failed";
-                            last_synced_at: string | null;
-                            last_error: null | string;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        };
+                        tracker_issue: null | components["schemas"]["TrackerIssue"];
                         allowed_next_statuses: ("open" | "confirmed" | "false_positive" | "fixed")[];
                     };
                 };
@@ -3741,24 +3745,7 @@ export interface operations {
                     "application/json": components["schemas"]["Finding"] & {
                         /** @description Oldest first */
                         timeline: components["schemas"]["TimelineEntry"][];
-                        tracker_issue: null | {
-                            id: number;
-                            tracker_id: number;
-                            finding_id: number;
-                            /** @enum {unknown} */
-                            provider: "jira" | "github" | "gitlab";
-                            external_id: null | string;
-                            external_key: null | string;
-                            url: null | string;
-                            /** @enum {unknown} */
-                            state: "pending" | "open" | "closed" | "failed";
-                            last_synced_at: string | null;
-                            last_error: null | string;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        };
+                        tracker_issue: null | components["schemas"]["TrackerIssue"];
                         allowed_next_statuses: ("open" | "confirmed" | "false_positive" | "fixed")[];
                     };
                 };
@@ -4805,36 +4792,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        application_id: number;
-                        /** @enum {unknown} */
-                        provider: "jira" | "github" | "gitlab";
-                        /** @enum {unknown} */
-                        auth_type: "token" | "basic";
-                        username: null | string;
-                        base_url: string;
-                        project_key: null | string;
-                        issue_type: null | string;
-                        repository: null | string;
-                        project_id: null | string;
-                        /** @enum {unknown} */
-                        severity_threshold: "critical" | "high" | "medium" | "low" | "info";
-                        auto_create: boolean;
-                        close_on_fix: boolean;
-                        labels: string[];
-                        /** @enum {unknown} */
-                        closed_status: "fixed" | "false_positive";
-                        token_set: boolean;
-                        token_last4: string;
-                        webhook_url: string;
-                        webhook_secret_set: boolean;
-                        webhook_secret?: string;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["IssueTracker"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4887,36 +4845,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        application_id: number;
-                        /** @enum {unknown} */
-                        provider: "jira" | "github" | "gitlab";
-                        /** @enum {unknown} */
-                        auth_type: "token" | "basic";
-                        username: null | string;
-                        base_url: string;
-                        project_key: null | string;
-                        issue_type: null | string;
-                        repository: null | string;
-                        project_id: null | string;
-                        /** @enum {unknown} */
-                        severity_threshold: "critical" | "high" | "medium" | "low" | "info";
-                        auto_create: boolean;
-                        close_on_fix: boolean;
-                        labels: string[];
-                        /** @enum {unknown} */
-                        closed_status: "fixed" | "false_positive";
-                        token_set: boolean;
-                        token_last4: string;
-                        webhook_url: string;
-                        webhook_secret_set: boolean;
-                        webhook_secret?: string;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["IssueTracker"];
                 };
             };
             /** @description Configure the issue tracker (201 created, 200 updated); the token is never returned */
@@ -4925,36 +4854,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        application_id: number;
-                        /** @enum {unknown} */
-                        provider: "jira" | "github" | "gitlab";
-                        /** @enum {unknown} */
-                        auth_type: "token" | "basic";
-                        username: null | string;
-                        base_url: string;
-                        project_key: null | string;
-                        issue_type: null | string;
-                        repository: null | string;
-                        project_id: null | string;
-                        /** @enum {unknown} */
-                        severity_threshold: "critical" | "high" | "medium" | "low" | "info";
-                        auto_create: boolean;
-                        close_on_fix: boolean;
-                        labels: string[];
-                        /** @enum {unknown} */
-                        closed_status: "fixed" | "false_positive";
-                        token_set: boolean;
-                        token_last4: string;
-                        webhook_url: string;
-                        webhook_secret_set: boolean;
-                        webhook_secret?: string;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["IssueTracker"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5006,24 +4906,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        tracker_id: number;
-                        finding_id: number;
-                        /** @enum {unknown} */
-                        provider: "jira" | "github" | "gitlab";
-                        external_id: null | string;
-                        external_key: null | string;
-                        url: null | string;
-                        /** @enum {unknown} */
-                        state: "pending" | "open" | "closed" | "failed";
-                        last_synced_at: string | null;
-                        last_error: null | string;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    }[];
+                    "application/json": components["schemas"]["TrackerIssue"][];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5049,10 +4932,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        success: boolean;
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ConnectionResult"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5079,24 +4959,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        tracker_id: number;
-                        finding_id: number;
-                        /** @enum {unknown} */
-                        provider: "jira" | "github" | "gitlab";
-                        external_id: null | string;
-                        external_key: null | string;
-                        url: null | string;
-                        /** @enum {unknown} */
-                        state: "pending" | "open" | "closed" | "failed";
-                        last_synced_at: string | null;
-                        last_error: null | string;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["TrackerIssue"];
                 };
             };
             /** @description File an issue for this finding (201), or get the one it has (200) */
@@ -5105,24 +4968,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        tracker_id: number;
-                        finding_id: number;
-                        /** @enum {unknown} */
-                        provider: "jira" | "github" | "gitlab";
-                        external_id: null | string;
-                        external_key: null | string;
-                        url: null | string;
-                        /** @enum {unknown} */
-                        state: "pending" | "open" | "closed" | "failed";
-                        last_synced_at: string | null;
-                        last_error: null | string;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["TrackerIssue"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -1,9 +1,10 @@
-import { Alert, Anchor, Badge, Group, Stack, Tabs, Text } from '@mantine/core';
+import { Anchor, Badge, Group, Stack, Tabs, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { api, unwrap } from '../api/client';
 import { PageTitle, QueryState } from '../components/ui';
 import { Compare } from './application/Compare';
+import { IssueTracker } from './application/IssueTracker';
 import { Overview } from './application/Overview';
 import { Policies } from './application/Policies';
 import { Scans } from './application/Scans';
@@ -67,10 +68,7 @@ export function ApplicationPage() {
               <Stack gap="xl">
                 <Webhooks applicationId={app.id} />
                 <Policies applicationId={app.id} groupId={app.group_id} />
-                {/* Issue-tracker settings (Jira, GitHub, GitLab) are built on another branch and plug in here. */}
-                <Alert variant="light" color="gray" title="Issue tracker" data-testid="issue-tracker-slot">
-                  Issue-tracker settings for this application will appear here.
-                </Alert>
+                <IssueTracker applicationId={app.id} />
               </Stack>
             </Tabs.Panel>
           </Tabs>

@@ -31,10 +31,12 @@ import {
   type Status,
 } from '../components/ui';
 import { useAssignableUsers } from '../hooks';
+import { TrackerIssueCard } from './finding/TrackerIssueCard';
 
 type Finding = Schemas['Finding'] & {
   timeline: Schemas['TimelineEntry'][];
   allowed_next_statuses: Status[];
+  tracker_issue: Schemas['TrackerIssue'] | null;
 };
 type Comment = Schemas['Comment'];
 
@@ -487,6 +489,7 @@ function FindingView({ finding }: { finding: Finding }) {
         <Grid.Col span={{ base: 12, md: 4 }}>
           <Stack>
             <Triage finding={finding} key={`${finding.updated_at}`} />
+            <TrackerIssueCard findingId={finding.id} issue={finding.tracker_issue} />
             <Card withBorder>
               <Title order={2} size="h4" mb="xs">
                 Timeline
