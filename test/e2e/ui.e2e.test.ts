@@ -38,7 +38,7 @@ const AXE_SOURCE = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
 const ADMIN = { email: 'e2e-admin@scanhub.local', password: 'e2e admin password 0123' };
 const MEMBER = { email: 'e2e-member@scanhub.local', password: 'e2e member password 0123' };
 const MEMBER_NEW_PASSWORD = 'reset by the admin 0123';
-const BULK_FINDINGS = 10_500;
+const BULK_FINDINGS = 100_000;
 
 let server: ServerProcess;
 let browser: Browser;
@@ -212,7 +212,7 @@ describe.skipIf(!hasChromium)('the web UI in Chromium', () => {
     app.v1 = versions.body.find((version) => version.name === '1.0.0')?.id ?? 0;
     app.v2 = versions.body.find((version) => version.name === '1.1.0')?.id ?? 0;
 
-    // An application the member cannot see, and one with 10,500 findings for the timing.
+    // An application the member cannot see, and one with 100,000 findings for the timing.
     const other = await api<{ id: number; api_token: string }>('/api/applications', {
       body: { name: 'Ledger', slug: 'ledger', group_id: group.body.id },
     });
