@@ -47,6 +47,8 @@ describe('loadConfig', () => {
     ).toMatchObject({ publicUrl: 'https://scanhub.example.com', metricsToken: 'metrics-token-0123456789' });
     expect(() => loadConfig({ PUBLIC_URL: 'javascript:alert(1)' })).toThrow(/PUBLIC_URL/);
     expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN/);
+    expect(loadConfig({ PGLITE_SHARED_BUFFERS: '32MB' })).toMatchObject({ pgliteSharedBuffers: '32MB' });
+    expect(() => loadConfig({ PGLITE_SHARED_BUFFERS: '32MB; fsync = off' })).toThrow(/PGLITE_SHARED_BUFFERS/);
   });
 
   it('treats empty strings as unset', () => {

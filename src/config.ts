@@ -24,6 +24,7 @@ const EnvSchema = Type.Object({
   WEBHOOK_RETRY_LIMIT: Type.Integer({ minimum: 5, maximum: 20, default: 6 }),
   WEBHOOK_RETRY_DELAY_SECONDS: Type.Integer({ minimum: 1, default: 30 }),
   METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
+  PGLITE_SHARED_BUFFERS: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,5}(kB|MB|GB)$' })),
   PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$', maxLength: 500 })),
   TRACKER_TIMEOUT_SECONDS: Type.Integer({ minimum: 1, maximum: 120, default: 20 }),
   TRACKER_RETRY_LIMIT: Type.Integer({ minimum: 1, maximum: 20, default: 6 }),
@@ -71,6 +72,8 @@ export interface Config {
   metricsToken: string | undefined;
   /** Where people reach scanhub (`https://scanhub.example.com`): links in tickets point there. */
   publicUrl: string | undefined;
+  /** The embedded database's `shared_buffers` (PGlite's default, 128MB, when unset). */
+  pgliteSharedBuffers: string | undefined;
   /** Issue-tracker calls (Jira, GitHub, GitLab): each is a job, retried with backoff. */
   trackers: {
     timeoutMs: number;
@@ -127,6 +130,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     metricsToken: parsed.METRICS_TOKEN,
     publicUrl: parsed.PUBLIC_URL?.replace(/\/+$/, ''),
+    pgliteSharedBuffers: parsed.PGLITE_SHARED_BUFFERS,
     trackers: {
       timeoutMs: parsed.TRACKER_TIMEOUT_SECONDS * 1000,
       retryLimit: parsed.TRACKER_RETRY_LIMIT,

@@ -85,7 +85,12 @@ export async function openRuntime(
     // A new embedded database starts from the template built with the code, not from initdb.
     const template =
       config.databaseUrl || existsSync(join(dataDir, 'PG_VERSION')) ? undefined : readTemplate();
-    const database = await openDatabase({ url: config.databaseUrl, dataDir, loadDataDir: template });
+    const database = await openDatabase({
+      url: config.databaseUrl,
+      dataDir,
+      loadDataDir: template,
+      sharedBuffers: config.pgliteSharedBuffers,
+    });
     stage(
       config.databaseUrl
         ? 'database connected (PostgreSQL)'

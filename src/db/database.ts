@@ -35,6 +35,8 @@ export interface DatabaseOptions {
   schema?: string | undefined;
   /** A PGlite data dir dump to start from (tests use a migrated template). */
   loadDataDir?: Blob | undefined;
+  /** PGlite's `shared_buffers` (`64MB`); PGlite's own default when absent. */
+  sharedBuffers?: string | undefined;
 }
 
 const INT8_OID = 20;
@@ -65,6 +67,7 @@ function postgresDatabase(url: string, schema: string | undefined): Database {
 
 async function pgliteDatabase(options: DatabaseOptions): Promise<Database> {
   const instance = await PGlite.create({
+    ...(options.sharedBuffers ? { postgresqlconf: [`shared_buffers = ${options.sharedBuffers}`] } : {}),
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
   });
