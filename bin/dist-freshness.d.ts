@@ -1,3 +1,2 @@
 export const ROOT: string;
-export const BUILD_STAMP: string;
-export function distIsFresh(): boolean;
+export function distIsFresh(root?: string): boolean;

@@ -5,7 +5,6 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-export const BUILD_STAMP = join(ROOT, 'dist', '.build-stamp');
 
 function newestBelow(directory) {
   let newest = 0;
@@ -16,15 +15,16 @@ function newestBelow(directory) {
   return newest;
 }
 
-export function distIsFresh() {
+/** `root` is the package root (this package's by default; tests give a folder of their own). */
+export function distIsFresh(root = ROOT) {
   let built;
   try {
-    built = statSync(BUILD_STAMP).mtimeMs;
+    built = statSync(join(root, 'dist', '.build-stamp')).mtimeMs;
   } catch {
     return false;
   }
   try {
-    return newestBelow(join(ROOT, 'src')) <= built;
+    return newestBelow(join(root, 'src')) <= built;
   } catch {
     return true; // an installed package without sources: dist is all there is
   }

@@ -217,9 +217,12 @@ export type AccessTarget =
 
 export interface Resolved {
   id: number;
-  /** The application the record belongs to (absent for a group). */
-  application_id?: number;
   group_id: number;
+}
+
+/** A record that belongs to one application (an application is its own). */
+export interface ResolvedInApplication extends Resolved {
+  application_id: number;
 }
 
 /**
@@ -231,9 +234,21 @@ export interface Resolved {
 export async function requireAccess(
   db: Kysely<DB>,
   principal: Principal,
+  target: Exclude<AccessTarget, { kind: 'group' }>,
+  action: AccessAction,
+): Promise<ResolvedInApplication>;
+export async function requireAccess(
+  db: Kysely<DB>,
+  principal: Principal,
   target: AccessTarget,
   action: AccessAction,
-): Promise<Resolved> {
+): Promise<Resolved>;
+export async function requireAccess(
+  db: Kysely<DB>,
+  principal: Principal,
+  target: AccessTarget,
+  action: AccessAction,
+): Promise<Resolved | ResolvedInApplication> {
   if (target.kind === 'application') {
     const { id, group_id } = await requireApplication(db, principal, target.ref, action);
     return { id, application_id: id, group_id };

@@ -149,7 +149,7 @@ export async function requireFindingAccess(
   action: 'read' | 'write',
 ): Promise<{ id: number; application_id: number }> {
   const { id, application_id } = await requireAccess(db, user, { kind: 'finding', ref }, action);
-  return { id, application_id: application_id ?? 0 };
+  return { id, application_id };
 }
 
 async function loadFinding(db: Kysely<DB>, id: number): Promise<FindingRow> {

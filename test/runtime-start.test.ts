@@ -1,0 +1,64 @@
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { distIsFresh } from '../bin/dist-freshness.js';
+import { loadConfig } from '../src/config.ts';
+import { readTemplate } from '../src/db/pglite-template.ts';
+import { openRuntime } from '../src/runtime.ts';
+
+/**
+ * What the README promises about starting: `npm start` rebuilds when `src/` changed since the last
+ * build, a first start on a new data dir loads the build's template (when one was built), and the
+ * start reports one stage per step.
+ */
+
+describe('dist freshness (what npm start and bin/scanhub decide on)', () => {
+  it('is stale without a build, fresh after one, stale again when a source file is newer', () => {
+    const root = mkdtempSync(join(tmpdir(), 'scanhub-fresh-'));
+    try {
+      mkdirSync(join(root, 'src', 'deep'), { recursive: true });
+      const source = join(root, 'src', 'deep', 'a.ts');
+      writeFileSync(source, 'export {};\n');
+      expect(distIsFresh(root)).toBe(false);
+      mkdirSync(join(root, 'dist'));
+      const stamp = join(root, 'dist', '.build-stamp');
+      writeFileSync(stamp, 'built');
+      const now = Date.now() / 1000;
+      utimesSync(source, now - 60, now - 60);
+      utimesSync(stamp, now, now);
+      expect(distIsFresh(root)).toBe(true);
+      utimesSync(source, now + 60, now + 60);
+      expect(distIsFresh(root)).toBe(false);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('a first start on the embedded database', () => {
+  it('loads the build template when there is one, and reports each stage with its time', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'scanhub-start-'));
+    try {
+      const config = { ...loadConfig({ LOG_LEVEL: 'silent' }), dataDir };
+      const first = await openRuntime(config);
+      const names = first.stages.map((stage) => stage.name);
+      await first.close();
+      expect(names[0]).toBe(
+        readTemplate()
+          ? 'database created from the build template'
+          : 'database created (no build template: npm run build makes one)',
+      );
+      expect(names[1]).toMatch(/^migrations/);
+      expect(names).toContain('job queue connected');
+      expect(first.stages.every((stage) => Number.isInteger(stage.ms) && stage.ms >= 0)).toBe(true);
+
+      const later = await openRuntime(config);
+      expect(later.stages[0]?.name).toBe('database opened');
+      expect(later.migrations).toEqual([]);
+      await later.close();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
