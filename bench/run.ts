@@ -11,6 +11,7 @@ import { ingestScenario } from './scenarios/ingest.ts';
 import { listScenario } from './scenarios/list.ts';
 import { memoryScenario } from './scenarios/memory.ts';
 import { reactionsScenario } from './scenarios/reactions.ts';
+import { responsivenessScenario } from './scenarios/responsiveness.ts';
 import { startScenario } from './scenarios/start.ts';
 import type { RunOptions, Scenario } from './scenarios/types.ts';
 import { disposeSeeded } from './seed-million.ts';
@@ -24,7 +25,8 @@ const USAGE = `Usage: npm run bench -- [--quick | --full] [--only=<scenarios>] [
   --full             everything: 500k memory run, 1M-finding database, 200 requests per list combination
   --only=1,2,list    scenarios by number or name: 1 ingest, 2 reupload, 3 memory, 4 list, 5 dashboard,
                      6 concurrent, 7 http, 8 bomb, 9 reactions (policy + webhook), 10 deliveries,
-                     11 reactions-all (a policy changing every finding), 12 start (first and later start)
+                     11 reactions-all (a policy changing every finding), 12 start (first and later start),
+                     13 responsive (GET /api/findings during a 100k upload)
   --postgres-only    PostgreSQL only (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres)
   --pglite-only      PGlite only
   --repeats=N        repeats of each timed ingest (default: 1 quick, 3 full)
@@ -45,6 +47,7 @@ const NAMES: Record<string, string> = {
   deliveries: '10',
   'reactions-all': '11',
   start: '12',
+  responsive: '13',
 };
 
 /** Run order: ingestion first, then the seeded-database scenarios (which share one database). */
@@ -55,6 +58,7 @@ const SCENARIOS: Scenario[] = [
   httpScenario,
   bombScenario,
   reactionsScenario,
+  responsivenessScenario,
   listScenario,
   dashboardScenario,
   startScenario,
