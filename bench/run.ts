@@ -15,7 +15,7 @@ import { responsivenessScenario } from './scenarios/responsiveness.ts';
 import { startScenario } from './scenarios/start.ts';
 import type { RunOptions, Scenario } from './scenarios/types.ts';
 import { disposeSeeded } from './seed-million.ts';
-import { REPO_ROOT } from './server.ts';
+import { ensureFreshBuild, REPO_ROOT } from './server.ts';
 import { adminDatabaseUrl, checkPostgres, ENGINES, redactUrl, type Engine } from './targets.ts';
 
 const USAGE = `Usage: npm run bench -- [--quick | --full] [--only=<scenarios>] [--postgres-only | --pglite-only]
@@ -138,6 +138,7 @@ async function main(): Promise<void> {
     `scanhub bench, ${options.mode} mode, engines: ${engines.join(', ')}` +
       (engines.includes('postgres') ? ` (PostgreSQL: ${redactUrl(adminDatabaseUrl())})` : ''),
   );
+  ensureFreshBuild();
   const sourceAtStart = sourceState();
   if (sourceAtStart.dirty) console.log(`note: src/ has uncommitted changes (HEAD ${sourceAtStart.commit})`);
   const measurements: Measurement[] = [];

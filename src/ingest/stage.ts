@@ -11,9 +11,10 @@ import { PROCESS_INSTANCE_ID } from './process-instance.ts';
 
 /**
  * COPY text per statement. Large enough that a statement's fixed cost vanishes, small enough that a
- * statement is short: on PGlite's one session, requests get their turn between chunks.
+ * statement is short (on PGlite's one session, requests get their turn between chunks) and that the
+ * copies the driver makes of it stay small: 2 MiB chunks raised a 100k upload's peak RSS by ~40 MB.
  */
-const CHUNK_CHARS = 2 * 1024 * 1024;
+const CHUNK_CHARS = 512 * 1024;
 
 export interface StageResult {
   findingsCount: number;
