@@ -193,7 +193,9 @@ export async function mergeStaged(trx: Transaction<DB>, target: MergeTarget): Pr
       })},
       ${sql.lit(RISK_FORMULA_VERSION)}, now() + make_interval(days => ${slaDaysSql(sql.ref('s.severity'))})
     from ${staged(uploadKey)} s
-    where not exists (select 1 from findings f where f.version_id = ${versionId} and f.fingerprint = s.fingerprint)`.execute(trx);
+    where not exists (select 1 from findings f where f.version_id = ${versionId} and f.fingerprint = s.fingerprint)`.execute(
+    trx,
+  );
 
   // Triage made in another version of the application carries over to the same finding here:
   // one set-wise join from this upload's new findings to the other versions' triaged ones.
