@@ -28,7 +28,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     risk bigint not null,
     -- fixed findings with a fixed_at, and their seconds from first seen to fixed (mean time to fix)
     fixed_timed bigint not null,
-    fix_seconds bigint not null
+    fix_seconds numeric not null
   )`.execute(db);
   await sql`create index finding_counts_application_idx on finding_counts (application_id, version_id)`.execute(
     db,
@@ -38,8 +38,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   const delta = (rows: string, sign: string) => `select application_id, version_id, severity, status,
       ${sign} 1 as findings, ${sign} risk_score::bigint as risk,
       ${sign} (status = 'fixed' and fixed_at is not null)::int as fixed_timed,
-      ${sign} coalesce(case when status = 'fixed'
-        then floor(extract(epoch from fixed_at - first_seen_at))::bigint end, 0) as fix_seconds
+      -- numeric (extract's type): sums of fractional seconds stay exact however they are folded
+      ${sign} coalesce(case when status = 'fixed' then extract(epoch from fixed_at - first_seen_at) end, 0)
+        as fix_seconds
     from ${rows}`;
   const append = (source: string) => `insert into finding_counts
       select application_id, version_id, severity, status, sum(findings), sum(risk), sum(fixed_timed),
