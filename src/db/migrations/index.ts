@@ -16,6 +16,7 @@ import * as policies from './2026-11-24T0200-policies.ts';
 import * as issueTrackers from './2026-11-24T0300-issue-trackers.ts';
 import * as findingCounts from './2026-11-24T1400-finding-counts.ts';
 import * as findingsCreatedIndex from './2026-11-24T1410-findings-created-index.ts';
+import * as dashboardWindowIndexes from './2026-11-24T1420-dashboard-window-indexes.ts';
 
 /** Forward-only migrations, applied in key order. Add new files here; never edit an applied one. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24T0300-issue-trackers': issueTrackers,
   '2026-11-24T1400-finding-counts': findingCounts,
   '2026-11-24T1410-findings-created-index': findingsCreatedIndex,
+  '2026-11-24T1420-dashboard-window-indexes': dashboardWindowIndexes,
 };
