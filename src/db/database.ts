@@ -24,7 +24,8 @@ export interface Database {
 }
 
 /** Tables an upload churns; the rest need no vacuum after one. */
-export type MaintainedTable = 'findings' | 'ingest_staging' | 'finding_scopes' | 'finding_events' | 'events';
+export type MaintainedTable =
+  'findings' | 'finding_counts' | 'ingest_staging' | 'finding_scopes' | 'finding_events' | 'events';
 
 export interface DatabaseOptions {
   /** `postgres://…` to use a PostgreSQL server; otherwise PGlite. */

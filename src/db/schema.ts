@@ -249,7 +249,8 @@ export interface FindingCountsTable {
   findings: number;
   risk: number;
   fixed_timed: number;
-  fix_seconds: number;
+  /** numeric: a string from the driver. */
+  fix_seconds: string;
 }
 
 export interface FindingEventsTable {
