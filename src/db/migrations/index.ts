@@ -17,6 +17,7 @@ import * as issueTrackers from './2026-11-24T0300-issue-trackers.ts';
 import * as findingCounts from './2026-11-24T1400-finding-counts.ts';
 import * as findingsCreatedIndex from './2026-11-24T1410-findings-created-index.ts';
 import * as dashboardWindowIndexes from './2026-11-24T1420-dashboard-window-indexes.ts';
+import * as riskOrderIndexes from './2026-11-24T1430-risk-order-indexes.ts';
 
 /** Forward-only migrations, applied in key order. Add new files here; never edit an applied one. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24T1400-finding-counts': findingCounts,
   '2026-11-24T1410-findings-created-index': findingsCreatedIndex,
   '2026-11-24T1420-dashboard-window-indexes': dashboardWindowIndexes,
+  '2026-11-24T1430-risk-order-indexes': riskOrderIndexes,
 };
