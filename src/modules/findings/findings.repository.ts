@@ -157,6 +157,7 @@ export async function findingPage(
       sql` union all `,
     );
     // The page is cut from the narrow (id, risk) candidates; only its own rows are joined and read.
+    // `direction` is 'asc' or 'desc' by its type, so it may be spliced in as a keyword.
     const direction = sql.raw(page.direction);
     const pageIds = sql<{ id: number }>`(select id from (${candidates}) as candidates
       order by risk_score ${direction}, id ${direction} limit ${page.limit} offset ${page.offset})`;
@@ -206,20 +207,21 @@ export async function toolsOf(db: Kysely<DB>, filters: FindingFilters): Promise<
   return rows.map((row) => row.tool_name);
 }
 
+/** The filters `finding_counts` answers: its keys, and visibility (per application, as a version is). */
+const LEDGER_FILTERS: ReadonlySet<string> = new Set([
+  'visible',
+  'applicationId',
+  'versionId',
+  'severities',
+  'statuses',
+]);
+
 /**
- * Filters that `finding_counts` answers: it holds counts per version, severity and status, and a
- * version belongs to one application, so the caller's visibility applies to it too.
+ * Whether the ledger can count what `filters` select. Listed by what it answers, not by what it
+ * does not: a filter added later is counted exactly (`count(*)`) until someone decides otherwise.
  */
 function countableFromLedger(filters: FindingFilters): boolean {
-  return (
-    filters.scannerTypeId === undefined &&
-    filters.scanId === undefined &&
-    filters.newInScan === undefined &&
-    filters.versionName === undefined &&
-    filters.toolName === undefined &&
-    filters.assignee === undefined &&
-    !filters.search
-  );
+  return Object.entries(filters).every(([name, value]) => LEDGER_FILTERS.has(name) || value === undefined);
 }
 
 /**
