@@ -11,10 +11,11 @@ import { ingestScenario } from './scenarios/ingest.ts';
 import { listScenario } from './scenarios/list.ts';
 import { memoryScenario } from './scenarios/memory.ts';
 import { reactionsScenario } from './scenarios/reactions.ts';
+import { responsivenessScenario } from './scenarios/responsiveness.ts';
 import { startScenario } from './scenarios/start.ts';
 import type { RunOptions, Scenario } from './scenarios/types.ts';
 import { disposeSeeded } from './seed-million.ts';
-import { REPO_ROOT } from './server.ts';
+import { ensureFreshBuild, REPO_ROOT } from './server.ts';
 import { adminDatabaseUrl, checkPostgres, ENGINES, redactUrl, type Engine } from './targets.ts';
 
 const USAGE = `Usage: npm run bench -- [--quick | --full] [--only=<scenarios>] [--postgres-only | --pglite-only]
@@ -24,7 +25,8 @@ const USAGE = `Usage: npm run bench -- [--quick | --full] [--only=<scenarios>] [
   --full             everything: 500k memory run, 1M-finding database, 200 requests per list combination
   --only=1,2,list    scenarios by number or name: 1 ingest, 2 reupload, 3 memory, 4 list, 5 dashboard,
                      6 concurrent, 7 http, 8 bomb, 9 reactions (policy + webhook), 10 deliveries,
-                     11 reactions-all (a policy changing every finding), 12 start (first and later start)
+                     11 reactions-all (a policy changing every finding), 12 start (first and later start),
+                     13 responsive (GET /api/findings during a 100k upload)
   --postgres-only    PostgreSQL only (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres)
   --pglite-only      PGlite only
   --repeats=N        repeats of each timed ingest (default: 1 quick, 3 full)
@@ -45,6 +47,7 @@ const NAMES: Record<string, string> = {
   deliveries: '10',
   'reactions-all': '11',
   start: '12',
+  responsive: '13',
 };
 
 /** Run order: ingestion first, then the seeded-database scenarios (which share one database). */
@@ -55,6 +58,7 @@ const SCENARIOS: Scenario[] = [
   httpScenario,
   bombScenario,
   reactionsScenario,
+  responsivenessScenario,
   listScenario,
   dashboardScenario,
   startScenario,
@@ -134,6 +138,7 @@ async function main(): Promise<void> {
     `scanhub bench, ${options.mode} mode, engines: ${engines.join(', ')}` +
       (engines.includes('postgres') ? ` (PostgreSQL: ${redactUrl(adminDatabaseUrl())})` : ''),
   );
+  ensureFreshBuild();
   const sourceAtStart = sourceState();
   if (sourceAtStart.dirty) console.log(`note: src/ has uncommitted changes (HEAD ${sourceAtStart.commit})`);
   const measurements: Measurement[] = [];

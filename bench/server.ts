@@ -1,7 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { distIsFresh } from '../bin/dist-freshness.js';
 import { onCleanup } from './cleanup.ts';
 import { request, requestJson, uploadMultipart, type Headers } from './http.ts';
 import type { BenchTarget } from './targets.ts';
@@ -91,12 +92,23 @@ function waitForExit(child: ChildProcess, timeoutMs: number): Promise<boolean> {
 }
 
 /**
- * Starts `node --import tsx src/main.ts serve` on `target` as a child process (the same program as
- * `npx tsx src/main.ts serve`, without the tsx wrapper process, so the pid is the server's own and
- * /proc/<pid>/status measures it) and waits until it listens.
+ * Builds the compiled runtime when src/ is newer than it: the bench measures what `npm start` runs.
+ * Called once per bench run, before any server starts.
+ */
+export function ensureFreshBuild(): void {
+  if (distIsFresh(REPO_ROOT)) return;
+  console.log('dist/ is older than src/: npm run build');
+  const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: REPO_ROOT, stdio: 'inherit' });
+  if (build.status !== 0) throw new Error('npm run build failed');
+}
+
+/**
+ * Starts `node dist/main.js serve` on `target` as a child process (what `npm start` runs, without
+ * its freshness check, so the pid is the server's own and /proc/<pid>/status measures it) and waits
+ * until it listens. `ensureFreshBuild` must have run.
  */
 export async function startServer(target: BenchTarget, options: ServerOptions): Promise<BenchServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], {
+  const child = spawn(process.execPath, ['dist/main.js', 'serve'], {
     cwd: REPO_ROOT,
     env: serverEnv(target, options),
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { grant, makeApplication, makeUser, type TestUser } from './support/factories.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
 import { upload } from './support/upload.ts';
+import { buildSarif, manyResults } from './support/sarif-builder.ts';
 
 let t: TestApp;
 let admin: TestUser;
@@ -97,6 +98,20 @@ describe('POST /api/ingest (application token)', () => {
     expect(await countRows('scans', app.id)).toBe(0);
     expect(await countRows('findings', app.id)).toBe(0);
     expect(await countRows('application_versions', app.id)).toBe(1);
+  });
+
+  it('400 for a file that breaks after several staged COPY chunks: no finding, no scan, no staging row', async () => {
+    const app = await makeApplication(t, admin);
+    const sarif = buildSarif({ results: manyResults(6000) });
+    // The last result holds a bare word: well-formed enough for the first pass (which skips results
+    // unparsed), so thousands of results, megabytes of COPY text, are staged before the parser fails.
+    const last = sarif.lastIndexOf('"ruleId"');
+    const broken = `${sarif.slice(0, last)}"ruleId":unquoted,${sarif.slice(last)}`;
+    const response = await upload(t, '/api/ingest', { 'x-api-token': app.api_token }, { file: broken });
+    expect(response.statusCode).toBe(400);
+    expect(await countRows('scans', app.id)).toBe(0);
+    expect(await countRows('findings', app.id)).toBe(0);
+    expect(await t.db.selectFrom('ingest_staging').select('upload_key').execute()).toEqual([]);
   });
 
   it('400 without a file, for an empty file, and for a JSON body', async () => {

@@ -170,6 +170,8 @@ export async function mergeStaged(trx: Transaction<DB>, target: MergeTarget): Pr
   const reopened = matched.rows.filter((row) => row.from_status !== row.to_status);
   const severityChanged = matched.rows.filter((row) => row.from_severity !== row.to_severity);
 
+  // No `on conflict`: the version's advisory lock (pipeline.ts) serializes merges, so `not exists`
+  // is exact, and a speculative insert cost 10% of the merge of a 100k upload.
   const inserted = await sql`
     insert into findings (
       application_id, version_id, scanner_type_id, first_scan_id, last_scan_id, fingerprint, identity_base,
@@ -191,8 +193,7 @@ export async function mergeStaged(trx: Transaction<DB>, target: MergeTarget): Pr
       })},
       ${sql.lit(RISK_FORMULA_VERSION)}, now() + make_interval(days => ${slaDaysSql(sql.ref('s.severity'))})
     from ${staged(uploadKey)} s
-    where not exists (select 1 from findings f where f.version_id = ${versionId} and f.fingerprint = s.fingerprint)
-    on conflict (version_id, fingerprint) do nothing`.execute(trx);
+    where not exists (select 1 from findings f where f.version_id = ${versionId} and f.fingerprint = s.fingerprint)`.execute(trx);
 
   // Triage made in another version of the application carries over to the same finding here:
   // one set-wise join from this upload's new findings to the other versions' triaged ones.

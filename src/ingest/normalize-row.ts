@@ -2,14 +2,63 @@ import type { Insertable } from 'kysely';
 import type { IngestStagingTable } from '../db/schema.ts';
 import { exploitationPart, severityPart } from '../domain/findings/risk.ts';
 import { severityRank } from '../domain/findings/severity.ts';
+import { copyLine } from '../db/copy-text.ts';
 import type { FindingIdentity } from './fingerprint.ts';
 import type { NormalizedFinding } from './parsers/types.ts';
+
+/** Every staging column, in the order the COPY rows carry them. */
+export const STAGING_COLUMNS = [
+  'upload_key',
+  'seq',
+  'fingerprint',
+  'base',
+  'twin_ordinal',
+  'category',
+  'kind',
+  'title',
+  'severity',
+  'severity_rank',
+  'severity_score',
+  'initial_status',
+  'description',
+  'remediation',
+  'rule_id',
+  'file_path',
+  'line',
+  'column',
+  'end_line',
+  'snippet',
+  'package_name',
+  'package_version',
+  'fixed_version',
+  'cve_ids',
+  'cwe_ids',
+  'cvss_score',
+  'cvss_vector',
+  'references',
+  'tool_name',
+  'tool_version',
+  'tool_fingerprint',
+  'risk_severity',
+  'risk_exploitation',
+] as const satisfies readonly (keyof IngestStagingTable)[];
+
+// A column added to the table but not to the list fails to compile here.
+type UncopiedColumn = Exclude<keyof IngestStagingTable, (typeof STAGING_COLUMNS)[number]>;
+const everyColumnCopied: [UncopiedColumn] extends [never] ? true : UncopiedColumn = true;
+void everyColumnCopied;
+
+export type StagingRow = Required<Insertable<IngestStagingTable>>;
 
 const finiteOrNull = (value: number | null): number | null =>
   value !== null && Number.isFinite(value) ? value : null;
 
 const intOrNull = (value: number | null): number | null =>
   value !== null && Number.isSafeInteger(value) && Math.abs(value) <= 2_147_483_647 ? value : null;
+
+/** A staging row as one line of COPY text. */
+export const stagingLine = (row: StagingRow): string =>
+  copyLine(STAGING_COLUMNS.map((column) => row[column]));
 
 /**
  * One parsed finding as a staging row, with its fingerprint and risk inputs. Its strings are already
@@ -20,7 +69,7 @@ export function toStagingRow(
   seq: number,
   identity: FindingIdentity,
   finding: NormalizedFinding,
-): Insertable<IngestStagingTable> {
+): StagingRow {
   const cvssScore = finiteOrNull(finding.cvssScore);
   const severityScore = finiteOrNull(finding.severityScore);
   return {

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import type { Database } from '../db/database.ts';
 import type { DB, ScansTable } from '../db/schema.ts';
 import { runPolicies } from '../domain/policies/runner.ts';
 import { publishEvents } from '../events/events.ts';
@@ -129,7 +130,7 @@ export type InMergeTransaction = (trx: Transaction<DB>, counts: IngestOutcome['c
  * failure nothing but the (failed) scan row of an async upload remains.
  */
 export async function ingestPrepared(
-  db: Kysely<DB>,
+  database: Database,
   prepared: PreparedUpload,
   file: UploadedFile,
   options: IngestOptions,
@@ -138,7 +139,7 @@ export async function ingestPrepared(
 ): Promise<IngestOutcome>;
 /** An async upload's pending scan; null when another run of its job completed it first. */
 export async function ingestPrepared(
-  db: Kysely<DB>,
+  database: Database,
   prepared: PreparedUpload,
   file: UploadedFile,
   options: IngestOptions,
@@ -146,13 +147,14 @@ export async function ingestPrepared(
   inMergeTransaction?: InMergeTransaction,
 ): Promise<IngestOutcome | null>;
 export async function ingestPrepared(
-  db: Kysely<DB>,
+  database: Database,
   prepared: PreparedUpload,
   file: UploadedFile,
   options: IngestOptions,
   existingScanId?: number,
   inMergeTransaction?: InMergeTransaction,
 ): Promise<IngestOutcome | null> {
+  const { db } = database;
   const uploadKey = newUploadKey();
   const startedAt = new Date();
   let stagingDiscarded = false;
@@ -162,7 +164,7 @@ export async function ingestPrepared(
     const staged =
       file.size === 0
         ? { findingsCount: 0, toolName: null, toolVersion: null, scopes: [], coveredFiles: [] }
-        : await stageFindings(db, prepared.parser, prepared.input, uploadKey, upload).catch(
+        : await stageFindings(database, prepared.parser, prepared.input, uploadKey, upload).catch(
             (error: unknown) => {
               throw isContentError(error) ? malformed(prepared.parser.displayName, error) : error;
             },

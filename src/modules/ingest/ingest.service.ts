@@ -186,7 +186,7 @@ export async function ingestUpload(
       return responseFor(presentScan(scan), false);
     }
     const outcome = await ingestPrepared(
-      db,
+      deps.database,
       prepared,
       file,
       options,
@@ -258,7 +258,7 @@ export async function processStoredScan(deps: StoredScanDeps, scanId: number): P
       uploadedVia: scan.uploaded_via,
     };
     const outcome = await ingestPrepared(
-      db,
+      deps.database,
       prepared,
       file,
       options,
