@@ -12,6 +12,8 @@ export interface Target {
   /** Upper bound on the ratio (`ratio`) or on the statistic itself (`value`). */
   max: number;
   on: 'ratio' | 'value';
+  /** A second bound, on the statistic itself, for a ratio target that also has an absolute one. */
+  valueMax?: number | undefined;
 }
 
 export interface MeasurementInput {
@@ -69,6 +71,7 @@ export function measure(input: MeasurementInput): Measurement {
   if (input.target && input.samples.length > 0) {
     const checked = input.target.on === 'ratio' ? ratio : value;
     pass = checked === undefined || !Number.isFinite(checked) ? undefined : checked <= input.target.max;
+    if (pass !== undefined && input.target.valueMax !== undefined) pass &&= value <= input.target.valueMax;
   }
   const failed = (input.checks ?? []).filter((check) => !check.ok);
   if (failed.length > 0) pass = false;
@@ -90,6 +93,11 @@ export function missBy(measurement: Measurement): string {
         ? (measurement.ratio ?? Number.NaN)
         : pickStatistic(measurement.summary, measurement.statistic);
     if (checked > target.max) parts.push(`+${Math.round((checked / target.max - 1) * 100)}%`);
+    const value = pickStatistic(measurement.summary, measurement.statistic);
+    if (target.valueMax !== undefined && value > target.valueMax)
+      parts.push(
+        `+${Math.round((value / target.valueMax - 1) * 100)}% over ${target.valueMax} ${measurement.unit}`,
+      );
   }
   if ((measurement.checks ?? []).some((check) => !check.ok)) parts.push('check failed');
   return parts.join(', ');

@@ -45,7 +45,7 @@ export const dashboardScenario: Scenario = {
         statistic: 'p95',
         samples: result.http,
         limit: { name: `same SQL via ${engine === 'postgres' ? 'pg' : 'PGlite'}`, samples: result.sql },
-        target: { text: 'p95 ≤ 250 ms', max: 250, on: 'value' },
+        target: { text: 'p95 ≤ 150 ms', max: 150, on: 'value' },
         notes: [
           `SQL captured by running dashboardStats on a logging Kysely: ${describeWaves(result.waves)}; ` +
             `the ratio is for information, the target is absolute`,

@@ -43,11 +43,16 @@ const COMBINATIONS: Combination[] = [
 const LIST_PARAMS = new Set(['status', 'severity']);
 const NUMBER_PARAMS = new Set(['applicationId', 'page', 'perPage']);
 
-/** The query object the route's handler receives after validation (lists as arrays, ids as numbers). */
+/**
+ * The query object the route's handler receives after validation: camelCase twins folded into the
+ * snake_case names the service reads (`applicationId` → `application_id`), lists as arrays, ids as
+ * numbers. Passed as sent, the service ignored the camelCase names, so the replayed SQL had no
+ * application, assignee or sort of its combination.
+ */
 function serviceInput(params: Record<string, string>): Record<string, unknown> {
   return Object.fromEntries(
     Object.entries(params).map(([key, value]) => [
-      key,
+      key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`),
       LIST_PARAMS.has(key) ? [value] : NUMBER_PARAMS.has(key) ? Number(value) : value,
     ]),
   );
@@ -107,7 +112,7 @@ export const listScenario: Scenario = {
         statistic: 'p95',
         samples: result.http,
         limit: { name: `same SQL via ${engine === 'postgres' ? 'pg' : 'PGlite'}`, samples: result.sql },
-        target: { text: 'p95 ≤ 1.5× SQL', max: 1.5, on: 'ratio' },
+        target: { text: 'p95 ≤ 150 ms and ≤ 1.5× SQL', max: 1.5, on: 'ratio', valueMax: 150 },
         notes: [
           `SQL captured by running the route's service (listFindings) on a logging Kysely, replayed as sent: ` +
             `${describeWaves(result.waves)}; the server also looks up the API key per request, the replay does not`,

@@ -39,7 +39,8 @@ const copyStatement = (table: CopyTable, columns: readonly string[], source: str
   `copy ${table} (${columns.map((column) => `"${column.replace(/"/g, '""')}"`).join(', ')}) from ${source}`;
 
 /** Tables an upload churns; the rest need no vacuum after one. */
-export type MaintainedTable = 'findings' | 'ingest_staging' | 'finding_scopes' | 'finding_events' | 'events';
+export type MaintainedTable =
+  'findings' | 'finding_counts' | 'ingest_staging' | 'finding_scopes' | 'finding_events' | 'events';
 
 export interface DatabaseOptions {
   /** `postgres://…` to use a PostgreSQL server; otherwise PGlite. */

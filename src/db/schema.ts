@@ -237,6 +237,22 @@ export interface FindingScopesTable {
   last_seen_at: Timestamp;
 }
 
+/**
+ * Ledger of finding counts per (version, severity, status), appended by triggers on findings; sum
+ * the rows of a key for its totals (see the finding-counts migration). Bigint sums arrive as numbers.
+ */
+export interface FindingCountsTable {
+  application_id: number;
+  version_id: number;
+  severity: SeverityName;
+  status: FindingStatus;
+  findings: number;
+  risk: number;
+  fixed_timed: number;
+  /** numeric: a string from the driver. */
+  fix_seconds: string;
+}
+
 export interface FindingEventsTable {
   id: Generated<number>;
   finding_id: number;
@@ -461,6 +477,7 @@ export interface DB {
   scans: ScansTable;
   findings: FindingsTable;
   finding_scopes: FindingScopesTable;
+  finding_counts: FindingCountsTable;
   finding_events: FindingEventsTable;
   finding_comments: FindingCommentsTable;
   events: EventsTable;

@@ -14,6 +14,10 @@ import * as eventPolicy from './2026-11-24T0000-event-policy.ts';
 import * as webhooks from './2026-11-24T0100-webhooks.ts';
 import * as policies from './2026-11-24T0200-policies.ts';
 import * as issueTrackers from './2026-11-24T0300-issue-trackers.ts';
+import * as findingCounts from './2026-11-24T1400-finding-counts.ts';
+import * as findingsCreatedIndex from './2026-11-24T1410-findings-created-index.ts';
+import * as dashboardWindowIndexes from './2026-11-24T1420-dashboard-window-indexes.ts';
+import * as riskOrderIndexes from './2026-11-24T1430-risk-order-indexes.ts';
 
 /** Forward-only migrations, applied in key order. Add new files here; never edit an applied one. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +36,8 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24T0100-webhooks': webhooks,
   '2026-11-24T0200-policies': policies,
   '2026-11-24T0300-issue-trackers': issueTrackers,
+  '2026-11-24T1400-finding-counts': findingCounts,
+  '2026-11-24T1410-findings-created-index': findingsCreatedIndex,
+  '2026-11-24T1420-dashboard-window-indexes': dashboardWindowIndexes,
+  '2026-11-24T1430-risk-order-indexes': riskOrderIndexes,
 };

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { discardAbandonedStaging } from '../../ingest/stage.ts';
+import { compactFindingCounts } from '../../modules/findings/finding-counts.repository.ts';
 import type { JobContext } from '../jobs.ts';
 
 const HOUR = 3_600_000;
@@ -14,7 +15,8 @@ const LOG_RETENTION = 30 * DAY;
 /**
  * Hourly upkeep, once per hour whichever process runs it: staged rows of crashed uploads, stored
  * files of scans that finished, expired sessions, dispatched events, settled deliveries and policy
- * runs past their retention, and PGlite's VACUUM (it has no autovacuum).
+ * runs past their retention, the finding counts ledger folded, and PGlite's VACUUM (it has no
+ * autovacuum).
  */
 export async function runHourlyMaintenance(context: JobContext): Promise<void> {
   const { db } = context;
@@ -37,6 +39,7 @@ export async function runHourlyMaintenance(context: JobContext): Promise<void> {
     .deleteFrom('policy_runs')
     .where('created_at', '<', new Date(now - LOG_RETENTION))
     .executeTakeFirst();
+  const countRows = await compactFindingCounts(db);
   await context.database.maintain();
   context.log.info(
     {
@@ -46,6 +49,7 @@ export async function runHourlyMaintenance(context: JobContext): Promise<void> {
       events: Number(events.numDeletedRows),
       webhook_deliveries: Number(deliveries.numDeletedRows),
       policy_runs: Number(runs.numDeletedRows),
+      finding_counts_rows: countRows,
     },
     'hourly maintenance done',
   );

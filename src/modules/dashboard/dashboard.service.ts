@@ -41,39 +41,60 @@ export async function dashboardStats(
   const since7 = new Date(now.getTime() - 7 * DAY_MS);
   const since30 = new Date(now.getTime() - 30 * DAY_MS);
 
-  // One pass over the findings, grouped finely enough that every figure can be summed from the
-  // groups; a covering index (findings_dashboard_idx) lets PostgreSQL answer it from the index alone.
+  // The matrix, risk and time to fix are sums of the finding_counts ledger (a few hundred rows at
+  // any size); the time windows move with the clock, so they count findings, each through a narrow
+  // index holding only the findings inside its window (dashboard-window-indexes migration).
   const [groups, counts] = await Promise.all([
     db
-      .selectFrom('findings')
+      .selectFrom('finding_counts')
       .select([
         'application_id',
         'severity',
         'status',
-        sql<number>`count(*)::integer`.as('count'),
-        sql<number>`coalesce(sum(risk_score), 0)::float8`.as('risk'),
-        sql<number>`(count(*) filter (where first_seen_at >= ${since7}))::integer`.as('new_7'),
-        sql<number>`(count(*) filter (where first_seen_at >= ${since30}))::integer`.as('new_30'),
-        sql<number>`(count(*) filter (where status = 'fixed' and fixed_at >= ${since7}))::integer`.as(
-          'fixed_7',
-        ),
-        sql<number>`(count(*) filter (where status = 'fixed' and fixed_at >= ${since30}))::integer`.as(
-          'fixed_30',
-        ),
-        sql<number>`(count(*) filter (where status = 'fixed' and fixed_at is not null))::integer`.as(
-          'fixed_timed',
-        ),
-        sql<number>`coalesce(sum(extract(epoch from fixed_at - first_seen_at))
-          filter (where status = 'fixed' and fixed_at is not null), 0)::float8`.as('fix_seconds'),
-        sql<number>`(count(*) filter (where status in ('open', 'confirmed') and due_date < ${now}))::integer`.as(
-          'overdue',
-        ),
+        sql<number>`sum(findings)::integer`.as('count'),
+        sql<number>`sum(risk)::float8`.as('risk'),
+        sql<number>`sum(fixed_timed)::integer`.as('fixed_timed'),
+        sql<number>`sum(fix_seconds)::float8`.as('fix_seconds'),
       ])
-      .where(inScope(scope, 'findings.application_id'))
+      .where(inScope(scope, 'finding_counts.application_id'))
       .groupBy(['application_id', 'severity', 'status'])
+      .having(sql<SqlBool>`sum(findings) <> 0`)
       .execute(),
     db
       .selectNoFrom((eb) => [
+        eb
+          .selectFrom('findings')
+          .select(sql<number>`count(*)::integer`.as('count'))
+          .where(inScope(scope, 'findings.application_id'))
+          .where('first_seen_at', '>=', since7)
+          .as('new_7'),
+        eb
+          .selectFrom('findings')
+          .select(sql<number>`count(*)::integer`.as('count'))
+          .where(inScope(scope, 'findings.application_id'))
+          .where('first_seen_at', '>=', since30)
+          .as('new_30'),
+        eb
+          .selectFrom('findings')
+          .select(sql<number>`count(*)::integer`.as('count'))
+          .where(inScope(scope, 'findings.application_id'))
+          .where('status', '=', 'fixed')
+          .where('fixed_at', '>=', since7)
+          .as('fixed_7'),
+        eb
+          .selectFrom('findings')
+          .select(sql<number>`count(*)::integer`.as('count'))
+          .where(inScope(scope, 'findings.application_id'))
+          .where('status', '=', 'fixed')
+          .where('fixed_at', '>=', since30)
+          .as('fixed_30'),
+        eb
+          .selectFrom('findings')
+          .select(sql<number>`count(*)::integer`.as('count'))
+          .where(inScope(scope, 'findings.application_id'))
+          .where('status', 'in', OPEN_STATUSES)
+          .where('due_date', '<', now)
+          .as('overdue'),
         eb
           .selectFrom('scans')
           .select(sql<number>`count(*)::integer`.as('count'))
@@ -93,19 +114,13 @@ export async function dashboardStats(
     SeverityName,
     Record<FindingStatus, number>
   >;
-  const windows = {
-    new_7: 0,
-    new_30: 0,
-    fixed_7: 0,
-    fixed_30: 0,
-    fixed_timed: 0,
-    fix_seconds: 0,
-    overdue: 0,
-  };
+  let fixedTimed = 0;
+  let fixSeconds = 0;
   const openByApplication = new Map<number, { open_findings: number; open_risk: number }>();
   for (const group of groups) {
     matrix[group.severity][group.status] += group.count;
-    for (const key of Object.keys(windows) as (keyof typeof windows)[]) windows[key] += Number(group[key]);
+    fixedTimed += group.fixed_timed;
+    fixSeconds += Number(group.fix_seconds);
     if (OPEN_STATUSES.includes(group.status)) {
       const app = openByApplication.get(group.application_id) ?? { open_findings: 0, open_risk: 0 };
       app.open_findings += group.count;
@@ -131,10 +146,7 @@ export async function dashboardStats(
     const app = names.find((candidate) => candidate.id === id);
     return { id, name: app?.name ?? '', slug: app?.slug ?? '', ...totalsOfApp };
   });
-  const mttf =
-    windows.fixed_timed > 0
-      ? Math.round((windows.fix_seconds / windows.fixed_timed / 86_400) * 100) / 100
-      : null;
+  const mttf = fixedTimed > 0 ? Math.round((fixSeconds / fixedTimed / 86_400) * 100) / 100 : null;
 
   const openBySeverity = zeros(SEVERITIES);
   const totals = { findings: 0, open: 0, fixed: 0, false_positive: 0 };
@@ -151,12 +163,12 @@ export async function dashboardStats(
     by_severity_status: matrix,
     open_by_severity: openBySeverity,
     totals,
-    new_last_7_days: windows.new_7,
-    new_last_30_days: windows.new_30,
-    fixed_last_7_days: windows.fixed_7,
-    fixed_last_30_days: windows.fixed_30,
+    new_last_7_days: counts.new_7 ?? 0,
+    new_last_30_days: counts.new_30 ?? 0,
+    fixed_last_7_days: counts.fixed_7 ?? 0,
+    fixed_last_30_days: counts.fixed_30 ?? 0,
     mean_time_to_fix_days: mttf,
-    overdue: windows.overdue,
+    overdue: counts.overdue ?? 0,
     top_applications: top,
     scans_last_30_days: counts.scans_30 ?? 0,
     applications: counts.applications ?? 0,

@@ -99,7 +99,7 @@ export function findingFilters(user: Principal, query: ListFindingsInput): Findi
   const assignee = assigneeFilter(query.assigned_to, user, issues);
   throwIfInvalid(issues);
   return {
-    visible: canAccessApplication(user, 'read', 'findings.application_id'),
+    visible: (column) => canAccessApplication(user, 'read', column),
     applicationId: query.application_id,
     versionId: query.application_version_id,
     versionName: query.version,
@@ -206,7 +206,7 @@ export async function listVersionFindings(
   const rows = await findingPage(
     db,
     {
-      visible: canAccessApplication(user, 'read', 'findings.application_id'),
+      visible: (column) => canAccessApplication(user, 'read', column),
       applicationId: app.id,
       versionId: version.id,
       severities,
