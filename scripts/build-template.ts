@@ -1,17 +1,20 @@
-// Builds the PGlite data-dir template a first start loads (see src/db/pglite-template.ts): an
-// in-memory cluster with every migration, the scanner types and the job tables, dumped to dist/.
-import { mkdirSync } from 'node:fs';
+// Builds the PGlite data-dir template a first start copies (see src/db/pglite-template.ts): a cluster
+// on disk with every migration, the scanner types and the job tables, cleanly shut down, in dist/.
+import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { PGlite } from '@electric-sql/pglite';
 import { loadConfig } from '../src/config.ts';
 import { createAppContext } from '../src/context.ts';
 import { migrateToLatest, openDatabase } from '../src/db/database.ts';
-import { TEMPLATE_FILE, writeTemplate } from '../src/db/pglite-template.ts';
+import { TEMPLATE_DIR, writeTemplateManifest } from '../src/db/pglite-template.ts';
 import { PARSERS } from '../src/ingest/parsers/index.ts';
 import { syncScannerTypes } from '../src/modules/scanner-types/scanner-types.service.ts';
 
 const started = performance.now();
-const database = await openDatabase({});
+mkdirSync(dirname(TEMPLATE_DIR), { recursive: true });
+// Built beside and renamed into place: a build that fails midway leaves the previous template whole.
+const building = `${TEMPLATE_DIR}.building`;
+rmSync(building, { recursive: true, force: true });
+const database = await openDatabase({ dataDir: building });
 const applied = await migrateToLatest(database.db);
 await syncScannerTypes(database.db, PARSERS);
 const silent = { info: () => {}, warn: () => {}, error: () => {} };
@@ -25,9 +28,13 @@ const context = await createAppContext(
   },
 );
 await context.jobs.stop();
-mkdirSync(dirname(TEMPLATE_FILE), { recursive: true });
-await writeTemplate(database.pglite?.instance as PGlite, applied);
 await database.close();
+rmSync(TEMPLATE_DIR, { recursive: true, force: true });
+renameSync(building, TEMPLATE_DIR);
+writeTemplateManifest(TEMPLATE_DIR, applied);
+// The archive earlier builds made (loaded with loadDataDir) is no longer read.
+rmSync(`${dirname(TEMPLATE_DIR)}/pglite-template.tgz`, { force: true });
+rmSync(`${dirname(TEMPLATE_DIR)}/pglite-template.tgz.json`, { force: true });
 console.log(
-  `PGlite template with ${applied.length} migrations: ${TEMPLATE_FILE} (${Math.round(performance.now() - started)} ms)`,
+  `PGlite template with ${applied.length} migrations: ${TEMPLATE_DIR} (${Math.round(performance.now() - started)} ms)`,
 );

@@ -30,6 +30,7 @@ describe('loadConfig', () => {
       outbound: { allowPrivate: false },
       webhooks: { timeoutMs: 10_000, retryLimit: 6, retryDelaySeconds: 30 },
       trackers: { timeoutMs: 20_000, retryLimit: 6, retryDelaySeconds: 30 },
+      pgliteSharedBuffers: '32MB',
     });
   });
 
@@ -47,7 +48,7 @@ describe('loadConfig', () => {
     ).toMatchObject({ publicUrl: 'https://scanhub.example.com', metricsToken: 'metrics-token-0123456789' });
     expect(() => loadConfig({ PUBLIC_URL: 'javascript:alert(1)' })).toThrow(/PUBLIC_URL/);
     expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN/);
-    expect(loadConfig({ PGLITE_SHARED_BUFFERS: '32MB' })).toMatchObject({ pgliteSharedBuffers: '32MB' });
+    expect(loadConfig({ PGLITE_SHARED_BUFFERS: '64MB' })).toMatchObject({ pgliteSharedBuffers: '64MB' });
     expect(() => loadConfig({ PGLITE_SHARED_BUFFERS: '32MB; fsync = off' })).toThrow(/PGLITE_SHARED_BUFFERS/);
   });
 

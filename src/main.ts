@@ -1,5 +1,4 @@
 import { parseArgs } from 'node:util';
-import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { openRuntime } from './runtime.ts';
 import { bootstrapAdmin } from './modules/users/bootstrap.ts';
@@ -32,7 +31,12 @@ servers run; the embedded database allows one process, so stop the server first,
 
 async function serve(config: Config): Promise<void> {
   const started = performance.now();
+  // The HTTP stack is imported while the database opens: PGlite's start waits on file reads and
+  // compiles its WebAssembly off this thread, time the import can use.
+  const appModule = import('./app.ts');
+  appModule.catch(() => {}); // awaited below; a failed open must not leave it unhandled
   const runtime = await openRuntime(config, { work: config.jobs.inServer });
+  const { buildApp } = await appModule;
   const app = await buildApp(runtime.context);
   const admin = await bootstrapAdmin(runtime.context.db, config.admin);
   await app.listen({ port: config.port, host: config.host });

@@ -6,7 +6,7 @@ import type { Config } from './config.ts';
 import { createAppContext } from './context.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { migrateToLatest, openDatabase } from './db/database.ts';
-import { readTemplate } from './db/pglite-template.ts';
+import { copyTemplate, usableTemplate } from './db/pglite-template.ts';
 import { discardOrphans, type OrphansRemoved } from './ingest/orphans.ts';
 import { PARSERS } from './ingest/parsers/index.ts';
 import type { JobLog } from './jobs/jobs.ts';
@@ -82,13 +82,13 @@ export async function openRuntime(
       stageStarted = now;
     };
     const dataDir = join(config.dataDir, 'pg');
+    const existing = !config.databaseUrl && existsSync(join(dataDir, 'PG_VERSION'));
     // A new embedded database starts from the template built with the code, not from initdb.
-    const template =
-      config.databaseUrl || existsSync(join(dataDir, 'PG_VERSION')) ? undefined : readTemplate();
+    const template = config.databaseUrl || existing ? undefined : usableTemplate();
+    if (template) copyTemplate(template, dataDir);
     const database = await openDatabase({
       url: config.databaseUrl,
       dataDir,
-      loadDataDir: template,
       sharedBuffers: config.pgliteSharedBuffers,
     });
     stage(
@@ -96,7 +96,7 @@ export async function openRuntime(
         ? 'database connected (PostgreSQL)'
         : template
           ? 'database created from the build template'
-          : existsSync(join(dataDir, 'PG_VERSION'))
+          : existing
             ? 'database opened'
             : 'database created (no build template: npm run build makes one)',
     );

@@ -318,7 +318,7 @@ describe('POST /api/applications/{id}/issue-tracker/test', () => {
       updated_at: new Date(),
     };
     for (const provider of ['github', 'gitlab', 'jira'] as const) {
-      const adapter = trackerAdapter({ ...base, provider }, t.secrets, {
+      const adapter = await trackerAdapter({ ...base, provider }, t.secrets, {
         outbound: { allowPrivate: false },
         trackers: { timeoutMs: 1500, retryLimit: 1, retryDelaySeconds: 1 },
       });

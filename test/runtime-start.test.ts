@@ -1,15 +1,24 @@
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { distIsFresh } from '../bin/dist-freshness.js';
 import { loadConfig } from '../src/config.ts';
-import { readTemplate } from '../src/db/pglite-template.ts';
+import { copyTemplate, usableTemplate, writeTemplateManifest } from '../src/db/pglite-template.ts';
 import { openRuntime } from '../src/runtime.ts';
 
 /**
  * What the README promises about starting: `npm start` rebuilds when `src/` changed since the last
- * build, a first start on a new data dir loads the build's template (when one was built), and the
+ * build, a first start on a new data dir copies the build's template (when one was built), and the
  * start reports one stage per step.
  */
 
@@ -37,7 +46,7 @@ describe('dist freshness (what npm start and bin/scanhub decide on)', () => {
 });
 
 describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('a first start on the embedded database', () => {
-  it('loads the build template when there is one, and reports each stage with its time', async () => {
+  it('copies the build template when there is one, and reports each stage with its time', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'scanhub-start-'));
     try {
       const config = { ...loadConfig({ LOG_LEVEL: 'silent' }), dataDir };
@@ -45,7 +54,7 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('a first start on the em
       const names = first.stages.map((stage) => stage.name);
       await first.close();
       expect(names[0]).toBe(
-        readTemplate()
+        usableTemplate()
           ? 'database created from the build template'
           : 'database created (no build template: npm run build makes one)',
       );
@@ -61,4 +70,46 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('a first start on the em
       rmSync(dataDir, { recursive: true, force: true });
     }
   }, 60_000);
+});
+
+describe('the build template (a migrated data directory a first start copies)', () => {
+  function fakeTemplate(root: string, migrationNames: string[]): string {
+    const template = join(root, 'template');
+    mkdirSync(join(template, 'base'), { recursive: true });
+    writeFileSync(join(template, 'PG_VERSION'), '17\n');
+    writeFileSync(join(template, 'base', 'file'), 'data');
+    writeTemplateManifest(template, migrationNames);
+    return template;
+  }
+
+  it('is used when it holds only migrations this code knows, and not when it holds one it does not', () => {
+    const root = mkdtempSync(join(tmpdir(), 'scanhub-template-'));
+    try {
+      const known = fakeTemplate(root, ['2026-11-22T0700-accounts']);
+      expect(usableTemplate(known)).toBe(known);
+      writeTemplateManifest(known, ['2026-11-22T0700-accounts', '2999-01-01T0000-from-a-newer-build']);
+      expect(usableTemplate(known)).toBeUndefined();
+      expect(usableTemplate(join(root, 'never-built'))).toBeUndefined();
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('is copied whole into a new or empty data dir, leaving no partial copy beside it', () => {
+    const root = mkdtempSync(join(tmpdir(), 'scanhub-template-'));
+    try {
+      const template = fakeTemplate(root, []);
+      const dataDir = join(root, 'data', 'pg');
+      mkdirSync(dataDir, { recursive: true }); // empty: replaced
+      copyTemplate(template, dataDir);
+      expect(readFileSync(join(dataDir, 'base', 'file'), 'utf8')).toBe('data');
+      expect(existsSync(join(dataDir, 'PG_VERSION'))).toBe(true);
+      expect(readdirSync(join(root, 'data'))).toEqual(['pg']);
+      // The template itself is untouched by what the database later writes.
+      writeFileSync(join(dataDir, 'base', 'file'), 'changed');
+      expect(readFileSync(join(template, 'base', 'file'), 'utf8')).toBe('data');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
 });

@@ -1,4 +1,5 @@
 import { AjvCompiler } from '@fastify/ajv-compiler';
+import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { FastifyRouteSchemaDef } from 'fastify/types/schema.js';
 import type { Options as AjvOptions } from 'ajv';
@@ -20,6 +21,27 @@ type BuildFromPool = (
   externalSchemas: Record<string, unknown>,
   options: { customOptions: AjvOptions },
 ) => Compile;
+type CompiledFunction = ((...args: unknown[]) => unknown) & Record<string, unknown>;
+
+/**
+ * A compiled function that is compiled when first called, not when the route is registered.
+ * Fastify compiles every route's validators and serializers when the server gets ready; with ~100
+ * routes that was about half a second of each start (Ajv and fast-json-stringify code generation),
+ * spent before the first request could be answered, for routes most starts never see. Compiled on
+ * first use, each costs a few milliseconds once, on its route's first request. The properties
+ * Fastify reads from a validator (`errors` after a call, `schemaEnv` to pass Ajv the parent data)
+ * are the compiled function's own, so Fastify cannot tell the difference.
+ */
+export function compiledOnFirstUse(compile: () => unknown): CompiledFunction {
+  let compiled: CompiledFunction | undefined;
+  const get = (): CompiledFunction => (compiled ??= compile() as CompiledFunction);
+  const onFirstUse = (...args: unknown[]) => get()(...args);
+  Object.defineProperties(onFirstUse, {
+    errors: { get: () => get().errors, enumerable: true },
+    schemaEnv: { get: () => get().schemaEnv, enumerable: true },
+  });
+  return onFirstUse as CompiledFunction;
+}
 
 /**
  * Fastify's validator factory, one Ajv instance per configuration (the library's own pool keyed by
@@ -31,12 +53,23 @@ function buildValidator(externalSchemas: Record<string, unknown>): Compile {
   const fromPool = AjvCompiler() as unknown as BuildFromPool;
   const strict = fromPool(externalSchemas, { customOptions: BODY_OPTIONS });
   const coercing = fromPool(externalSchemas, { customOptions: TEXT_OPTIONS });
-  return (route) => (route.httpPart === 'body' ? strict(route) : coercing(route));
+  return (route) => compiledOnFirstUse(() => (route.httpPart === 'body' ? strict(route) : coercing(route)));
+}
+
+type BuildSerializer = (
+  externalSchemas: unknown,
+  options: unknown,
+) => (route: { schema: unknown; method: string; url: string; httpStatus: string }) => unknown;
+
+/** Fastify's own serializer factory (fast-json-stringify), each serializer compiled on first use. */
+function buildSerializer(externalSchemas: unknown, options: unknown) {
+  const compile = (SerializerSelector as unknown as () => BuildSerializer)()(externalSchemas, options);
+  return (route: Parameters<typeof compile>[0]) => compiledOnFirstUse(() => compile(route));
 }
 
 /** The `schemaController` server option that installs the per-part validators. */
 export const schemaController = {
-  compilersFactory: { buildValidator },
+  compilersFactory: { buildValidator, buildSerializer },
 } as unknown as FastifyServerOptions['schemaController'];
 
 /**

@@ -2,30 +2,36 @@ import type { Selectable } from 'kysely';
 import type { Config } from '../../config.ts';
 import type { IssueTrackersTable } from '../../db/schema.ts';
 import type { SecretBox } from '../../lib/secrets.ts';
-import { githubAdapter } from './github.ts';
-import { gitlabAdapter } from './gitlab.ts';
-import { jiraAdapter } from './jira.ts';
 import type { IssueTrackerAdapter } from './types.ts';
 
 export type TrackerRow = Selectable<IssueTrackersTable>;
 
-/** The adapter for a configured tracker, its token unsealed only here, for the client's lifetime. */
-export function trackerAdapter(
+/**
+ * The adapter for a configured tracker, its token unsealed only here, for the client's lifetime.
+ * Each provider's client library is imported on first use, not at start: jira.js alone (with zod
+ * and axios) is ~420 modules, and most servers never call a tracker, or not in their first second.
+ */
+export async function trackerAdapter(
   tracker: TrackerRow,
   secrets: SecretBox,
   config: Pick<Config, 'outbound' | 'trackers'>,
-): IssueTrackerAdapter {
+): Promise<IssueTrackerAdapter> {
   const policy = { timeoutMs: config.trackers.timeoutMs, allowPrivate: config.outbound.allowPrivate };
   const token = secrets.open(tracker.token_sealed);
   switch (tracker.provider) {
-    case 'github':
+    case 'github': {
+      const { githubAdapter } = await import('./github.ts');
       return githubAdapter(
         { baseUrl: tracker.base_url, token, repository: tracker.repository ?? '' },
         policy,
       );
-    case 'gitlab':
+    }
+    case 'gitlab': {
+      const { gitlabAdapter } = await import('./gitlab.ts');
       return gitlabAdapter({ baseUrl: tracker.base_url, token, projectId: tracker.project_id ?? '' }, policy);
-    case 'jira':
+    }
+    case 'jira': {
+      const { jiraAdapter } = await import('./jira.ts');
       return jiraAdapter(
         {
           baseUrl: tracker.base_url,
@@ -37,5 +43,6 @@ export function trackerAdapter(
         },
         policy,
       );
+    }
   }
 }

@@ -124,7 +124,7 @@ export async function testTrackerConnection(
   const app = await requireApplication(context.db, user, appRef, 'write');
   const tracker = await trackerOf(context.db, app.id);
   try {
-    await trackerAdapter(tracker, context.secrets, context.config).testConnection();
+    await (await trackerAdapter(tracker, context.secrets, context.config)).testConnection();
   } catch (error) {
     throw badRequest('connection_failed', trackerErrorFrom(tracker.provider, error).message);
   }

@@ -24,7 +24,7 @@ export async function reconcileTrackers(
   for (const tracker of trackers) {
     const links = await openLinks(db, tracker.id);
     if (links.length === 0) continue;
-    const adapter = trackerAdapter(tracker, context.secrets, context.config);
+    const adapter = await trackerAdapter(tracker, context.secrets, context.config);
     for (const link of links) {
       checked += 1;
       try {

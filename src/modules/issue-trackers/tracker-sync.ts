@@ -67,7 +67,7 @@ export async function runTrackerIssueJob(
       .selectAll()
       .where('id', '=', link.tracker_id)
       .executeTakeFirstOrThrow();
-    const adapter = trackerAdapter(tracker, context.secrets, context.config);
+    const adapter = await trackerAdapter(tracker, context.secrets, context.config);
     try {
       const key = await ensureIssue(db, adapter, tracker, link, context.config.publicUrl);
       // A create may adopt an old issue (found by its marker) or race a status change: align both.

@@ -1,0 +1,57 @@
+import { randomBytes } from 'node:crypto';
+import { Migrator, sql } from 'kysely';
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { migrateToLatest, openDatabase, type Database } from './database.ts';
+import { migrations } from './migrations/index.ts';
+
+/** A new, empty database: PGlite in memory, or a schema of its own on TEST_DATABASE_URL. */
+async function emptyDatabase(): Promise<{ database: Database; schema?: string; drop(): Promise<void> }> {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) {
+    const database = await openDatabase({});
+    return { database, drop: () => database.close() };
+  }
+  const schema = `scanhub_migrate_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  const database = await openDatabase({ url, schema });
+  return {
+    database,
+    schema,
+    drop: async () => {
+      await database.close();
+      await admin.query(`drop schema ${schema} cascade`);
+      await admin.end();
+    },
+  };
+}
+
+describe('migrateToLatest', () => {
+  it('applies what is pending, skips the Migrator when nothing is, and still refuses an unknown applied migration', async () => {
+    const { database, schema, drop } = await emptyDatabase();
+    try {
+      const names = Object.keys(migrations);
+      const first = names[0] as string;
+      const migrator = new Migrator({
+        db: database.db,
+        provider: { getMigrations: async () => migrations },
+        ...(schema ? { migrationTableSchema: schema } : {}),
+      });
+      expect((await migrator.migrateTo(first)).error).toBeUndefined();
+
+      expect(await migrateToLatest(database.db, schema)).toEqual(names.slice(1));
+      expect(await migrateToLatest(database.db, schema)).toEqual([]);
+
+      // Applied by a newer build: the Migrator's refusal, not the fast path's "up to date".
+      const table = sql.table(schema ? `${schema}.kysely_migration` : 'kysely_migration');
+      await sql`insert into ${table} (name, timestamp) values ('2999-01-01T0000-newer', '2999-01-01')`.execute(
+        database.db,
+      );
+      await expect(migrateToLatest(database.db, schema)).rejects.toThrow(/2999-01-01T0000-newer/);
+    } finally {
+      await drop();
+    }
+  }, 60_000);
+});
