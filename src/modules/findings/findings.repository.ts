@@ -41,14 +41,28 @@ function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 }
 
+/**
+ * The filters on the columns `findings` and the `finding_counts` ledger share (visibility,
+ * application, version, severity, status), on either table: the list and the ledger's total select
+ * by the same rules.
+ */
+function keyConditions(filters: FindingFilters, table: 'findings' | 'finding_counts'): Expression<SqlBool>[] {
+  const column = (name: string) => sql.ref(`${table}.${name}`);
+  const conditions: Expression<SqlBool>[] = [filters.visible(`${table}.application_id`)];
+  if (filters.applicationId !== undefined)
+    conditions.push(sql<SqlBool>`${column('application_id')} = ${filters.applicationId}`);
+  if (filters.versionId !== undefined)
+    conditions.push(sql<SqlBool>`${column('version_id')} = ${filters.versionId}`);
+  if (filters.severities?.length)
+    conditions.push(sql<SqlBool>`${column('severity')} in (${sql.join([...filters.severities])})`);
+  if (filters.statuses?.length)
+    conditions.push(sql<SqlBool>`${column('status')} in (${sql.join([...filters.statuses])})`);
+  return conditions;
+}
+
 function filterCondition(filters: FindingFilters): Expression<SqlBool> {
   const eb = expressionBuilder<DB, 'findings'>();
-  const conditions: Expression<SqlBool>[] = [filters.visible('findings.application_id')];
-  if (filters.applicationId !== undefined)
-    conditions.push(eb('findings.application_id', '=', filters.applicationId));
-  if (filters.versionId !== undefined) conditions.push(eb('findings.version_id', '=', filters.versionId));
-  if (filters.severities?.length) conditions.push(eb('findings.severity', 'in', [...filters.severities]));
-  if (filters.statuses?.length) conditions.push(eb('findings.status', 'in', [...filters.statuses]));
+  const conditions = keyConditions(filters, 'findings');
   if (filters.scannerTypeId !== undefined)
     conditions.push(eb('findings.scanner_type_id', '=', filters.scannerTypeId));
   if (filters.scanId !== undefined) {
@@ -236,18 +250,7 @@ export async function countFindings(db: Kysely<DB>, filters: FindingFilters): Pr
     const row = await db
       .selectFrom('finding_counts')
       .select(sql<number>`coalesce(sum(finding_counts.findings), 0)::bigint`.as('total'))
-      .where((eb) => {
-        const conditions: Expression<SqlBool>[] = [filters.visible('finding_counts.application_id')];
-        if (filters.applicationId !== undefined)
-          conditions.push(eb('finding_counts.application_id', '=', filters.applicationId));
-        if (filters.versionId !== undefined)
-          conditions.push(eb('finding_counts.version_id', '=', filters.versionId));
-        if (filters.severities?.length)
-          conditions.push(eb('finding_counts.severity', 'in', [...filters.severities]));
-        if (filters.statuses?.length)
-          conditions.push(eb('finding_counts.status', 'in', [...filters.statuses]));
-        return eb.and(conditions);
-      })
+      .where((eb) => eb.and(keyConditions(filters, 'finding_counts')))
       .executeTakeFirstOrThrow();
     return Number(row.total);
   }
