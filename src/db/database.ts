@@ -79,19 +79,17 @@ function postgresDatabase(url: string, schema: string | undefined): Database {
     maintain: async () => {},
     copyFrom: async (table, columns, rows) => {
       const client = await pool.connect();
-      let failed: unknown;
       try {
         await pipeline(
           Readable.from([rows]),
           client.query(copyFromStdin(copyStatement(table, columns, 'stdin'))),
         );
       } catch (error) {
-        failed = error;
-        throw error;
-      } finally {
         // A connection whose COPY broke off mid-stream is not reused.
-        client.release(failed instanceof Error ? failed : undefined);
+        client.release(error instanceof Error ? error : new Error(String(error)));
+        throw error;
       }
+      client.release();
     },
     close: () => db.destroy(),
   };
