@@ -258,6 +258,33 @@ describe('finding_counts ledger', () => {
   });
 });
 
+describe.runIf(Boolean(process.env.TEST_DATABASE_URL))(
+  'finding_counts under concurrency (PostgreSQL)',
+  () => {
+    it('two open transactions changing findings of one key both write without waiting on each other', async () => {
+      const app = await makeApplication(t, admin);
+      const first = await makeFinding(t, app.id, { severity: 'high', status: 'open' });
+      const second = await makeFinding(t, app.id, { severity: 'high', status: 'open' });
+      const pool = t.database.pool!;
+      const [a, b] = [await pool.connect(), await pool.connect()];
+      try {
+        await a.query('begin');
+        await b.query('begin');
+        // A shared counter row would make b wait for a's commit: the timeout turns a wait into a failure.
+        await b.query(`set local lock_timeout = '2s'`);
+        await a.query(`update findings set status = 'confirmed' where id = $1`, [first.id]);
+        await b.query(`update findings set status = 'confirmed' where id = $1`, [second.id]);
+        await b.query('commit');
+        await a.query('commit');
+      } finally {
+        a.release();
+        b.release();
+      }
+      await expectLedgerExact();
+    });
+  },
+);
+
 describe('GET /api/findings total and pages', () => {
   it('total is the real count and every page the real slice, for each filter, sort and caller', async () => {
     const member = await makeUser(t);
