@@ -2,6 +2,7 @@
 // on disk with every migration, the scanner types and the job tables, cleanly shut down, in dist/.
 import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { sql } from 'kysely';
 import { loadConfig } from '../src/config.ts';
 import { createAppContext } from '../src/context.ts';
 import { migrateToLatest, openDatabase } from '../src/db/database.ts';
@@ -28,6 +29,13 @@ const context = await createAppContext(
   },
 );
 await context.jobs.stop();
+// A first start copies every file of the template, and creating a file costs ~0.5 ms here (ext4 in a
+// VM): template0 and template1 are ~600 of its ~1,240 files. scanhub only ever opens `postgres` and
+// never runs CREATE DATABASE (the one thing that reads a template database), so they go.
+for (const name of ['template0', 'template1']) {
+  await sql`alter database ${sql.id(name)} is_template false`.execute(database.db);
+  await sql`drop database ${sql.id(name)}`.execute(database.db);
+}
 await database.close();
 rmSync(TEMPLATE_DIR, { recursive: true, force: true });
 renameSync(building, TEMPLATE_DIR);

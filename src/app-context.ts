@@ -26,6 +26,11 @@ export interface AppContext {
   jobs: Jobs;
   /** Prometheus instruments (`/metrics`). */
   metrics: Metrics;
+  /**
+   * Whether the start has run all its steps. The server listens before its last one (starting the
+   * job workers) and sets this when it is done; `/readyz` answers 503 until then.
+   */
+  startup: { complete: boolean };
 }
 
 export type App = FastifyInstance<

@@ -7,14 +7,15 @@ import { createMetrics } from './observability/metrics.ts';
 
 /**
  * Wires the application context: database, secrets and the job system. The server, `scanhub
- * worker` and the tests all build it here; `work` says whether this process runs job workers.
+ * worker` and the tests all build it here; `work` says whether this process runs job workers, and
+ * `deferWorkers` that they start later, with the rest of the start (`startup.complete` says when).
  */
 export async function createAppContext(
   config: Config,
   database: Database,
   secretKey: string,
   log: JobLog,
-  options: { work: boolean },
+  options: { work: boolean; deferWorkers?: boolean },
 ): Promise<AppContext> {
   const base = {
     config,
@@ -23,9 +24,12 @@ export async function createAppContext(
     secretKey,
     secrets: new SecretBox(secretKey),
     metrics: createMetrics(database),
+    // Complete unless the caller still has start steps to run (the server's, after it listens).
+    startup: { complete: !options.deferWorkers },
   };
   const jobs = await startJobs(base, {
     work: options.work,
+    deferWorkers: options.deferWorkers ?? false,
     expireInSeconds: config.jobs.timeoutSeconds,
     log,
   });

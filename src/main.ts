@@ -6,6 +6,7 @@ import { setPasswordByEmail } from './modules/users/passwords.service.ts';
 import { createUser } from './modules/users/users.service.ts';
 import { AppError } from './errors.ts';
 import type { Runtime } from './runtime.ts';
+import type { App } from './app-context.ts';
 
 const USAGE = `Usage: scanhub <command>
 
@@ -35,15 +36,28 @@ async function serve(config: Config): Promise<void> {
   // compiles its WebAssembly off this thread, time the import can use.
   const appModule = import('./app.ts');
   appModule.catch(() => {}); // awaited below; a failed open must not leave it unhandled
-  const runtime = await openRuntime(config, { work: config.jobs.inServer });
-  const { buildApp } = await appModule;
-  const app = await buildApp(runtime.context);
-  const admin = await bootstrapAdmin(runtime.context.db, config.admin);
+  const runtime = await openRuntime(config, { work: config.jobs.inServer, deferLastSteps: true });
+  // The first admin's password is hashed (off this thread) while the app is built.
+  const [app, admin] = await Promise.all([
+    appModule.then(({ buildApp }) => buildApp(runtime.context)),
+    bootstrapAdmin(runtime.context.db, config.admin),
+  ]);
   await app.listen({ port: config.port, host: config.host });
-  for (const stage of runtime.stages) app.log.info({ ms: stage.ms }, `start: ${stage.name}`);
-  const { stagingRows, spoolFiles } = runtime.orphans;
-  if (stagingRows + spoolFiles > 0)
-    app.log.info({ stagingRows, spoolFiles }, 'removed what crashed uploads left behind');
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    await app.close(); // stops accepting, lets in-flight requests finish
+    await runtime.close(); // lets running jobs finish (or hands them back), then closes the database
+    process.exit(0);
+  };
+  // Set before anything says it listens: whoever reads that may signal at once, and a signal
+  // without a handler kills the process on the spot, before the start's last step.
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+
+  runtime.stage('first admin checked, HTTP server listening');
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`;
@@ -59,17 +73,34 @@ async function serve(config: Config): Promise<void> {
       console.log(`Password:    ${admin.generatedPassword}  (shown once; change it)`);
   }
 
-  let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    app.log.info({ signal }, 'shutting down');
-    await app.close(); // stops accepting, lets in-flight requests finish
-    await runtime.close(); // lets running jobs finish (or hands them back), then closes the database
-    process.exit(0);
+  await finishStartWhileServing(app, runtime, () => closing);
+}
+
+/**
+ * The start's last step (runtime.finishStart: job workers and schedules), run while the server
+ * already answers, and the log line of every stage. Nothing a request does depends on it: a job sent
+ * before the workers start waits in its queue, as when every worker is busy, and an event committed
+ * before the outbox watcher's first look is found by it. `/readyz` answers 503 until it is done.
+ * A failure stops the server, as one before listening does.
+ */
+async function finishStartWhileServing(app: App, runtime: Runtime, closing: () => boolean): Promise<void> {
+  let logged = 0;
+  const logStages = () => {
+    for (const stage of runtime.stages.slice(logged)) app.log.info({ ms: stage.ms }, `start: ${stage.name}`);
+    logged = runtime.stages.length;
   };
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
+  logStages();
+  const left = runtime.orphans;
+  if (left.stagingRows + left.spoolFiles + left.unpublishedFindings + left.unfinishedScans > 0)
+    app.log.info(left, 'removed what crashed uploads left behind');
+  try {
+    await runtime.finishStart();
+  } catch (error) {
+    if (closing()) return; // stopped by a signal meanwhile: its shutdown ends the process
+    app.log.fatal({ err: error }, 'start failed');
+    throw error;
+  }
+  logStages();
 }
 
 async function worker(config: Config): Promise<void> {

@@ -39,6 +39,14 @@ export interface Runtime {
   orphans: OrphansRemoved;
   /** What the start did, in order, with the time each step took (logged one line each). */
   stages: StartStage[];
+  /** Ends the current stage of the start: `name` took the time since the previous one ended. */
+  stage(name: string): void;
+  /**
+   * The start's last step: starts the job workers and schedules (with `work`). `openRuntime` runs it
+   * unless asked to leave it to its caller (`deferLastSteps`: the server, which listens first).
+   * Runs once; later calls get the same promise.
+   */
+  finishStart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -65,11 +73,12 @@ function terminalLog(verbose: boolean): JobLog {
 
 /**
  * Opens and migrates the database named by config and prepares what the app needs: the one wiring
- * of serve, worker, migrate and the users commands. `work` runs job workers in this process.
+ * of serve, worker, migrate and the users commands. `work` runs job workers in this process;
+ * `deferLastSteps` leaves `finishStart()` to the caller.
  */
 export async function openRuntime(
   config: Config,
-  options: { log?: JobLog; work?: boolean } = {},
+  options: { log?: JobLog; work?: boolean; deferLastSteps?: boolean } = {},
 ): Promise<Runtime> {
   mkdirSync(config.dataDir, { recursive: true });
   const unlock = config.databaseUrl ? async () => {} : await lockDataDir(config.dataDir);
@@ -104,6 +113,9 @@ export async function openRuntime(
     await syncScannerTypes(database.db, PARSERS);
     stage(migrations.length ? `migrations applied: ${migrations.join(', ')}` : 'migrations: none pending');
     const instances = await registerInstance(config.databaseUrl);
+    // Before the server listens, not after with the workers: on PGlite what is removed (findings
+    // of a merge that never completed, its scan) is told from an upload of a live process only by
+    // there being no other process, and an upload this one began meanwhile would be one.
     const orphans = await discardOrphans(database.db, config.dataDir, instances);
     const secretKey = resolveSecretKey(config);
     stage('leftovers of interrupted uploads removed');
@@ -112,17 +124,29 @@ export async function openRuntime(
       database,
       secretKey,
       options.log ?? terminalLog(['info', 'debug', 'trace'].includes(config.logLevel)),
-      {
-        work: options.work ?? false,
-      },
+      { work: options.work ?? false, deferWorkers: true },
     );
-    stage(options.work ? 'job workers started' : 'job queue connected');
+    stage('job queue connected');
+    let finished: Promise<void> | undefined;
+    const finishStart = () =>
+      (finished ??= (async () => {
+        stageStarted = performance.now(); // what the caller did in between is not this stage's
+        if (options.work) {
+          await context.jobs.startWorkers();
+          stage('job workers started');
+        }
+        context.startup.complete = true;
+      })());
+    if (!options.deferLastSteps) await finishStart();
     return {
       context,
       migrations,
       orphans,
       stages,
+      stage,
+      finishStart,
       close: async () => {
+        await finished?.catch(() => {}); // its failure is the caller's to report; the close goes on
         await context.jobs.stop();
         await instances.close();
         await database.close();

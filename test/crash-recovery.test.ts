@@ -96,6 +96,10 @@ describe(`crash during ingestion (${engine})`, () => {
     expect(left.scans).toBe(0);
 
     server = await startServer(target, { logLevel: 'warn' });
+    // Leftovers are removed in the start's last steps, after the server listens: ready says done.
+    await expect
+      .poll(async () => (await fetch(`${server.url}/readyz`)).status, { timeout: 30_000 })
+      .toBe(200);
     if (!target.databaseUrl) await server.stop();
     expect(spoolFiles(target.dataDir)).toEqual([]);
     expect(await countRows(target)).toEqual({ staging: 0, scans: 0, findings: 0 });

@@ -44,6 +44,20 @@ describe('GET /readyz', () => {
     expect(response.json()).toEqual({ status: 'ready' });
   });
 
+  it('503 starting while the start has steps left (the server listens before its last ones)', async () => {
+    t.startup.complete = false;
+    try {
+      const response = await t.app.inject({ url: '/readyz' });
+      expect(response.statusCode).toBe(503);
+      expect(response.headers['content-type']).toContain('application/problem+json');
+      expect(response.json()).toMatchObject({ status: 503, code: 'starting' });
+      expect((await t.app.inject({ url: '/healthz' })).statusCode).toBe(200);
+    } finally {
+      t.startup.complete = true;
+    }
+    expect((await t.app.inject({ url: '/readyz' })).statusCode).toBe(200);
+  });
+
   it('503 problem+json when the database does not', async () => {
     const executor = t.db.getExecutor();
     const spy = vi.spyOn(t.db, 'getExecutor').mockReturnValue(

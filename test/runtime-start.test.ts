@@ -13,7 +13,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { distIsFresh } from '../bin/dist-freshness.js';
 import { loadConfig } from '../src/config.ts';
-import { copyTemplate, usableTemplate, writeTemplateManifest } from '../src/db/pglite-template.ts';
+import {
+  copyTemplate,
+  TEMPLATE_DIR,
+  usableTemplate,
+  writeTemplateManifest,
+} from '../src/db/pglite-template.ts';
+import { buildApp } from '../src/app.ts';
+import { spoolDirOf } from '../src/ingest/process-instance.ts';
 import { openRuntime } from '../src/runtime.ts';
 
 /**
@@ -72,6 +79,39 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('a first start on the em
   }, 60_000);
 });
 
+describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('a start that listens before its last step', () => {
+  it('removes leftovers before it can listen, and is not ready until the job workers started', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'scanhub-start-'));
+    // What a crashed process left behind, and what this one must not have to share with it.
+    const crashed = spoolDirOf(dataDir, 'process-that-is-gone');
+    mkdirSync(crashed, { recursive: true });
+    writeFileSync(join(crashed, 'upload'), 'left behind');
+    const config = { ...loadConfig({ LOG_LEVEL: 'silent' }), dataDir };
+    const runtime = await openRuntime(config, { work: true, deferLastSteps: true });
+    try {
+      expect(runtime.orphans).toMatchObject({ spoolFiles: 1 });
+      expect(existsSync(crashed)).toBe(false);
+      const names = () => runtime.stages.map((stage) => stage.name);
+      expect(names()).toContain('leftovers of interrupted uploads removed');
+      expect(names()).not.toContain('job workers started');
+
+      const app = await buildApp(runtime.context, { logger: false });
+      expect((await app.inject({ url: '/healthz' })).statusCode).toBe(200);
+      const starting = await app.inject({ url: '/readyz' });
+      expect(starting.statusCode).toBe(503);
+      expect(starting.json()).toMatchObject({ code: 'starting' });
+
+      await runtime.finishStart();
+      expect(names().at(-1)).toBe('job workers started');
+      expect((await app.inject({ url: '/readyz' })).json()).toEqual({ status: 'ready' });
+      await app.close();
+    } finally {
+      await runtime.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
 describe('the build template (a migrated data directory a first start copies)', () => {
   function fakeTemplate(root: string, migrationNames: string[]): string {
     const template = join(root, 'template');
@@ -93,6 +133,11 @@ describe('the build template (a migrated data directory a first start copies)', 
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
+  });
+
+  // A first start pays for every file it copies: the template keeps only the database scanhub opens.
+  it.skipIf(!usableTemplate())('holds one database, without template0 and template1', () => {
+    expect(readdirSync(join(TEMPLATE_DIR, 'base'))).toHaveLength(1);
   });
 
   it('is copied whole into a new or empty data dir, leaving no partial copy beside it', () => {

@@ -1,6 +1,6 @@
 import { cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { PACKAGE_ROOT } from '../package-root.ts';
 import { migrations } from './migrations/index.ts';
 
 /**
@@ -9,15 +9,8 @@ import { migrations } from './migrations/index.ts';
  * (seconds and ~900 MB of memory) and running every migration. A plain directory, not a
  * `dumpDataDir` archive: `loadDataDir` unpacks the archive through PGlite's file system in the
  * process's memory, which took about 1 s more and ~90 MB more peak RSS than copying the files.
- * The same path from `src/db/` (tsx) and `dist/db/` (compiled).
  */
-export const TEMPLATE_DIR = join(
-  dirname(fileURLToPath(import.meta.url)),
-  '..',
-  '..',
-  'dist',
-  'pglite-template',
-);
+export const TEMPLATE_DIR = join(PACKAGE_ROOT, 'dist', 'pglite-template');
 
 /** The migrations the template holds, beside it. */
 function manifestFile(templateDir: string): string {
@@ -47,7 +40,7 @@ export function usableTemplate(templateDir = TEMPLATE_DIR): string | undefined {
  * Copies the template to `dataDir`, which must not hold a database yet. The copy goes to a sibling
  * first and is renamed into place, so a start interrupted mid-copy leaves no half database that a
  * later start would take for a whole one. Synchronous on purpose: nothing else runs this early, and
- * the sync copy was 3× faster than `fs.promises.cp` (one thread-pool round trip per file, ~1,200 files).
+ * the sync copy was 3× faster than `fs.promises.cp` (one thread-pool round trip per file; ~1,200 files then).
  */
 export function copyTemplate(templateDir: string, dataDir: string): void {
   const partial = `${dataDir}.partial-${process.pid}`;

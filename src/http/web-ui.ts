@@ -1,11 +1,12 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { App } from '../app-context.ts';
+import { PACKAGE_ROOT } from '../package-root.ts';
 import { sendProblem } from './errors.ts';
 
 /** Where `npm run web:build` (run by `npm install`'s prepare step) writes the browser UI. */
-export const WEB_DIST = resolve(import.meta.dirname, '../../web/dist');
+export const WEB_DIST = join(PACKAGE_ROOT, 'web', 'dist');
 
 const NOT_BUILT_PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>scanhub</title></head>

@@ -16,9 +16,16 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-/** Starts `scanhub serve` with `env` over this process's environment; resolves once it listens. */
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], {
+/**
+ * Starts `scanhub serve` with `env` over this process's environment; resolves once it listens.
+ * From the sources through tsx, or with `build` what `npm start` runs: the bundle in `dist/`.
+ */
+export async function startServerProcess(
+  env: Record<string, string>,
+  { build = false }: { build?: boolean } = {},
+): Promise<ServerProcess> {
+  const entry = build ? ['dist/main.js'] : ['--import', 'tsx', 'src/main.ts'];
+  const child = spawn(process.execPath, [...entry, 'serve'], {
     cwd: REPO_ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -4,7 +4,7 @@ import { constantTimeEqual } from '../../lib/secrets.ts';
 import { sendProblem } from '../../http/errors.ts';
 import { loggableError } from '../../lib/loggable-error.ts';
 
-export function healthRoutes(app: App, { db, config, metrics }: AppContext): void {
+export function healthRoutes(app: App, { db, config, metrics, startup }: AppContext): void {
   app.get(
     '/healthz',
     {
@@ -25,12 +25,14 @@ export function healthRoutes(app: App, { db, config, metrics }: AppContext): voi
       config: { access: 'public', rateLimit: false },
       schema: {
         operationId: 'getReadiness',
-        description: 'Readiness: 200 when the database answers, 503 problem+json otherwise.',
+        description:
+          'Readiness: 200 when the start is complete (the server listens before its last step, starting the job workers) and the database answers with every migration applied; 503 problem+json otherwise.',
         tags: ['health'],
-        summary: 'The database answers',
+        summary: 'Started, and the database answers',
       },
     },
     async (request, reply) => {
+      if (!startup.complete) return sendProblem(reply, 503, 'starting', 'The server is finishing its start');
       try {
         const pending = await pendingMigrations(db);
         if (pending.length > 0) {

@@ -29,8 +29,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The database answers
-         * @description Readiness: 200 when the database answers, 503 problem+json otherwise.
+         * Started, and the database answers
+         * @description Readiness: 200 when the start is complete (the server listens before its last step, starting the job workers) and the database answers with every migration applied; 503 problem+json otherwise.
          */
         get: operations["getReadiness"];
         put?: never;
@@ -2006,7 +2006,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The database answers */
+            /** @description Started, and the database answers */
             200: {
                 headers: {
                     [name: string]: unknown;

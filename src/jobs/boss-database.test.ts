@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest';
+import { openDatabase } from '../db/database.ts';
+import { bossDatabase } from './boss-database.ts';
+
+describe('bossDatabase on PGlite', () => {
+  it('runs a statement that waited for the session before the database closes (no rejection from a closed database)', async () => {
+    const database = await openDatabase({});
+    const boss = bossDatabase(database);
+    expect((await boss.executeSql('select 1 as one', [])).rows).toEqual([{ one: 1 }]);
+    // pg-boss completing a job while the server shuts down: its statement was waiting when the close came.
+    const held = await database.pglite!.lock.acquire();
+    const late = boss.executeSql('select 1 as one', []);
+    held();
+    await database.close();
+    await expect(late).resolves.toMatchObject({ rows: [{ one: 1 }] });
+  });
+});
