@@ -115,7 +115,7 @@ export const listScenario: Scenario = {
         target: { text: 'p95 ≤ 150 ms and ≤ 1.5× SQL', max: 1.5, on: 'ratio', valueMax: 150 },
         notes: [
           `SQL captured by running the route's service (listFindings) on a logging Kysely, replayed as sent: ` +
-            `${describeWaves(result.waves)}; the server also looks up the API key per request, the replay does not`,
+            `${describeWaves(result.waves)}; the server answers the API key from its key cache, as the replay needs none`,
         ],
         extra: {
           matching: total,

@@ -3,9 +3,11 @@ import type { Kysely } from 'kysely';
 import { holdsAdminPermission } from '../access/access.ts';
 import { isAdmin, type Principal, type UserPrincipal } from '../access/principal.ts';
 import { accessRule, delegablePermission, type RouteAccess } from '../access/route-access.ts';
+import type { ChangeNotices } from '../db/change-notices.ts';
 import type { DB } from '../db/schema.ts';
 import { constantTimeEqual, hmacHex, sha256Hex } from '../lib/secrets.ts';
 import { AppError, unauthorized } from '../errors.ts';
+import { ApiKeyCache, type CachedApiKey } from './api-key-cache.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -40,28 +42,54 @@ export function apiKeyFrom(request: FastifyRequest): string | undefined {
   return match ? match[1] : undefined;
 }
 
-async function userByApiKey(db: Kysely<DB>, rawKey: string): Promise<UserPrincipal | null> {
+async function lookUpApiKey(db: Kysely<DB>, keyHash: string): Promise<CachedApiKey | undefined> {
   const row = await db
     .selectFrom('api_keys')
     .innerJoin('users', 'users.id', 'api_keys.user_id')
     .select([
       'api_keys.id as key_id',
+      'api_keys.expires_at',
       'api_keys.last_used_at',
       'users.id',
       'users.email',
       'users.name',
       'users.role',
     ])
-    .where('api_keys.key_hash', '=', sha256Hex(rawKey))
+    .where('api_keys.key_hash', '=', keyHash)
     .where('api_keys.revoked_at', 'is', null)
     .where((eb) => eb.or([eb('api_keys.expires_at', 'is', null), eb('api_keys.expires_at', '>', new Date())]))
     .where('users.disabled', '=', false)
     .executeTakeFirst();
-  if (!row) return null;
-  if (!row.last_used_at || Date.now() - row.last_used_at.getTime() > LAST_USED_RESOLUTION_MS) {
-    await db.updateTable('api_keys').set({ last_used_at: new Date() }).where('id', '=', row.key_id).execute();
+  if (!row) return undefined;
+  const { id, email, name, role } = row;
+  return {
+    keyId: row.key_id,
+    // Shared by every request of the key while cached: frozen, so no request can change another's.
+    principal: Object.freeze({ kind: 'user', id, email, name, role, via: 'api_key' }),
+    expiresAt: row.expires_at,
+    lastUsedAt: row.last_used_at,
+  };
+}
+
+async function userByApiKey(
+  db: Kysely<DB>,
+  cache: ApiKeyCache,
+  rawKey: string,
+): Promise<UserPrincipal | null> {
+  const keyHash = sha256Hex(rawKey);
+  const now = new Date();
+  let key = cache.find(keyHash, now);
+  if (!key) {
+    const version = cache.version;
+    key = await lookUpApiKey(db, keyHash);
+    if (!key) return null;
+    cache.remember(keyHash, key, version);
   }
-  return { kind: 'user', id: row.id, email: row.email, name: row.name, role: row.role, via: 'api_key' };
+  if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+    key.lastUsedAt = now;
+    await db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', key.keyId).execute();
+  }
+  return key.principal;
 }
 
 async function userBySession(db: Kysely<DB>, rawSession: string): Promise<UserPrincipal | null> {
@@ -92,8 +120,15 @@ async function applicationByToken(db: Kysely<DB>, rawToken: string): Promise<Pri
  * Authenticates every request once and enforces each route's `auth` requirement. Presented but
  * invalid credentials are a 401 even where anonymous access would do, so a typo'd key is noticed.
  */
-export function registerAuthentication(app: FastifyInstance, db: Kysely<DB>, secretKey: string): void {
+export function registerAuthentication(
+  app: FastifyInstance,
+  db: Kysely<DB>,
+  secretKey: string,
+  credentialNotices: ChangeNotices,
+): void {
   app.decorateRequest('principal', null);
+  const apiKeys = new ApiKeyCache(credentialNotices);
+  app.addHook('onClose', async () => apiKeys.stopListening());
 
   app.addHook('onRequest', async (request) => {
     // Unknown routes get their 404 whoever asks.
@@ -117,7 +152,7 @@ export function registerAuthentication(app: FastifyInstance, db: Kysely<DB>, sec
     }
 
     if (apiKey) {
-      request.principal = await userByApiKey(db, apiKey);
+      request.principal = await userByApiKey(db, apiKeys, apiKey);
       if (!request.principal) throw unauthorized('Invalid, expired or revoked API key');
     } else if (session) {
       request.principal = await userBySession(db, session);
