@@ -1,8 +1,9 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { NormalizedFinding } from './parsers/types.ts';
 import { repositoryPath } from './repository-path.ts';
 
-const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+// One-shot hashing: no Hash object per finding (Node ≥ 20.12).
+const sha256 = (text: string): string => hash('sha256', text, 'hex');
 
 /** Whitespace is formatting, not identity: re-indenting or re-wrapping code keeps the finding. */
 const collapse = (text: string | null): string => (text ?? '').replace(/\s+/g, ' ').trim();

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { normalizedRoot, repositoryPath } from './repository-path.ts';
 
@@ -23,5 +24,22 @@ describe('repositoryPath', () => {
     expect(repositoryPath('  ')).toBeNull();
     expect(repositoryPath('/home/ci/work', roots)).toBeNull();
     expect(normalizedRoot('/')).toBeNull();
+  });
+
+  it('gives a path the same spelling whether or not it needed unifying', () => {
+    // A leading `./` always takes the full normalization; the path itself may take the shortcut.
+    const segment = fc.constantFrom('a', 'b.c', '.x', '..', '.', '', 'd\\e', 'f%20g');
+    // Relative: `./` before an absolute path would make it relative to `.` (`/../a` is `a`, `.//../a` is `../a`).
+    const first = segment.filter((part) => part !== '');
+    const path = fc
+      .tuple(first, fc.array(segment, { maxLength: 5 }))
+      .map(([head, rest]) => [head, ...rest].join('/'));
+    fc.assert(
+      fc.property(path, (candidate) => {
+        expect(repositoryPath(candidate)).toBe(repositoryPath(`./${candidate}`));
+        const once = repositoryPath(candidate);
+        if (once !== null) expect(repositoryPath(once)).toBe(once);
+      }),
+    );
   });
 });

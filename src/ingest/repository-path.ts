@@ -4,6 +4,12 @@ const FILE_SCHEME = /^file:(\/\/(localhost)?)?/i;
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 /** A Windows drive (`C:`) is not a URI scheme. */
 const DRIVE = /^[a-z]:[\\/]/i;
+/**
+ * What `unified` could change: a file URI, a backslash, a `.` or `..` segment, an empty segment, a
+ * leading or trailing slash. Most reported paths have none (a 100k upload unifies each path twice;
+ * normalizing every one was 0.35 s of its parse).
+ */
+const NOT_UNIFIED = /^file:|\\|(^|\/)\.{1,2}(\/|$)|\/\/|^\/|\/$/i;
 
 function decode(uri: string): string {
   try {
@@ -18,6 +24,7 @@ function decode(uri: string): string {
  * `..` resolved, leading `/` or `./` and trailing slash dropped.
  */
 function unified(path: string): string {
+  if (!NOT_UNIFIED.test(path)) return path;
   const local = FILE_SCHEME.test(path) ? decode(path.replace(FILE_SCHEME, '')) : path;
   // `file:///C:/src` leaves `/C:/src`: the drive is the start of the path.
   const withoutSlashBeforeDrive = /^\/[a-z]:\//i.test(local) ? local.slice(1) : local;
