@@ -1,6 +1,7 @@
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { AccessAction, DB, Role } from '../db/schema.ts';
 import { AppError, forbidden, notFound } from '../errors.ts';
+import { publishedOnly } from '../domain/findings/unpublished-scans.ts';
 import { isAdmin, type Principal, type UserPrincipal } from './principal.ts';
 import { splitPermission, type AdminPermission } from './vocabulary.ts';
 
@@ -277,6 +278,7 @@ export async function requireAccess(
     .innerJoin('applications as app', 'app.id', 'record.application_id')
     .select(['record.id', 'app.id as application_id', 'app.group_id', levelSql(principal).as('level')])
     .where('record.id', '=', id)
+    .where((eb) => eb.and(target.kind === 'finding' ? publishedOnly(db, 'record.first_scan_id') : []))
     .executeTakeFirst();
   if (!row) throw notFound(what);
   requireLevel(Number(row.level), action, what);

@@ -4,8 +4,9 @@ import pg from 'pg';
 import { from as copyFromStdin } from 'pg-copy-streams';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
+import { pgliteChangeNotices, postgresChangeNotices, type ChangeNotices } from './change-notices.ts';
 import { migrations } from './migrations/index.ts';
-import { PGliteDialect, SessionLock } from './pglite-dialect.ts';
+import { asBackgroundWork, PGliteDialect, SessionLock } from './pglite-dialect.ts';
 import type { DB } from './schema.ts';
 
 export type DatabaseKind = 'pglite' | 'postgres';
@@ -29,6 +30,8 @@ export interface Database {
    * per-row statement or JSON expansion, the cheapest way in for bulk rows on both engines.
    */
   copyFrom(table: CopyTable, columns: readonly string[], rows: Buffer): Promise<void>;
+  /** Notices that API keys or users changed, from any process (what the API key cache drops on). */
+  credentialNotices: ChangeNotices;
   close(): Promise<void>;
 }
 
@@ -57,11 +60,14 @@ export interface DatabaseOptions {
 
 const INT8_OID = 20;
 
-function postgresDatabase(url: string, schema: string | undefined): Database {
-  const pool = new pg.Pool({
+async function postgresDatabase(url: string, schema: string | undefined): Promise<Database> {
+  const connection: pg.ClientConfig = {
     connectionString: url,
-    max: 10,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  };
+  const pool = new pg.Pool({
+    ...connection,
+    max: 10,
     // Counts and bigint ids fit in a double; one number type in both engines keeps code dialect-free.
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
@@ -71,6 +77,7 @@ function postgresDatabase(url: string, schema: string | undefined): Database {
     },
   });
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const credentialNotices = await postgresChangeNotices(pool, connection);
   return {
     db,
     kind: 'postgres',
@@ -91,7 +98,11 @@ function postgresDatabase(url: string, schema: string | undefined): Database {
       }
       client.release();
     },
-    close: () => db.destroy(),
+    credentialNotices,
+    close: async () => {
+      await credentialNotices.close();
+      await db.destroy();
+    },
   };
 }
 
@@ -103,6 +114,8 @@ async function pgliteDatabase(options: DatabaseOptions): Promise<Database> {
   });
   const lock = new SessionLock();
   const db = new Kysely<DB>({ dialect: new PGliteDialect(instance, lock) });
+  // Nothing else uses the session yet: LISTEN needs no turn of the lock.
+  const credentialNotices = await pgliteChangeNotices(instance);
   return {
     db,
     kind: 'pglite',
@@ -119,9 +132,18 @@ async function pgliteDatabase(options: DatabaseOptions): Promise<Database> {
       const blob = new Blob([rows]);
       await lock.run(() => instance.query(copyStatement(table, columns, `'/dev/blob'`), [], { blob }));
     },
+    credentialNotices,
     close: async () => {
       await db.destroy();
-      await lock.run(() => instance.close());
+      // Behind whatever background work already waits for the session (pg-boss completing a job
+      // as it stops): as a request, the close went first, and those statements then failed on a
+      // closed database where pg-boss does not catch them.
+      await asBackgroundWork(() =>
+        lock.run(async () => {
+          await credentialNotices.close();
+          await instance.close();
+        }),
+      );
     },
   };
 }

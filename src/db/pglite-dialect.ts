@@ -30,6 +30,14 @@ export function asBackgroundWork<T>(work: () => T): T {
 const FOREGROUND_STREAK_LIMIT = 16;
 
 /**
+ * How long a released session stays free for requests before waiting background work takes it. A
+ * request runs several statements (its key, a page, a count), each taking the session anew: handed
+ * straight to background work, each would wait for a background transaction (a chunk of an upload's
+ * merge) first. A request asks again within a millisecond or two of its last answer.
+ */
+const BACKGROUND_GRACE_MS = 3;
+
+/**
  * Serializes access to the one PGlite session. PGlite is a single session: a transaction must own
  * it from BEGIN to COMMIT, or another caller's statements would run inside (and be rolled back with)
  * someone else's transaction. Every user of the instance goes through this lock.
@@ -44,6 +52,7 @@ export class SessionLock {
   private readonly foreground: (() => void)[] = [];
   private readonly background: (() => void)[] = [];
   private foregroundStreak = 0;
+  private graceTimer: NodeJS.Timeout | undefined;
 
   acquire(): Promise<() => void> {
     const isBackground = backgroundWork.getStore() === true;
@@ -64,20 +73,34 @@ export class SessionLock {
         if (isBackground) setImmediate(hand);
         else hand();
       };
-      if (!this.held) grant();
+      // A free session goes to a request at once; background work queues behind background work
+      // already waiting for it (the session is free during the grace before their turn).
+      if (!this.held && !(isBackground && this.background.length > 0)) grant();
       else (isBackground ? this.background : this.foreground).push(grant);
     });
   }
 
-  private handOver(): void {
+  private handOver(graceElapsed = false): void {
     this.held = false;
-    const backgroundsTurn =
-      this.background.length > 0 &&
-      (this.foreground.length === 0 || this.foregroundStreak >= FOREGROUND_STREAK_LIMIT);
-    const next = backgroundsTurn ? this.background.shift() : this.foreground.shift();
-    // The streak counts only grants made while background work was kept waiting.
-    this.foregroundStreak = backgroundsTurn || this.background.length === 0 ? 0 : this.foregroundStreak + 1;
-    next?.();
+    const streakDue = this.background.length > 0 && this.foregroundStreak >= FOREGROUND_STREAK_LIMIT;
+    if (this.foreground.length > 0 && !streakDue) {
+      // The streak counts only grants made while background work was kept waiting.
+      this.foregroundStreak = this.background.length === 0 ? 0 : this.foregroundStreak + 1;
+      this.foreground.shift()?.();
+      return;
+    }
+    this.foregroundStreak = 0;
+    if (this.background.length === 0) return;
+    if (streakDue || graceElapsed) {
+      this.background.shift()?.();
+      return;
+    }
+    // No request waits yet: the session stays free for a moment, for the next statement of a
+    // request that is between two of them (acquire grants a free session at once).
+    this.graceTimer ??= setTimeout(() => {
+      this.graceTimer = undefined;
+      if (!this.held) this.handOver(true);
+    }, BACKGROUND_GRACE_MS);
   }
 
   /** For the metrics: whether the session is held, and who waits for it. */

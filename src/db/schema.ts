@@ -253,6 +253,14 @@ export interface FindingCountsTable {
   fix_seconds: string;
 }
 
+/**
+ * The same deltas for findings whose first scan has not completed, set apart by scan until it does
+ * (migration 2026-11-24T1500): `publish_finding_counts(scan)` moves them into `finding_counts`.
+ */
+export interface FindingCountsUnpublishedTable extends FindingCountsTable {
+  scan_id: number;
+}
+
 export interface FindingEventsTable {
   id: Generated<number>;
   finding_id: number;
@@ -478,6 +486,7 @@ export interface DB {
   findings: FindingsTable;
   finding_scopes: FindingScopesTable;
   finding_counts: FindingCountsTable;
+  finding_counts_unpublished: FindingCountsUnpublishedTable;
   finding_events: FindingEventsTable;
   finding_comments: FindingCommentsTable;
   events: EventsTable;

@@ -54,6 +54,20 @@ describe('SessionLock', () => {
     expect(position).toBeLessThanOrEqual(17);
   });
 
+  it("serves a request's next statement before background work that waited while the request held the session", async () => {
+    const lock = new SessionLock();
+    const served: string[] = [];
+    const firstStatement = await lock.acquire();
+    const chunk = asBackgroundWork(() => lock.run(async () => void served.push('upload chunk')));
+    firstStatement();
+    // The request's next statement comes a moment later (its handler ran in between), as the page
+    // after the API-key lookup does; no request was waiting at the release.
+    await new Promise((resolve) => setImmediate(resolve));
+    const nextStatement = lock.run(async () => void served.push('request, next statement'));
+    await Promise.all([chunk, nextStatement]);
+    expect(served).toEqual(['request, next statement', 'upload chunk']);
+  });
+
   it('ignores a second release of the same grant', async () => {
     const lock = new SessionLock();
     const release = await lock.acquire();

@@ -7,6 +7,36 @@ import { PROCESS_INSTANCE_ID, type InstanceRegistry } from './process-instance.t
 export interface OrphansRemoved {
   stagingRows: number;
   spoolFiles: number;
+  /** Findings of merges that never completed (PGlite merges in chunks), and their sync scans. */
+  unpublishedFindings: number;
+  unfinishedScans: number;
+}
+
+/**
+ * What a chunked merge (PGlite, chunked-merge.ts) interrupted by a crash left: findings whose scan
+ * never completed — hidden by the process that died, and never counted by the ledger, so deleted
+ * without a trace — and the scan of a sync upload, `processing` with no stored upload to finish it
+ * from. Safe beside live processes on PostgreSQL: there a merge is one transaction, whose findings
+ * no one else sees before it completes the scan, and an async scan keeps its stored upload until
+ * its job has marked it completed or failed.
+ */
+async function discardUnfinishedMerges(
+  db: Kysely<DB>,
+): Promise<{ unpublishedFindings: number; unfinishedScans: number }> {
+  return db.transaction().execute(async (trx) => {
+    const findings = await sql`delete from findings f where exists (
+      select 1 from scans s where s.id = f.first_scan_id and s.status <> 'completed')`.execute(trx);
+    // Their counts, set apart by scan, now sum to zero (rows of merges still running elsewhere
+    // are not committed, so not seen).
+    await sql`delete from finding_counts_unpublished u where not exists (
+      select 1 from scans s where s.id = u.scan_id and s.status = 'completed')`.execute(trx);
+    const scans = await sql`delete from scans s where s.status = 'processing'
+      and not exists (select 1 from upload_chunks c where c.scan_id = s.id)`.execute(trx);
+    return {
+      unpublishedFindings: Number(findings.numAffectedRows ?? 0),
+      unfinishedScans: Number(scans.numAffectedRows ?? 0),
+    };
+  });
 }
 
 /** Staging rows of uploads whose process is gone (keys without an instance id included). */
@@ -53,7 +83,8 @@ async function discardOrphanSpool(uploadsDir: string, registry: InstanceRegistry
 
 /**
  * At start: removes what uploads interrupted by a crash left behind — staging rows and spool files
- * no live process owns. Uploads of live processes (PostgreSQL shared by several) are not touched.
+ * no live process owns, findings and scans of merges that never completed. Uploads of live
+ * processes (PostgreSQL shared by several) are not touched.
  */
 export async function discardOrphans(
   db: Kysely<DB>,
@@ -63,5 +94,6 @@ export async function discardOrphans(
   return {
     stagingRows: await discardOrphanStaging(db, registry),
     spoolFiles: await discardOrphanSpool(join(dataDir, 'uploads'), registry),
+    ...(await discardUnfinishedMerges(db)),
   };
 }

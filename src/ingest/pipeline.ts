@@ -1,17 +1,16 @@
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Database } from '../db/database.ts';
+import { asBackgroundWork } from '../db/pglite-dialect.ts';
 import type { DB, ScansTable } from '../db/schema.ts';
-import { runPolicies } from '../domain/policies/runner.ts';
-import { publishEvents } from '../events/events.ts';
 import { AppError, badRequest } from '../errors.ts';
-import { ASSET_WEIGHT } from '../domain/findings/risk.ts';
+import { mergeInChunks } from './chunked-merge.ts';
 import { detectParser } from './detect.ts';
-import { mergeStaged, type MergeCounts } from './merge.ts';
+import type { MergeCounts } from './merge.ts';
 import { findParser, PARSERS } from './parsers/index.ts';
 import { ParseError, type ParserInput, type ParserModule } from './parsers/types.ts';
-import { resolveVersion } from './resolve-version.ts';
-import { discardStaged, newUploadKey, stageFindings, type UploadScope } from './stage.ts';
+import { discardStaged, newUploadKey, stageFindings } from './stage.ts';
 import { inputFromFile } from './upload-input.ts';
+import { openScan, settleUpload, type StagedUpload } from './upload-merge.ts';
 
 export interface UploadedFile {
   path: string;
@@ -41,9 +40,6 @@ export interface PreparedUpload {
   scannerTypeId: number;
   input: ParserInput;
 }
-
-/** First key of the advisory locks that serialize merges per version (the second is the version id). */
-const MERGE_LOCK_SPACE = 0x5ca4;
 
 const supportedList = (): string => PARSERS.map((parser) => parser.name).join(', ');
 
@@ -104,16 +100,6 @@ export async function prepareUpload(
   return { parser, scannerTypeId: row.id, input: detected?.input ?? input };
 }
 
-/**
- * The scopes an upload speaks for. A native format's scanner is its tool, so its empty report
- * speaks for every tool of the scanner type (in the upload's category). A SARIF log names its
- * tools in its runs; one with no run at all names none, and closes nothing.
- */
-function uploadScopes(parser: ParserModule, scopes: UploadScope[], category: string | null): UploadScope[] {
-  if (scopes.length > 0 || parser.name === 'sarif') return scopes;
-  return [{ toolName: null, category: category ?? '' }];
-}
-
 export interface IngestOutcome {
   scanId: number;
   /** The scan row as committed, so the caller answers without another statement. */
@@ -125,9 +111,10 @@ export interface IngestOutcome {
 export type InMergeTransaction = (trx: Transaction<DB>, counts: IngestOutcome['counts']) => Promise<void>;
 
 /**
- * Steps 4–8 for one upload: parse into staging (no transaction held), then one transaction that
- * resolves the version, writes the scan, merges findings, records timeline and events. On any
- * failure nothing but the (failed) scan row of an async upload remains.
+ * Steps 4–8 for one upload: parse into staging (no transaction held), then merge: resolve the
+ * version, write the scan, merge findings, record timeline and events. PostgreSQL merges in one
+ * transaction; PGlite, whose one session every request waits for, in short ones (`mergeInChunks`).
+ * On any failure nothing but the (failed) scan row of an async upload remains.
  */
 export async function ingestPrepared(
   database: Database,
@@ -154,7 +141,21 @@ export async function ingestPrepared(
   existingScanId?: number,
   inMergeTransaction?: InMergeTransaction,
 ): Promise<IngestOutcome | null> {
-  const { db } = database;
+  // On PGlite an upload's statements yield the session to requests (pglite-dialect.ts): a 100k
+  // upload takes seconds, a page of findings milliseconds. PostgreSQL: no effect.
+  return asBackgroundWork(() =>
+    ingestInBackground(database, prepared, file, options, existingScanId, inMergeTransaction),
+  );
+}
+
+async function ingestInBackground(
+  database: Database,
+  prepared: PreparedUpload,
+  file: UploadedFile,
+  options: IngestOptions,
+  existingScanId: number | undefined,
+  inMergeTransaction: InMergeTransaction | undefined,
+): Promise<IngestOutcome | null> {
   const uploadKey = newUploadKey();
   const startedAt = new Date();
   let stagingDiscarded = false;
@@ -169,123 +170,20 @@ export async function ingestPrepared(
               throw isContentError(error) ? malformed(prepared.parser.displayName, error) : error;
             },
           );
-    const outcome = await db.transaction().execute(async (trx) => {
-      if (existingScanId !== undefined) {
-        // A job delivered twice (its first worker seemed dead, or was slow) merges once: the second
-        // run waits on the scan row and finds it completed.
-        const current = await trx
-          .selectFrom('scans')
-          .select('status')
-          .where('id', '=', existingScanId)
-          .forUpdate()
-          .executeTakeFirst();
-        if (!current || current.status === 'completed') return null;
-      }
-      const application = await trx
-        .selectFrom('applications')
-        .select(['id', 'asset_criticality'])
-        .where('id', '=', options.applicationId)
-        .executeTakeFirstOrThrow();
-      const version = await resolveVersion(trx, application.id, options.versionName, options.branch);
-      // Uploads into one version merge one at a time (parsing and staging still run side by side):
-      // concurrent merges over the same findings deadlocked on PostgreSQL, and "absent from this
-      // upload" only means something against the state the previous upload left.
-      await sql`select pg_advisory_xact_lock(${MERGE_LOCK_SPACE}, ${version.id})`.execute(trx);
-      const scanColumns = {
-        version_id: version.id,
-        scanner_type_id: prepared.scannerTypeId,
-        scanner_type: prepared.parser.name,
-        tool_name: staged.toolName ?? prepared.parser.displayName,
-        tool_version: staged.toolVersion,
-        status: 'completed' as const,
-        started_at: startedAt,
-        completed_at: new Date(),
-        findings_count: staged.findingsCount,
-      };
-      const scan =
-        existingScanId === undefined
-          ? await trx
-              .insertInto('scans')
-              .values({
-                application_id: application.id,
-                file_name: file.name,
-                file_size: file.size,
-                file_sha256: file.sha256,
-                uploaded_by: options.uploadedBy,
-                uploaded_via: options.uploadedVia,
-                idempotency_key: options.idempotencyKey ?? null,
-                branch: options.branch ?? null,
-                category: options.category ?? null,
-                partial: options.partial ?? false,
-                root: options.root ?? null,
-                ...scanColumns,
-              })
-              .returning('id')
-              .executeTakeFirstOrThrow()
-          : { id: existingScanId };
-      const counts = await mergeStaged(trx, {
-        uploadKey,
-        applicationId: application.id,
-        versionId: version.id,
-        scannerTypeId: prepared.scannerTypeId,
-        scanId: scan.id,
-        assetWeight: ASSET_WEIGHT[application.asset_criticality],
-        scopes: uploadScopes(prepared.parser, staged.scopes, upload.category),
-        partial: options.partial ?? false,
-        coveredFiles: staged.coveredFiles,
-      });
-      // Step 7 of the spec's flow: policies act before the answer (and before webhooks, which are
-      // dispatched after commit). Status moves by ingest ran them inside mergeStaged.
-      const uploaded = { versionId: version.id, scanId: scan.id };
-      const applicationIds = [application.id];
-      await runPolicies(trx, {
-        event: 'finding.created',
-        applicationIds,
-        findings: { ...uploaded, newOnly: true },
-      });
-      const completed = await trx
-        .updateTable('scans')
-        .set({
-          ...scanColumns,
-          completed_at: new Date(),
-          new_findings_count: counts.new,
-          existing_findings_count: counts.existing,
-          fixed_findings_count: counts.fixed,
-          reopened_findings_count: counts.reopened,
-          spool_path: null,
-          updated_at: new Date(),
-        })
-        .where('id', '=', scan.id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      await publishEvents(trx, [
-        {
-          type: 'scan.completed',
-          applicationId: application.id,
-          scanId: scan.id,
-          data: {
-            findings: staged.findingsCount,
-            new: counts.new,
-            existing: counts.existing,
-            fixed: counts.fixed,
-          },
-        },
-      ]);
-      await runPolicies(trx, {
-        event: 'scan.completed',
-        applicationIds,
-        findings: { ...uploaded, newOnly: false },
-      });
-      const allCounts = { ...counts, findings: staged.findingsCount };
-      // Everything the upload still has to do happens before the commit: on PGlite's one session,
-      // each statement after it would queue behind the background work the commit sets off.
+    const work: StagedUpload = { prepared, file, options, uploadKey, startedAt, staged, existingScanId };
+    if (database.kind === 'pglite') return await mergeInChunks(database.db, work, inMergeTransaction);
+    const outcome = await database.db.transaction().execute(async (trx) => {
+      const opened = await openScan(trx, work);
+      if (!opened) return null;
+      const result = await settleUpload(trx, work, opened);
+      // Everything the upload still has to do happens before the commit.
       await discardStaged(trx, uploadKey);
-      await inMergeTransaction?.(trx, allCounts);
-      return { scanId: scan.id, scan: completed, counts: allCounts };
+      await inMergeTransaction?.(trx, result.counts);
+      return result;
     });
     stagingDiscarded = outcome !== null;
     return outcome;
   } finally {
-    if (!stagingDiscarded) await discardStaged(db, uploadKey);
+    if (!stagingDiscarded) await discardStaged(database.db, uploadKey);
   }
 }

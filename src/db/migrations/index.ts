@@ -18,6 +18,8 @@ import * as findingCounts from './2026-11-24T1400-finding-counts.ts';
 import * as findingsCreatedIndex from './2026-11-24T1410-findings-created-index.ts';
 import * as dashboardWindowIndexes from './2026-11-24T1420-dashboard-window-indexes.ts';
 import * as riskOrderIndexes from './2026-11-24T1430-risk-order-indexes.ts';
+import * as publishedFindingCounts from './2026-11-24T1500-published-finding-counts.ts';
+import * as credentialChangeNotices from './2026-11-24T1600-credential-change-notices.ts';
 
 /** Forward-only migrations, applied in key order. Add new files here; never edit an applied one. */
 export const migrations: Record<string, Migration> = {
@@ -40,4 +42,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24T1410-findings-created-index': findingsCreatedIndex,
   '2026-11-24T1420-dashboard-window-indexes': dashboardWindowIndexes,
   '2026-11-24T1430-risk-order-indexes': riskOrderIndexes,
+  '2026-11-24T1500-published-finding-counts': publishedFindingCounts,
+  '2026-11-24T1600-credential-change-notices': credentialChangeNotices,
 };

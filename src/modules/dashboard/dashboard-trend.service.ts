@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { canAccessApplication, requireApplication } from '../../access/access.ts';
 import type { UserPrincipal } from '../../access/principal.ts';
 import type { DB } from '../../db/schema.ts';
+import { publishedOnly } from '../../domain/findings/unpublished-scans.ts';
 import type { DashboardTrend, DashboardTrendQueryInput } from './dashboard.schema.ts';
 
 const DAY_MS = 86_400_000;
@@ -23,6 +24,7 @@ export async function dashboardTrend(
     query.applicationId === undefined
       ? canAccessApplication(user, 'read', 'findings.application_id')
       : sql<boolean>`findings.application_id = ${(await requireApplication(db, user, query.applicationId, 'read')).id}`;
+  const shown = publishedOnly(db, 'findings.first_scan_id');
   const first = new Date(Date.parse(utcDay(now)) - (days - 1) * DAY_MS);
 
   const [created, fixed] = await Promise.all([
@@ -33,6 +35,7 @@ export async function dashboardTrend(
         sql<number>`count(*)::integer`.as('count'),
       ])
       .where(scope)
+      .where((eb) => eb.and(shown))
       .where('first_seen_at', '>=', first)
       .groupBy(sql`1`)
       .execute(),
@@ -43,6 +46,7 @@ export async function dashboardTrend(
         sql<number>`count(*)::integer`.as('count'),
       ])
       .where(scope)
+      .where((eb) => eb.and(shown))
       .where('status', '=', 'fixed')
       .where('fixed_at', '>=', first)
       .groupBy(sql`1`)

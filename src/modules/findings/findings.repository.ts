@@ -1,5 +1,6 @@
 import { expressionBuilder, sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { DB, FindingStatus, SeverityName } from '../../db/schema.ts';
+import { publishedOnly } from '../../domain/findings/unpublished-scans.ts';
 
 /** What the findings list and the version list may filter on; every part is optional. */
 export interface FindingFilters {
@@ -60,9 +61,10 @@ function keyConditions(filters: FindingFilters, table: 'findings' | 'finding_cou
   return conditions;
 }
 
-function filterCondition(filters: FindingFilters): Expression<SqlBool> {
+function filterCondition(db: Kysely<DB>, filters: FindingFilters): Expression<SqlBool> {
   const eb = expressionBuilder<DB, 'findings'>();
-  const conditions = keyConditions(filters, 'findings');
+  // The ledger leaves out the same findings by itself (it counts a finding once its scan completes).
+  const conditions = [...keyConditions(filters, 'findings'), ...publishedOnly(db, 'findings.first_scan_id')];
   if (filters.scannerTypeId !== undefined)
     conditions.push(eb('findings.scanner_type_id', '=', filters.scannerTypeId));
   if (filters.scanId !== undefined) {
@@ -161,7 +163,7 @@ export async function findingPage(
       db
         .selectFrom('findings')
         .select(['findings.id', 'findings.risk_score'])
-        .where(filterCondition({ ...filters, statuses: [status] }))
+        .where(filterCondition(db, { ...filters, statuses: [status] }))
         .orderBy('findings.risk_score', page.direction)
         .orderBy('findings.id', page.direction)
         .limit(page.offset + page.limit),
@@ -182,7 +184,7 @@ export async function findingPage(
       .execute();
   }
   return findingsQuery(db)
-    .where(filterCondition(filters))
+    .where(filterCondition(db, filters))
     .orderBy(`findings.${page.sort}`, page.direction)
     .orderBy('findings.id', page.direction)
     .limit(page.limit)
@@ -202,7 +204,7 @@ export async function findingBatchAfter(
   limit: number,
 ): Promise<FindingRow[]> {
   return findingsQuery(db)
-    .where(filterCondition(filters))
+    .where(filterCondition(db, filters))
     .where('findings.id', '>', afterId)
     .orderBy('findings.id')
     .limit(limit)
@@ -215,7 +217,7 @@ export async function toolsOf(db: Kysely<DB>, filters: FindingFilters): Promise<
     .selectFrom('findings')
     .select('findings.tool_name')
     .distinct()
-    .where(filterCondition(filters))
+    .where(filterCondition(db, filters))
     .orderBy('findings.tool_name')
     .execute();
   return rows.map((row) => row.tool_name);
@@ -257,13 +259,16 @@ export async function countFindings(db: Kysely<DB>, filters: FindingFilters): Pr
   const row = await db
     .selectFrom('findings')
     .select((eb) => eb.fn.countAll().as('total'))
-    .where(filterCondition(filters))
+    .where(filterCondition(db, filters))
     .executeTakeFirstOrThrow();
   return Number(row.total);
 }
 
 export async function findingById(db: Kysely<DB>, id: number): Promise<FindingRow | undefined> {
-  return findingsQuery(db).where('findings.id', '=', id).executeTakeFirst();
+  return findingsQuery(db)
+    .where('findings.id', '=', id)
+    .where((eb) => eb.and(publishedOnly(db, 'findings.first_scan_id')))
+    .executeTakeFirst();
 }
 
 /** Findings by id, in id order (event payloads). */

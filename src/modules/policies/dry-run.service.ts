@@ -1,6 +1,7 @@
 import { sql, type Kysely, type SqlBool } from 'kysely';
 import type { UserPrincipal } from '../../access/principal.ts';
 import type { DB } from '../../db/schema.ts';
+import { publishedOnly } from '../../domain/findings/unpublished-scans.ts';
 import type { PolicyDefinition } from '../../domain/policies/definition.ts';
 import { matchingFindings } from '../../domain/policies/runner.ts';
 import type { DryRunInput, DryRunRecord } from './policies.schema.ts';
@@ -20,13 +21,15 @@ async function dryRun(db: Kysely<DB>, scope: Scope, definition: PolicyDefinition
   try {
     await db.transaction().execute(async (trx) => {
       const policy = { ...scope, conditions: definition.conditions };
-      const matched = await matchingFindings(trx, policy, sql<SqlBool>`true`);
-      const shown = matched.slice(0, SHOWN).map((finding) => finding.id);
-      const rows = shown.length
+      // Findings of an upload still merging (PGlite, in chunks) are not there yet for anyone.
+      const shown = publishedOnly(db, 'f.first_scan_id');
+      const matched = await matchingFindings(trx, policy, shown[0] ?? sql<SqlBool>`true`);
+      const listed = matched.slice(0, SHOWN).map((finding) => finding.id);
+      const rows = listed.length
         ? await trx
             .selectFrom('findings')
             .select(['id', 'application_id', 'title', 'severity', 'status', 'assignee_id'])
-            .where('id', 'in', shown)
+            .where('id', 'in', listed)
             .orderBy('id')
             .execute()
         : [];

@@ -2,6 +2,7 @@ import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import { requireApplication } from '../../access/access.ts';
 import type { Principal } from '../../access/principal.ts';
 import type { DB, FindingStatus, SeverityName } from '../../db/schema.ts';
+import { publishedOnly } from '../../domain/findings/unpublished-scans.ts';
 import { AppError } from '../../errors.ts';
 import { presentVersion } from './versions.presenter.ts';
 import { findVersion } from './versions.repository.ts';
@@ -32,14 +33,19 @@ export interface VersionComparison {
 type Bucket = 'new' | 'fixed' | 'still_present';
 
 /** The finding row aliased `f` has a twin (same fingerprint) that is present in `versionId`. */
-function presentIn(eb: ExpressionBuilder<DB & { f: DB['findings'] }, 'f'>, versionId: number) {
+function presentIn(
+  db: Kysely<DB>,
+  eb: ExpressionBuilder<DB & { f: DB['findings'] }, 'f'>,
+  versionId: number,
+) {
   return eb.exists(
     eb
       .selectFrom('findings as twin')
       .select(sql<number>`1`.as('one'))
       .whereRef('twin.fingerprint', '=', 'f.fingerprint')
       .where('twin.version_id', '=', versionId)
-      .where('twin.status', '!=', 'fixed'),
+      .where('twin.status', '!=', 'fixed')
+      .where((where) => where.and(publishedOnly(db, 'twin.first_scan_id'))),
   );
 }
 
@@ -83,7 +89,7 @@ export async function compareVersions(
           .then(
             eb
               .case()
-              .when(presentIn(eb, from.id))
+              .when(presentIn(db, eb, from.id))
               .then(sql.lit<Bucket>('still_present'))
               .else(sql.lit<Bucket>('new'))
               .end(),
@@ -93,10 +99,11 @@ export async function compareVersions(
           .as('bucket'),
     ])
     .where('f.status', '!=', 'fixed')
+    .where((eb) => eb.and(publishedOnly(db, 'f.first_scan_id')))
     .where((eb) =>
       eb.or([
         eb('f.version_id', '=', to.id),
-        eb.and([eb('f.version_id', '=', from.id), eb.not(presentIn(eb, to.id))]),
+        eb.and([eb('f.version_id', '=', from.id), eb.not(presentIn(db, eb, to.id))]),
       ]),
     )
     .orderBy('f.risk_score', 'desc')

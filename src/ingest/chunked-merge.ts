@@ -1,0 +1,105 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import { hideScanFindings, showScanFindings } from '../domain/findings/unpublished-scans.ts';
+import { countStagedFingerprints, fingerprintRanges, insertNewFindings, mergeCandidates } from './merge.ts';
+import type { InMergeTransaction, IngestOutcome } from './pipeline.ts';
+import { assignTwinFingerprints } from './twins.ts';
+import { openScan, scanStillOpen, settleUpload, type StagedUpload } from './upload-merge.ts';
+
+/**
+ * Staged rows per insert transaction on PGlite: about 0.1 s of its one session each (100k rows took
+ * ~10 s in one transaction), so a request waits at most that long for its turn.
+ */
+export const MERGE_CHUNK_ROWS = 1000;
+
+/** Merges into one version run one at a time, per database (PGlite: this process is its only user). */
+const versionQueues = new WeakMap<Kysely<DB>, Map<number, Promise<unknown>>>();
+
+async function oneAtATime<T>(db: Kysely<DB>, versionId: number, work: () => Promise<T>): Promise<T> {
+  let queues = versionQueues.get(db);
+  if (!queues) versionQueues.set(db, (queues = new Map()));
+  const previous = queues.get(versionId) ?? Promise.resolve();
+  const current = previous.catch(() => undefined).then(work);
+  queues.set(versionId, current);
+  try {
+    return await current;
+  } finally {
+    if (queues.get(versionId) === current) queues.delete(versionId);
+  }
+}
+
+/**
+ * PGlite's merge: the scan is opened, the twins assigned and the new findings inserted in short
+ * transactions, about `MERGE_CHUNK_ROWS` staged rows (a range of fingerprints) at a time, then one
+ * transaction does the rest. Until that one commits, the new findings are hidden from every reader
+ * (unpublished-scans.ts) and left out of the counts ledger; if anything fails, they are deleted,
+ * and a sync upload's scan with them. A crash in between leaves findings of a scan that never
+ * completed, which the next start deletes (orphans.ts). Requests get the session between the
+ * transactions, before the upload's next one (it runs as background work, pipeline.ts).
+ */
+export async function mergeInChunks(
+  db: Kysely<DB>,
+  work: StagedUpload,
+  inMergeTransaction: InMergeTransaction | undefined,
+): Promise<IngestOutcome | null> {
+  const opened = await db.transaction().execute((trx) => openScan(trx, work));
+  if (!opened) return null;
+  const { scanId, versionId, target } = opened;
+  hideScanFindings(db, scanId);
+  let hidden = true;
+  const show = () => {
+    if (hidden) showScanFindings(db, scanId);
+    hidden = false;
+  };
+  try {
+    return await oneAtATime(db, versionId, async () => {
+      const inTransaction = <T>(step: (trx: Transaction<DB>) => Promise<T>) => db.transaction().execute(step);
+      // A second run of the same job may have waited here for the first one.
+      const stillOpen =
+        work.existingScanId === undefined || (await inTransaction((trx) => scanStillOpen(trx, scanId)));
+      if (!stillOpen) return null;
+      // One short transaction per step: under the version's lock, only this upload changes the
+      // findings these steps read, and its staged rows are its own.
+      await inTransaction((trx) => assignTwinFingerprints(trx, work.uploadKey, versionId));
+      const ranges = await inTransaction((trx) => fingerprintRanges(trx, work.uploadKey, MERGE_CHUNK_ROWS));
+      const candidates = await inTransaction((trx) => mergeCandidates(trx, target));
+      const fingerprints = await inTransaction((trx) => countStagedFingerprints(trx, work.uploadKey));
+      let inserted = 0;
+      for (const range of ranges) {
+        inserted += await inTransaction((trx) => insertNewFindings(trx, target, range));
+      }
+      return inTransaction(async (trx) => {
+        const outcome = await settleUpload(trx, work, opened, {
+          inserted,
+          candidates,
+          fingerprints,
+        });
+        await inMergeTransaction?.(trx, outcome.counts);
+        // Shown from the commit on: readers wait for the session until then.
+        show();
+        return outcome;
+      });
+    });
+  } catch (error) {
+    await discardUnpublished(db, scanId, work.existingScanId === undefined);
+    throw error;
+  } finally {
+    show();
+  }
+}
+
+/**
+ * Deletes what a failed chunked merge inserted: its scan never completed, so the ledger never
+ * counted these findings; their counts, set apart for the scan, go with them. A sync upload's scan
+ * goes too; an async one's stays for its job to mark failed.
+ */
+async function discardUnpublished(db: Kysely<DB>, scanId: number, deleteScan: boolean): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const scan = await trx.selectFrom('scans').select('status').where('id', '=', scanId).executeTakeFirst();
+    if (!scan || scan.status === 'completed') return;
+    await trx.deleteFrom('findings').where('first_scan_id', '=', scanId).execute();
+    // Their counts were set apart for the scan and now sum to zero.
+    await trx.deleteFrom('finding_counts_unpublished').where('scan_id', '=', scanId).execute();
+    if (deleteScan) await trx.deleteFrom('scans').where('id', '=', scanId).execute();
+  });
+}

@@ -1,0 +1,192 @@
+import { sql, type Transaction } from 'kysely';
+import type { DB } from '../db/schema.ts';
+import { ASSET_WEIGHT } from '../domain/findings/risk.ts';
+import { runPolicies } from '../domain/policies/runner.ts';
+import { publishEvents } from '../events/events.ts';
+import { mergeStaged, type MergedAhead, type MergeTarget } from './merge.ts';
+import type { ParserModule } from './parsers/types.ts';
+import type { IngestOptions, IngestOutcome, PreparedUpload, UploadedFile } from './pipeline.ts';
+import { resolveVersion } from './resolve-version.ts';
+import type { StageResult, UploadScope } from './stage.ts';
+
+/**
+ * The steps of an upload's merge both engines share (pipeline.ts runs them in one transaction on
+ * PostgreSQL; chunked-merge.ts in short ones on PGlite): open the scan, then settle the upload.
+ */
+
+/** First key of the advisory locks that serialize merges per version (the second is the version id). */
+const MERGE_LOCK_SPACE = 0x5ca4;
+/**
+ * The scopes an upload speaks for. A native format's scanner is its tool, so its empty report
+ * speaks for every tool of the scanner type (in the upload's category). A SARIF log names its
+ * tools in its runs; one with no run at all names none, and closes nothing.
+ */
+function uploadScopes(parser: ParserModule, scopes: UploadScope[], category: string | null): UploadScope[] {
+  if (scopes.length > 0 || parser.name === 'sarif') return scopes;
+  return [{ toolName: null, category: category ?? '' }];
+}
+
+/** What one upload's merge works with, once its rows are staged. */
+export interface StagedUpload {
+  prepared: PreparedUpload;
+  file: UploadedFile;
+  options: IngestOptions;
+  uploadKey: string;
+  startedAt: Date;
+  staged: StageResult;
+  /** An async upload's pending scan. */
+  existingScanId: number | undefined;
+}
+
+/** The scan an upload writes into, in its version. */
+export interface OpenedScan {
+  applicationId: number;
+  versionId: number;
+  scanId: number;
+  target: MergeTarget;
+}
+
+/**
+ * Resolves the version and writes (or, for an async upload, locks) the scan, `processing` until the
+ * merge completes it. Null when another run of an async upload's job completed it first.
+ */
+export async function openScan(trx: Transaction<DB>, work: StagedUpload): Promise<OpenedScan | null> {
+  const { prepared, file, options, staged, existingScanId } = work;
+  if (existingScanId !== undefined && !(await scanStillOpen(trx, existingScanId))) return null;
+  const application = await trx
+    .selectFrom('applications')
+    .select(['id', 'asset_criticality'])
+    .where('id', '=', options.applicationId)
+    .executeTakeFirstOrThrow();
+  const version = await resolveVersion(trx, application.id, options.versionName, options.branch);
+  // Uploads into one version merge one at a time (parsing and staging still run side by side):
+  // concurrent merges over the same findings deadlocked on PostgreSQL, and "absent from this
+  // upload" only means something against the state the previous upload left.
+  await sql`select pg_advisory_xact_lock(${MERGE_LOCK_SPACE}, ${version.id})`.execute(trx);
+  const scanId =
+    existingScanId ??
+    (
+      await trx
+        .insertInto('scans')
+        .values({
+          application_id: application.id,
+          file_name: file.name,
+          file_size: file.size,
+          file_sha256: file.sha256,
+          uploaded_by: options.uploadedBy,
+          uploaded_via: options.uploadedVia,
+          idempotency_key: options.idempotencyKey ?? null,
+          branch: options.branch ?? null,
+          category: options.category ?? null,
+          partial: options.partial ?? false,
+          root: options.root ?? null,
+          ...scanColumns(work, version.id),
+          status: 'processing',
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
+  const category = options.category ?? null;
+  return {
+    applicationId: application.id,
+    versionId: version.id,
+    scanId,
+    target: {
+      uploadKey: work.uploadKey,
+      applicationId: application.id,
+      versionId: version.id,
+      scannerTypeId: prepared.scannerTypeId,
+      scanId,
+      assetWeight: ASSET_WEIGHT[application.asset_criticality],
+      scopes: uploadScopes(prepared.parser, staged.scopes, category),
+      partial: options.partial ?? false,
+      coveredFiles: staged.coveredFiles,
+    },
+  };
+}
+
+/**
+ * A job delivered twice (its first worker seemed dead, or was slow) merges once: the second run
+ * waits on the scan row and finds it completed.
+ */
+export async function scanStillOpen(trx: Transaction<DB>, scanId: number): Promise<boolean> {
+  const current = await trx
+    .selectFrom('scans')
+    .select('status')
+    .where('id', '=', scanId)
+    .forUpdate()
+    .executeTakeFirst();
+  return current !== undefined && current.status !== 'completed';
+}
+
+const scanColumns = (work: StagedUpload, versionId: number) => ({
+  version_id: versionId,
+  scanner_type_id: work.prepared.scannerTypeId,
+  scanner_type: work.prepared.parser.name,
+  tool_name: work.staged.toolName ?? work.prepared.parser.displayName,
+  tool_version: work.staged.toolVersion,
+  started_at: work.startedAt,
+  findings_count: work.staged.findingsCount,
+});
+
+/**
+ * The merge and what follows it in the same transaction: policies on the new findings, the scan
+ * completed (and its findings counted: they count once it completes), `scan.completed` and its
+ * policies. `ahead`: what a chunked merge did beforehand.
+ */
+export async function settleUpload(
+  trx: Transaction<DB>,
+  work: StagedUpload,
+  opened: OpenedScan,
+  ahead?: MergedAhead,
+): Promise<IngestOutcome> {
+  const { applicationId, versionId, scanId } = opened;
+  const counts = await mergeStaged(trx, opened.target, ahead);
+  // Step 7 of the spec's flow: policies act before the answer (and before webhooks, which are
+  // dispatched after commit). Status moves by ingest ran them inside mergeStaged.
+  const uploaded = { versionId, scanId };
+  const applicationIds = [applicationId];
+  await runPolicies(trx, {
+    event: 'finding.created',
+    applicationIds,
+    findings: { ...uploaded, newOnly: true },
+  });
+  const completed = await trx
+    .updateTable('scans')
+    .set({
+      ...scanColumns(work, versionId),
+      status: 'completed',
+      completed_at: new Date(),
+      new_findings_count: counts.new,
+      existing_findings_count: counts.existing,
+      fixed_findings_count: counts.fixed,
+      reopened_findings_count: counts.reopened,
+      spool_path: null,
+      updated_at: new Date(),
+    })
+    .where('id', '=', scanId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  // The scan's findings were counted apart until it completed; they join the ledger now, and later
+  // changes to them go there directly (migration 2026-11-24T1500).
+  await sql`select publish_finding_counts(${scanId}::integer)`.execute(trx);
+  await publishEvents(trx, [
+    {
+      type: 'scan.completed',
+      applicationId,
+      scanId,
+      data: {
+        findings: work.staged.findingsCount,
+        new: counts.new,
+        existing: counts.existing,
+        fixed: counts.fixed,
+      },
+    },
+  ]);
+  await runPolicies(trx, {
+    event: 'scan.completed',
+    applicationIds,
+    findings: { ...uploaded, newOnly: false },
+  });
+  return { scanId, scan: completed, counts: { ...counts, findings: work.staged.findingsCount } };
+}
