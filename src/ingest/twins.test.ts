@@ -5,7 +5,7 @@ import { matchTwins, type StoredTwin } from './twins.ts';
 
 const base = 'b'.repeat(64);
 const stored = (lines: number[]): StoredTwin[] =>
-  lines.map((line, n) => ({ id: n + 1, fingerprint: twinFingerprint(base, n), line }));
+  lines.map((line, n) => ({ id: n + 1, fingerprint: twinFingerprint(base, n), line, column: null }));
 const staged = (lines: number[]) => lines.map((line, seq) => ({ seq, line, column: null }));
 /** Which stored line each staged line was matched to (null: new). */
 function matchedLines(now: number[], before: number[]): (number | null)[] {
@@ -28,6 +28,33 @@ describe('matchTwins', () => {
     const found = stored([10]);
     const result = matchTwins(base, staged([10, 20, 30]), found);
     expect([...result.values()]).toEqual([0, 1, 2].map((n) => twinFingerprint(base, n)));
+  });
+
+  it('gives each result of a re-upload the fingerprint it had, whatever order the findings were inserted in', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ line: fc.integer({ min: 1, max: 4 }), column: fc.constantFrom(null, 1, 5) }), {
+          minLength: 2,
+          maxLength: 8,
+        }),
+        fc.infiniteStream(fc.integer()),
+        (results, randomness) => {
+          const report = results.map((result, seq) => ({ seq, ...result }));
+          const first = matchTwins(base, report, []);
+          // Insertion order (and so id order) is unrelated to report order: ranges of fingerprints,
+          // or whatever order the database inserts a set in.
+          const keys = report.map(() => randomness.next().value as number);
+          const ids = report.map((_, seq) => seq).sort((a, b) => keys[a]! - keys[b]! || a - b);
+          const found: StoredTwin[] = report.map((result) => ({
+            id: ids.indexOf(result.seq) + 1,
+            fingerprint: first.get(result.seq)!,
+            line: result.line,
+            column: result.column,
+          }));
+          expect(matchTwins(base, report, found)).toEqual(first);
+        },
+      ),
+    );
   });
 
   it('minimises the total line distance (checked against every assignment of small groups)', () => {

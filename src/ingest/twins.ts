@@ -14,6 +14,7 @@ export interface StoredTwin {
   id: number;
   fingerprint: string;
   line: number | null;
+  column: number | null;
 }
 
 /** Above this many cells the quadratic assignment gives way to pairing in line order. */
@@ -27,7 +28,10 @@ const lineOf = (line: number | null): number => line ?? 0;
  * possible. On a line that both sides share in order, the optimum never crosses, so a dynamic
  * programme over both lists sorted by line finds it in O(staged × stored). Ties go to the later
  * stored finding (as when lines above were deleted: twins at 32 and 34, line 32 fixed, 34 moved to
- * 33 — the 34 one is kept); results on one line are ordered by column, then report order.
+ * 33 — the 34 one is kept); results on one line are ordered by column, then report order, and
+ * stored findings on one line by column, then twin ordinal — the order in which they were given
+ * out — never by id: ids follow insertion order, which is not report order, so a tie broken by id
+ * would swap identical-looking twins that differ in severity on every re-upload.
  * Unmatched results get the lowest twin ordinals no stored finding of the group uses.
  * Returns each staged result's fingerprint, by `seq`.
  */
@@ -35,7 +39,14 @@ export function matchTwins(base: string, staged: StagedTwin[], stored: StoredTwi
   const rows = [...staged].sort(
     (a, b) => lineOf(a.line) - lineOf(b.line) || lineOf(a.column) - lineOf(b.column) || a.seq - b.seq,
   );
-  const findings = [...stored].sort((a, b) => lineOf(a.line) - lineOf(b.line) || a.id - b.id);
+  const ordinalOf = ordinalsOf(base, stored);
+  const findings = [...stored].sort(
+    (a, b) =>
+      lineOf(a.line) - lineOf(b.line) ||
+      lineOf(a.column) - lineOf(b.column) ||
+      ordinalOf(a) - ordinalOf(b) ||
+      a.id - b.id,
+  );
   const pairs =
     rows.length * findings.length > MAX_ASSIGNMENT_CELLS
       ? inLineOrder(rows.length, findings.length)
@@ -55,6 +66,19 @@ export function matchTwins(base: string, staged: StagedTwin[], stored: StoredTwi
     result.set(row.seq, fingerprint);
   }
   return result;
+}
+
+/** Each stored twin's ordinal (`twinFingerprint(base, n)`); a fingerprint outside the series sorts last. */
+function ordinalsOf(base: string, stored: StoredTwin[]): (twin: StoredTwin) => number {
+  const wanted = new Set(stored.map((twin) => twin.fingerprint));
+  const found = new Map<string, number>();
+  // Ordinals are given out lowest-free-first, so the group's lie below its size plus the gaps
+  // deleted findings left; twice the size bounds the search.
+  for (let n = 0; n < 2 * stored.length + 2 && found.size < wanted.size; n++) {
+    const fingerprint = twinFingerprint(base, n);
+    if (wanted.has(fingerprint)) found.set(fingerprint, n);
+  }
+  return (twin) => found.get(twin.fingerprint) ?? Number.MAX_SAFE_INTEGER;
 }
 
 function inLineOrder(n: number, m: number): [number, number][] {
@@ -157,7 +181,7 @@ export async function assignTwinFingerprints(
     if (!group) groups.set(row.base, (group = { staged: [], stored: [] }));
     if (row.seq !== null) group.staged.push({ seq: row.seq, line: row.line, column: row.column });
     else if (row.id !== null && row.fingerprint !== null)
-      group.stored.push({ id: row.id, fingerprint: row.fingerprint, line: row.line });
+      group.stored.push({ id: row.id, fingerprint: row.fingerprint, line: row.line, column: row.column });
   }
   const assigned: { seq: number; fingerprint: string }[] = [];
   for (const [base, group] of groups) {
