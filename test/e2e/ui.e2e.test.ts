@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sarifFile } from '../../bench/generate-sarif.ts';
 import { startFakeTracker } from '../support/fake-trackers.ts';
 import { corpusPath } from '../support/parse-corpus.ts';
@@ -24,7 +24,11 @@ import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver
 
 /** The browser globals that functions run in the page touch (this file compiles without DOM types). */
 interface BrowserGlobals {
-  document: { documentElement: { scrollHeight: number }; querySelector(selector: string): unknown };
+  document: {
+    documentElement: { scrollHeight: number };
+    readyState: string;
+    querySelector(selector: string): unknown;
+  };
 }
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -46,6 +50,8 @@ let context: BrowserContext;
 let page: Page;
 let receiver: WebhookReceiver;
 let base: string;
+/** What the page logged (console, uncaught errors), for the diagnostics of a failed test. */
+const consoleTail: string[] = [];
 let adminKey: string;
 let dataDir: string;
 let database: string | undefined;
@@ -251,7 +257,38 @@ describe.skipIf(!hasChromium)('the web UI in Chromium', () => {
     context = await browser.newContext({ viewport: { width: 1400, height: 900 }, bypassCSP: true });
     page = await context.newPage();
     page.setDefaultTimeout(15_000);
+    page.on('console', (message) => consoleTail.push(`${message.type()}: ${message.text()}`.slice(0, 300)));
+    page.on('pageerror', (error) => consoleTail.push(`pageerror: ${error.message}`.slice(0, 300)));
+    page.on('crash', () => consoleTail.push('renderer crashed'));
   }, 300_000);
+
+  // A test that timed out once left every later one timing out too, with nothing to tell whether
+  // the server or the page had stopped answering: on a failure, say which, and what the page logged.
+  afterEach(async ({ task }) => {
+    if (task.result?.state !== 'fail') return;
+    const within = <T>(ms: number, work: Promise<T>) =>
+      Promise.race([
+        work,
+        new Promise<string>((done) => setTimeout(() => done(`no answer in ${ms} ms`), ms)),
+      ]);
+    const ready = await within(
+      3000,
+      fetch(`${base}/readyz`).then(
+        (response) => `HTTP ${response.status}`,
+        (error: unknown) => String(error),
+      ),
+    );
+    const renderer = await within(
+      3000,
+      page
+        .evaluate(() => (globalThis as unknown as BrowserGlobals).document.readyState)
+        .catch((error: unknown) => String(error)),
+    );
+    console.log(
+      `ui.e2e diagnostics after "${task.name}": server /readyz ${ready}; page ${page.url()} readyState ${renderer}; ` +
+        `last console lines: ${JSON.stringify(consoleTail.slice(-15))}`,
+    );
+  });
 
   afterAll(async () => {
     console.log(`ui.e2e: axe violations of any impact per page: ${JSON.stringify(axeReport)}`);

@@ -127,6 +127,8 @@ async function ensureIssue(
       external_key: issue.key,
       url: issue.url,
       state: issue.state,
+      // The issue exists now: a reader who sees it linked must not see the failure that preceded it.
+      last_error: null,
       last_synced_at: new Date(),
       updated_at: new Date(),
     })
