@@ -21,6 +21,7 @@ import * as riskOrderIndexes from './2026-11-24T1430-risk-order-indexes.ts';
 import * as publishedFindingCounts from './2026-11-24T1500-published-finding-counts.ts';
 import * as credentialChangeNotices from './2026-11-24T1600-credential-change-notices.ts';
 import * as findingsReferencesByStatement from './2026-11-24T1700-findings-references-by-statement.ts';
+import * as findingsScanCheckByKey from './2026-11-24T1710-findings-scan-check-by-key.ts';
 
 /** Forward-only migrations, applied in key order. Add new files here; never edit an applied one. */
 export const migrations: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24T1500-published-finding-counts': publishedFindingCounts,
   '2026-11-24T1600-credential-change-notices': credentialChangeNotices,
   '2026-11-24T1700-findings-references-by-statement': findingsReferencesByStatement,
+  '2026-11-24T1710-findings-scan-check-by-key': findingsScanCheckByKey,
 };
