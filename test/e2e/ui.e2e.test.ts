@@ -534,7 +534,15 @@ describe.skipIf(!hasChromium)('the web UI in Chromium', () => {
       const findingId = listed.body.findings[0]?.id ?? 0;
       await page.goto(`${base}/findings/${findingId}`);
       const card = page.getByTestId('tracker-issue');
+      // The request must be answered before the first reload below: a reload cancels it in flight,
+      // and then no issue is ever filed (what failed CI once on a busy machine).
+      const filed = page.waitForResponse(
+        (response) =>
+          response.request().method() === 'POST' &&
+          response.url().endsWith(`/api/findings/${findingId}/issue`),
+      );
       await card.getByRole('button', { name: 'File an issue' }).click();
+      expect((await filed).status()).toBeLessThan(300);
       await expect
         .poll(
           async () => {
