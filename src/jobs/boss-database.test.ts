@@ -15,3 +15,21 @@ describe('bossDatabase on PGlite', () => {
     await expect(late).resolves.toMatchObject({ rows: [{ one: 1 }] });
   });
 });
+
+describe('bossDatabase.settled', () => {
+  it('waits for every statement pg-boss started, as it records completions without awaiting them', async () => {
+    const database = await openDatabase({});
+    const boss = bossDatabase(database);
+    const held = await database.pglite!.lock.acquire();
+    let finished = false;
+    void boss.executeSql('select 1 as one', []).then(() => (finished = true));
+    let settled = false;
+    const waiting = boss.settled().then(() => (settled = true));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(settled).toBe(false);
+    held();
+    await waiting;
+    expect(finished).toBe(true);
+    await database.close();
+  });
+});

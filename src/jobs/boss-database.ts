@@ -4,28 +4,48 @@ import type { Database } from '../db/database.ts';
 import { asBackgroundWork } from '../db/pglite-dialect.ts';
 import type { DB } from '../db/schema.ts';
 
+/** pg-boss's database adapter, and a wait for the statements it has started. */
+export interface BossDatabase extends PgBoss.Db {
+  /**
+   * Resolves once every statement started so far has finished. pg-boss records a job's completion
+   * or failure without awaiting it, after its worker has already counted the job done: a stop then
+   * closed the database under that statement, which failed as an unhandled rejection.
+   */
+  settled(): Promise<void>;
+}
+
 /**
  * pg-boss's database adapter over scanhub's own connection. On PGlite every statement goes through
  * the session lock the Kysely dialect uses (one session: pg-boss must never run inside someone
  * else's transaction); parameter-less SQL may hold several statements (pg-boss's schema
  * migrations), which PGlite runs with `exec`. On PostgreSQL it shares Kysely's pool.
  */
-export function bossDatabase(database: Database): PgBoss.Db {
+export function bossDatabase(database: Database): BossDatabase {
   const pglite = database.pglite;
-  if (pglite) {
-    return {
-      // pg-boss's own polling and upkeep yield to requests waiting for the session.
-      executeSql: (text, values = []) =>
+  const run: PgBoss.Db['executeSql'] = pglite
+    ? (text, values = []) =>
+        // pg-boss's own polling and upkeep yield to requests waiting for the session.
         asBackgroundWork(() =>
           pglite.lock.run(async () => {
             if (values.length > 0) return pglite.instance.query(text, values);
             const results = await pglite.instance.exec(text);
             return results.at(-1) ?? { rows: [] };
           }),
-        ),
-    };
-  }
-  return viaKysely(database.db);
+        )
+    : viaKysely(database.db).executeSql;
+  const running = new Set<Promise<unknown>>();
+  return {
+    executeSql: (text, values) => {
+      const statement = run(text, values);
+      running.add(statement);
+      const forget = () => running.delete(statement);
+      statement.then(forget, forget);
+      return statement;
+    },
+    settled: async () => {
+      await Promise.allSettled([...running]);
+    },
+  };
 }
 
 /**

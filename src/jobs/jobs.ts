@@ -152,8 +152,9 @@ export interface Jobs {
  * processes may run workers and a maintenance task still runs once per slot.
  */
 export async function startJobs(context: Omit<AppContext, 'jobs'>, options: JobsOptions): Promise<Jobs> {
+  const bossDb = bossDatabase(context.database);
   const boss = new PgBoss({
-    db: bossDatabase(context.database),
+    db: bossDb,
     schema: context.database.jobSchema,
     schedule: options.work,
     supervise: options.work,
@@ -219,6 +220,8 @@ export async function startJobs(context: Omit<AppContext, 'jobs'>, options: Jobs
       clearTimeout(watcher);
       await workersStarted?.catch(() => {}); // a worker starting now would outlive the stop
       await boss.stop({ graceful: true, wait: true, timeout: 30_000 });
+      // The completions pg-boss started without awaiting them, before the database closes.
+      await bossDb.settled();
     },
   };
 
