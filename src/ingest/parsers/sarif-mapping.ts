@@ -44,37 +44,95 @@ function cweOfReference(meta: RunMeta, reference: unknown): number | undefined {
   return undefined;
 }
 
-function cweIds(meta: RunMeta, rule: JsonRecord | undefined, result: JsonRecord): number[] {
-  const ids: (number | undefined)[] = [];
-  for (const relationship of asArray(rule?.['relationships'])) {
-    ids.push(cweOfReference(meta, asRecord(relationship)?.['target']));
+/** CWE ids a `properties` bag names: `cwe` values and CWE tags. */
+function cwesOfProperties(properties: JsonRecord | undefined, ids: (number | undefined)[]): void {
+  const cwe = properties?.['cwe'];
+  for (const value of Array.isArray(cwe) ? cwe : [cwe]) ids.push(cweNumber(value));
+  for (const tag of asArray(properties?.['tags'])) {
+    // `external/cwe/cwe-079` (CodeQL), `CWE-346` or `CWE-346: Origin Validation Error` (Semgrep)
+    const match = typeof tag === 'string' ? /^(?:external\/cwe\/)?cwe-(\d+)\b/i.exec(tag.trim()) : null;
+    if (match) ids.push(cweNumber(match[1]));
   }
-  for (const properties of [asRecord(rule?.['properties']), asRecord(result['properties'])]) {
-    const cwe = properties?.['cwe'];
-    for (const value of Array.isArray(cwe) ? cwe : [cwe]) ids.push(cweNumber(value));
-    for (const tag of asArray(properties?.['tags'])) {
-      // `external/cwe/cwe-079` (CodeQL), `CWE-346` or `CWE-346: Origin Validation Error` (Semgrep)
-      const match = typeof tag === 'string' ? /^(?:external\/cwe\/)?cwe-(\d+)\b/i.exec(tag.trim()) : null;
-      if (match) ids.push(cweNumber(match[1]));
-    }
+}
+
+/** CVE ids in strings: matched, upper-cased. */
+function cvesIn(sources: unknown[]): string[] {
+  return sources.flatMap((source) =>
+    typeof source === 'string' ? (source.match(CVE) ?? []).map((id) => id.toUpperCase()) : [],
+  );
+}
+
+/** What a rule gives every one of its results: worked out once per rule, not once per result. */
+interface RuleFacts {
+  /** CWE ids of its relationships and properties, in that order. */
+  cwes: number[];
+  /** CVE ids in its id, name, tags and property values (identifiers only: descriptions often mention related but different CVEs). */
+  cves: string[];
+  shortDescription: string | undefined;
+  fullDescription: string | undefined;
+  helpText: string | undefined;
+  remediation: string | null;
+  /** Its `helpUri`, and a bare link in `help.text` (Dockle and others put one there). */
+  links: string[];
+}
+
+const NO_RULE: RuleFacts = {
+  cwes: [],
+  cves: [],
+  shortDescription: undefined,
+  fullDescription: undefined,
+  helpText: undefined,
+  remediation: null,
+  links: [],
+};
+
+/** Keyed by the rule object of a run's metadata, which lives as long as the parse of its upload. */
+const factsByRule = new WeakMap<JsonRecord, RuleFacts>();
+
+function ruleFacts(meta: RunMeta, rule: JsonRecord | undefined): RuleFacts {
+  if (rule === undefined) return NO_RULE;
+  const known = factsByRule.get(rule);
+  if (known) return known;
+  const cwes: (number | undefined)[] = [];
+  for (const relationship of asArray(rule['relationships'])) {
+    cwes.push(cweOfReference(meta, asRecord(relationship)?.['target']));
   }
+  const properties = asRecord(rule['properties']);
+  cwesOfProperties(properties, cwes);
+  const helpUri = asText(rule['helpUri']);
+  const helpText = asText(asRecord(rule['help'])?.['text']);
+  const facts: RuleFacts = {
+    cwes: cwes.filter((id): id is number => id !== undefined),
+    cves: cvesIn([
+      rule['id'],
+      rule['name'],
+      ...asArray(properties?.['tags']),
+      ...Object.values(properties ?? {}),
+    ]),
+    shortDescription: messageString(rule['shortDescription']),
+    fullDescription: messageString(rule['fullDescription']),
+    helpText,
+    remediation: asText(asRecord(rule['help'])?.['markdown']) ?? helpText ?? null,
+    links: unique([
+      ...(helpUri !== undefined ? [helpUri] : []),
+      ...(helpText !== undefined && /^https?:\/\/\S+$/.test(helpText.trim()) ? [helpText.trim()] : []),
+    ]),
+  };
+  factsByRule.set(rule, facts);
+  return facts;
+}
+
+/** The rule's CWE ids, then the result's own (properties, taxa). */
+function cweIds(meta: RunMeta, facts: RuleFacts, result: JsonRecord): number[] {
+  const ids: (number | undefined)[] = [...facts.cwes];
+  cwesOfProperties(asRecord(result['properties']), ids);
   for (const taxon of asArray(result['taxa'])) ids.push(cweOfReference(meta, taxon));
   return unique(ids.filter((id): id is number => id !== undefined));
 }
 
-/** CVE ids from identifiers only: descriptions often mention related but different CVEs. */
-function cveIds(rule: JsonRecord | undefined, result: JsonRecord): string[] {
-  const properties = asRecord(rule?.['properties']) ?? {};
-  const sources = [
-    result['ruleId'],
-    rule?.['id'],
-    rule?.['name'],
-    ...asArray(properties['tags']),
-    ...Object.values(properties),
-  ];
-  const found = sources.flatMap((source) => (typeof source === 'string' ? (source.match(CVE) ?? []) : []));
-  return unique(found.map((id) => id.toUpperCase()));
-}
+/** CVE ids of the result's rule id, then of its rule. */
+const cveIds = (facts: RuleFacts, result: JsonRecord): string[] =>
+  unique([...cvesIn([result['ruleId']]), ...facts.cves]);
 
 function severityOf(rule: JsonRecord | undefined, result: JsonRecord): [Severity, number | null] {
   const raw =
@@ -133,19 +191,14 @@ export function mapResult(meta: RunMeta, result: JsonRecord): NormalizedFinding[
   const rule = entry?.rule;
   const components = unique([entry?.component, meta.driver].filter(isRecord));
   const message = renderMessage(result['message'], rule, components);
-  const shortDescription = messageString(rule?.['shortDescription']);
-  const fullDescription = messageString(rule?.['fullDescription']);
+  const facts = ruleFacts(meta, rule);
+  const { shortDescription, fullDescription, helpText, remediation } = facts;
   const ruleId =
     asText(result['ruleId']) ?? asText(asRecord(result['rule'])?.['id']) ?? asText(rule?.['id']) ?? null;
   const [severity, severityScore] = severityOf(rule, result);
-  const cves = cveIds(rule, result);
-  const helpUri = asText(rule?.['helpUri']);
-  const helpText = asText(asRecord(rule?.['help'])?.['text']);
-  const remediation = asText(asRecord(rule?.['help'])?.['markdown']) ?? helpText ?? null;
+  const cves = cveIds(facts, result);
   const references = unique([
-    ...(helpUri !== undefined ? [helpUri] : []),
-    // Dockle and others put a bare link in help.text.
-    ...(helpText !== undefined && /^https?:\/\/\S+$/.test(helpText.trim()) ? [helpText.trim()] : []),
+    ...facts.links,
     ...cves.map((cve) => `https://nvd.nist.gov/vuln/detail/${cve}`),
   ]);
   const descriptionBase = fullDescription ?? shortDescription;
@@ -158,7 +211,7 @@ export function mapResult(meta: RunMeta, result: JsonRecord): NormalizedFinding[
   const places = locations.length === 0 ? [NO_PLACE] : locations.map((location) => placeOf(meta, location));
   const baseFingerprint = toolFingerprintOf(result);
   const packageTexts = [message, helpText];
-  const cwes = cweIds(meta, rule, result);
+  const cwes = cweIds(meta, facts, result);
   const initialStatus = isSuppressed(result) ? 'false_positive' : null;
   const isSecret = isSecretResult(meta.toolName, rule, result);
 
