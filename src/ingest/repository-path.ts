@@ -12,6 +12,7 @@ const DRIVE = /^[a-z]:[\\/]/i;
 const NOT_UNIFIED = /^file:|\\|(^|\/)\.{1,2}(\/|$)|\/\/|^\/|\/$/i;
 
 function decode(uri: string): string {
+  if (!uri.includes('%')) return uri;
   try {
     return decodeURIComponent(uri);
   } catch {

@@ -1,5 +1,5 @@
 import { normalizedRoot, repositoryPath as repositoryPathIn } from '../repository-path.ts';
-import { asIndex, asRecord, asText } from './json-value.ts';
+import { asIndex, asRecord, asText, type JsonRecord } from './json-value.ts';
 import type { RunMeta } from './sarif-run.ts';
 
 /** Where in the repository one SARIF location points. */
@@ -18,6 +18,7 @@ const FILE_SCHEME = /^file:/i;
 const MAX_BASE_CHAIN = 8;
 
 function decode(uri: string): string {
+  if (!uri.includes('%')) return uri;
   try {
     return decodeURIComponent(uri);
   } catch {
@@ -75,13 +76,15 @@ export function repositoryPath(meta: RunMeta, artifactLocation: unknown): string
   return repositoryPathIn(path, meta.roots);
 }
 
+const snippetOf = (region: JsonRecord | undefined): string | undefined =>
+  asText(asRecord(region?.['snippet'])?.['text']);
+
 /** File, region and snippet of one `location` object. */
 export function placeOf(meta: RunMeta, location: unknown): SarifPlace {
   const physical = asRecord(asRecord(location)?.['physicalLocation']);
   const region = asRecord(physical?.['region']);
   const context = asRecord(physical?.['contextRegion']);
   const line = asIndex(region?.['startLine']) ?? null;
-  const snippetOf = (r: typeof region): string | undefined => asText(asRecord(r?.['snippet'])?.['text']);
   return {
     filePath: repositoryPath(meta, physical?.['artifactLocation']),
     line,
