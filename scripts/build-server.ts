@@ -34,7 +34,12 @@ for (const entry of readdirSync(dist)) {
 
 const result = await build({
   absWorkingDir: PACKAGE_ROOT,
-  entryPoints: { main: 'src/main.ts', 'cli/run': 'src/cli/run.ts' },
+  // The staging worker is a thread's entry point of its own (src/ingest/stage-in-worker.ts starts it).
+  entryPoints: {
+    main: 'src/main.ts',
+    'cli/run': 'src/cli/run.ts',
+    'stage-worker': 'src/ingest/stage-worker.ts',
+  },
   outdir: 'dist',
   chunkNames: 'chunks/[name]-[hash]',
   bundle: true,

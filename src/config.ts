@@ -12,6 +12,7 @@ const EnvSchema = Type.Object({
   SCANHUB_ADMIN_EMAIL: Type.String({ format: 'email', default: 'admin@scanhub.local' }),
   SCANHUB_ADMIN_PASSWORD: Type.Optional(Type.String({ minLength: 12 })),
   UPLOAD_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 100 * 1024 * 1024 }),
+  INGEST_WORKER_MIN_BYTES: Type.Integer({ minimum: 0, default: 8 * 1024 * 1024 }),
   LOG_LEVEL: Type.Enum(LOG_LEVELS, { default: 'info' }),
   SESSION_TTL_HOURS: Type.Integer({ minimum: 1, default: 24 * 7 }),
   RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 1200 }),
@@ -44,6 +45,8 @@ export interface Config {
   secretKey: string | undefined;
   admin: { email: string; password: string | undefined };
   uploadLimitBytes: number;
+  /** Uploads this large or larger (inflated) are parsed in a worker thread; 0: every upload. */
+  ingestWorkerMinBytes: number;
   logLevel: Env['LOG_LEVEL'];
   sessionTtlHours: number;
   rateLimit: { perMinute: number; loginPerMinute: number };
@@ -118,6 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretKey: parsed.SCANHUB_SECRET_KEY,
     admin: { email: parsed.SCANHUB_ADMIN_EMAIL, password: parsed.SCANHUB_ADMIN_PASSWORD },
     uploadLimitBytes: parsed.UPLOAD_LIMIT_BYTES,
+    ingestWorkerMinBytes: parsed.INGEST_WORKER_MIN_BYTES,
     logLevel: parsed.LOG_LEVEL,
     sessionTtlHours: parsed.SESSION_TTL_HOURS,
     rateLimit: {

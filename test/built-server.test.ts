@@ -6,7 +6,10 @@ import { distIsFresh } from '../bin/dist-freshness.js';
 import { TEMPLATE_DIR } from '../src/db/pglite-template.ts';
 import { WEB_DIST } from '../src/http/web-ui.ts';
 import { PACKAGE_ROOT } from '../src/package-root.ts';
+import { createApplication, createGroup, signIn } from '../bench/server.ts';
+import { buildSarif, manyResults } from './support/sarif-builder.ts';
 import { startServerProcess, type ServerProcess } from './support/server-process.ts';
+import { multipartBody } from './support/upload.ts';
 
 /**
  * What `npm start` runs is a bundle (scripts/build-server.ts), not the sources: the paths its code
@@ -60,6 +63,39 @@ describe.skipIf(!distIsFresh())('the built server (dist/)', () => {
       // The readiness check waits for what the start finishes after listening.
       await expect.poll(async () => (await fetch(`${server!.url}/readyz`)).status).toBe(200);
       expect(server.output()).toContain('start: database created from the build template');
+    },
+    60_000,
+  );
+
+  it.skipIf(Boolean(process.env.TEST_DATABASE_URL))(
+    'parses an upload in its worker thread (dist/stage-worker.js) when told to for every upload',
+    async () => {
+      const workerDataDir = mkdtempSync(join(tmpdir(), 'scanhub-built-worker-'));
+      const admin = { email: 'built-admin@scanhub.local', password: 'built-admin-password-1' };
+      const workerServer = await startServerProcess(
+        {
+          DATA_DIR: workerDataDir,
+          INGEST_WORKER_MIN_BYTES: '0',
+          SCANHUB_ADMIN_EMAIL: admin.email,
+          SCANHUB_ADMIN_PASSWORD: admin.password,
+        },
+        { build: true },
+      );
+      try {
+        const api = await signIn(workerServer.url, admin.email, admin.password);
+        const app = await createApplication(api, await createGroup(api, 'built'), 'built-worker');
+        const { body, contentType } = multipartBody({ file: buildSarif({ results: manyResults(300) }) });
+        const response = await fetch(`${workerServer.url}/api/ingest`, {
+          method: 'POST',
+          headers: { 'x-api-token': app.token, 'content-type': contentType },
+          body,
+        });
+        expect(response.status).toBe(201);
+        expect(await response.json()).toMatchObject({ findings_count: 300, new_findings_count: 300 });
+      } finally {
+        await workerServer.stop();
+        rmSync(workerDataDir, { recursive: true, force: true });
+      }
     },
     60_000,
   );

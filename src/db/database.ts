@@ -4,6 +4,7 @@ import pg from 'pg';
 import { from as copyFromStdin } from 'pg-copy-streams';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
+import { ownArrayBuffer } from '../lib/bytes.ts';
 import { pgliteChangeNotices, postgresChangeNotices, type ChangeNotices } from './change-notices.ts';
 import { migrations } from './migrations/index.ts';
 import { asBackgroundWork, PGliteDialect, SessionLock } from './pglite-dialect.ts';
@@ -113,10 +114,7 @@ async function postgresDatabase(url: string, schema: string | undefined): Promis
  * their statements until a full collection and left the process ~100 MB larger.
  */
 function blobOver(rows: Buffer): Blob {
-  const exact = rows.byteOffset === 0 && rows.byteLength === rows.buffer.byteLength;
-  const bytes = exact
-    ? (rows.buffer as ArrayBuffer)
-    : rows.buffer.slice(rows.byteOffset, rows.byteOffset + rows.byteLength);
+  const bytes = ownArrayBuffer(rows);
   return { arrayBuffer: async () => bytes, size: bytes.byteLength } as unknown as Blob;
 }
 

@@ -57,18 +57,20 @@ export function inUploadContext(finding: NormalizedFinding, context: UploadConte
   };
 }
 
+/** Where the staging rows go, chunk by chunk of COPY text; resolves when the chunk may be dropped. */
+export type ChunkSink = (rows: Buffer) => Promise<void>;
+
 /**
- * Parses the upload and writes its findings, fingerprinted, into `ingest_staging` under `uploadKey`,
- * chunk by chunk with COPY, outside any transaction: memory holds one chunk of COPY text, and a slow parse never holds the
- * database. Nothing staged is visible as a finding until the merge commits. Twins keep their
- * identity base as fingerprint here; the merge tells them apart (twins.ts).
+ * Parses the upload into staging rows, fingerprinted, as chunks of COPY text handed to `sink`
+ * (awaited: the sink sets the pace, so memory holds a chunk or two). No database here: this runs
+ * in the server's thread or in a worker thread (stage-worker.ts).
  */
-export async function stageFindings(
-  database: Database,
+export async function stageRows(
   parser: ParserModule,
   input: ParserInput,
   uploadKey: string,
-  upload: UploadContext = { category: null, root: null },
+  upload: UploadContext,
+  sink: ChunkSink,
 ): Promise<StageResult> {
   let chunk = '';
   let findingsCount = 0;
@@ -95,35 +97,23 @@ export async function stageFindings(
       if (relative !== null && coveredFiles.size < MAX_COVERED_FILES) coveredFiles.add(relative);
     },
   };
-  // One chunk is written while the next is parsed: with PostgreSQL the server works on one core
-  // while parsing runs on the other. At most two chunks are in memory.
-  let inFlight: Promise<unknown> = Promise.resolve();
   const flush = async () => {
     if (chunk.length === 0) return;
     const rows = Buffer.from(chunk, 'utf8');
     chunk = '';
-    await inFlight;
-    inFlight = database.copyFrom('ingest_staging', STAGING_COLUMNS, rows);
-    // Keep a failed write from going unobserved until the next await.
-    inFlight.catch(() => undefined);
+    await sink(rows);
   };
-  try {
-    for await (const parsed of parser.parse(input, facts)) {
-      const finding = capFindingFields(inUploadContext(parsed, context));
-      toolName ??= finding.toolName;
-      toolVersion ??= finding.toolVersion;
-      const row = toStagingRow(uploadKey, findingsCount, findingIdentity(parser.name, finding), finding);
-      addScope(row.tool_name ?? 'unknown', row.category ?? null);
-      chunk += stagingLine(row);
-      findingsCount++;
-      if (chunk.length >= CHUNK_CHARS) await flush();
-    }
-    await flush();
-    await inFlight;
-  } finally {
-    // Never leave a write running behind a parse error: the caller deletes the staged rows next.
-    await inFlight.catch(() => undefined);
+  for await (const parsed of parser.parse(input, facts)) {
+    const finding = capFindingFields(inUploadContext(parsed, context));
+    toolName ??= finding.toolName;
+    toolVersion ??= finding.toolVersion;
+    const row = toStagingRow(uploadKey, findingsCount, findingIdentity(parser.name, finding), finding);
+    addScope(row.tool_name ?? 'unknown', row.category ?? null);
+    chunk += stagingLine(row);
+    findingsCount++;
+    if (chunk.length >= CHUNK_CHARS) await flush();
   }
+  await flush();
   return {
     findingsCount,
     toolName,
@@ -131,6 +121,48 @@ export async function stageFindings(
     scopes: [...scopes.values()],
     coveredFiles: [...coveredFiles],
   };
+}
+
+/**
+ * A sink that writes each chunk with COPY while the next one is parsed (one write in flight), and
+ * `settled`, which waits for the last write. A failed write fails the next hand-over.
+ */
+function copySink(database: Database): { sink: ChunkSink; settled(): Promise<void> } {
+  let inFlight: Promise<void> = Promise.resolve();
+  return {
+    sink: async (rows) => {
+      await inFlight;
+      inFlight = database.copyFrom('ingest_staging', STAGING_COLUMNS, rows);
+      // Keep a failed write from going unobserved until the next hand-over.
+      inFlight.catch(() => undefined);
+    },
+    settled: () => inFlight,
+  };
+}
+
+/**
+ * Parses the upload and writes its findings, fingerprinted, into `ingest_staging` under `uploadKey`,
+ * chunk by chunk with COPY, outside any transaction, in the server's own thread: memory holds a
+ * chunk or two of COPY text, and a slow parse never holds the database. Nothing staged is visible
+ * as a finding until the merge commits. Twins keep their identity base as fingerprint here; the
+ * merge tells them apart (twins.ts). Large files are staged in a worker thread (stage-in-worker.ts).
+ */
+export async function stageFindings(
+  database: Database,
+  parser: ParserModule,
+  input: ParserInput,
+  uploadKey: string,
+  upload: UploadContext = { category: null, root: null },
+): Promise<StageResult> {
+  const copy = copySink(database);
+  try {
+    const staged = await stageRows(parser, input, uploadKey, upload, copy.sink);
+    await copy.settled();
+    return staged;
+  } finally {
+    // Never leave a write running behind a parse error: the caller deletes the staged rows next.
+    await copy.settled().catch(() => undefined);
+  }
 }
 
 /**

@@ -38,6 +38,7 @@ export interface IngestDeps {
   database: Database;
   jobs: Pick<Jobs, 'send' | 'wake'>;
   metrics: IngestMetrics;
+  config: Pick<Config, 'ingestWorkerMinBytes'>;
 }
 
 type IngestMetrics = Pick<Metrics, 'ingestDuration' | 'ingestBytes' | 'ingestFindings'>;
@@ -189,7 +190,7 @@ export async function ingestUpload(
       deps.database,
       prepared,
       file,
-      options,
+      { ...options, workerMinBytes: deps.config.ingestWorkerMinBytes },
       undefined,
       vacuumLater(deps.database, deps.jobs),
     );
@@ -213,7 +214,7 @@ export interface StoredScanDeps {
   database: Database;
   jobs: Pick<Jobs, 'send'>;
   metrics: IngestMetrics;
-  config: Pick<Config, 'dataDir'>;
+  config: Pick<Config, 'dataDir' | 'ingestWorkerMinBytes'>;
 }
 
 /**
@@ -256,6 +257,7 @@ export async function processStoredScan(deps: StoredScanDeps, scanId: number): P
       root: scan.root ?? undefined,
       uploadedBy: scan.uploaded_by,
       uploadedVia: scan.uploaded_via,
+      workerMinBytes: deps.config.ingestWorkerMinBytes,
     };
     const outcome = await ingestPrepared(
       deps.database,

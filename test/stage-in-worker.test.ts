@@ -1,0 +1,137 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Database } from '../src/db/database.ts';
+import { detectParser } from '../src/ingest/detect.ts';
+import { ParseError } from '../src/ingest/parsers/types.ts';
+import { stageInWorker } from '../src/ingest/stage-in-worker.ts';
+import { stageFindings, type StageResult } from '../src/ingest/stage.ts';
+import { inputFromFile } from '../src/ingest/upload-input.ts';
+import { corpusPath } from './support/parse-corpus.ts';
+import { buildSarif, manyResults } from './support/sarif-builder.ts';
+
+/**
+ * Staging in a worker thread (PGlite, large files) must hand the database exactly what staging in
+ * the server's thread does, fail the same way, and write its chunks in order, one at a time.
+ */
+
+const scratch = mkdtempSync(join(tmpdir(), 'scanhub-stage-worker-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+const UPLOAD = { category: 'ci', root: '/home/runner/work/app' };
+
+/** A database that only records (or refuses) COPY writes, and how many ran at once. */
+function recordingDatabase(options: { delayMs?: number; failOnWrite?: number } = {}) {
+  const writes: Buffer[] = [];
+  let running = 0;
+  let mostAtOnce = 0;
+  const database = {
+    kind: 'pglite',
+    copyFrom: async (_table: string, _columns: readonly string[], rows: Buffer) => {
+      running++;
+      mostAtOnce = Math.max(mostAtOnce, running);
+      try {
+        if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
+        if (options.failOnWrite === writes.length + 1) throw new Error('connection reset by the test');
+        // A copy: the worker's bytes go back to it once written.
+        writes.push(Buffer.from(rows));
+      } finally {
+        running--;
+      }
+    },
+  } as unknown as Database;
+  return { database, writes, mostAtOnce: () => mostAtOnce };
+}
+
+async function stageBoth(path: string): Promise<{ inline: StageResult; worker: StageResult; same: boolean }> {
+  const input = await inputFromFile(path);
+  const detected = await detectParser(input);
+  if (!detected) throw new Error(`no parser for ${path}`);
+  const here = recordingDatabase();
+  const inline = await stageFindings(here.database, detected.parser, detected.input, 'key', UPLOAD);
+  const there = recordingDatabase();
+  const job = {
+    parserName: detected.parser.name,
+    path,
+    sniff: detected.input.sniff,
+    uploadKey: 'key',
+    upload: UPLOAD,
+  };
+  const worker = await stageInWorker(there.database, job);
+  return { inline, worker, same: Buffer.concat(here.writes).equals(Buffer.concat(there.writes)) };
+}
+
+describe('staging in a worker thread', () => {
+  it.each([
+    'sarif/codeQL-output.sarif',
+    'sarif/DefectDojo_django-DefectDojo__2020-12-11_13 42 10__export.sarif',
+    'bandit/many_vulns.json',
+    'dependency_check/multiple_vulnerabilities_has_multiple_findings.xml',
+  ])('stages %s exactly as the server thread does', async (file) => {
+    const { inline, worker, same } = await stageBoth(corpusPath(file));
+    expect(worker).toEqual(inline);
+    expect(worker.findingsCount).toBeGreaterThan(0);
+    expect(same).toBe(true);
+  });
+
+  it('reads gzip uploads, and a report of many chunks arrives whole, in order, one write at a time', async () => {
+    const path = join(scratch, 'many.sarif.gz');
+    writeFileSync(path, gzipSync(buildSarif({ results: manyResults(6000) })));
+    const { inline, worker, same } = await stageBoth(path);
+    expect(worker).toEqual(inline);
+    expect(same).toBe(true);
+
+    const slow = recordingDatabase({ delayMs: 5 });
+    const input = await inputFromFile(path);
+    const job = { parserName: 'sarif', path, sniff: input.sniff, uploadKey: 'key', upload: UPLOAD };
+    await stageInWorker(slow.database, job);
+    expect(slow.writes.length).toBeGreaterThan(3);
+    expect(slow.mostAtOnce()).toBe(1);
+    // The second COPY column is the row's sequence number: chunks in order, rows in order within them.
+    const seqs = Buffer.concat(slow.writes)
+      .toString('utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => Number(line.split('\t')[1]));
+    expect(seqs).toEqual(seqs.map((_, index) => index));
+  });
+
+  it('fails a truncated report and a corrupt gzip with the ParseError the server thread raises', async () => {
+    const truncated = join(scratch, 'truncated.sarif');
+    const whole = buildSarif({ results: manyResults(3000) });
+    writeFileSync(truncated, whole.slice(0, Math.floor(whole.length * 0.8)));
+    const corrupt = join(scratch, 'corrupt.sarif.gz');
+    const zipped = gzipSync(whole);
+    writeFileSync(corrupt, Buffer.concat([zipped.subarray(0, 40_000), Buffer.alloc(4000, 7)]));
+
+    for (const path of [truncated, corrupt]) {
+      const input = await inputFromFile(path);
+      const job = { parserName: 'sarif', path, sniff: input.sniff, uploadKey: 'key', upload: UPLOAD };
+      const inWorker = await stageInWorker(recordingDatabase().database, job).catch(
+        (caught: unknown) => caught,
+      );
+      const parser = (await detectParser(input))?.parser;
+      if (!parser) throw new Error('not detected');
+      const inline = await stageFindings(recordingDatabase().database, parser, input, 'key', UPLOAD).catch(
+        (caught: unknown) => caught,
+      );
+      expect(inline).toBeInstanceOf(ParseError);
+      expect(inWorker).toBeInstanceOf(ParseError);
+      expect((inWorker as Error).message).toBe((inline as Error).message);
+    }
+  });
+
+  it('stops at a failed write: the upload fails with it and nothing is written after', async () => {
+    const path = join(scratch, 'write-fails.sarif');
+    writeFileSync(path, buildSarif({ results: manyResults(6000) }));
+    const refusing = recordingDatabase({ failOnWrite: 2 });
+    const input = await inputFromFile(path);
+    const job = { parserName: 'sarif', path, sniff: input.sniff, uploadKey: 'key', upload: UPLOAD };
+    await expect(stageInWorker(refusing.database, job)).rejects.toThrow('connection reset by the test');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(refusing.writes).toHaveLength(1);
+    expect(readFileSync(path).length).toBeGreaterThan(2 * 512 * 1024);
+  });
+});
