@@ -10,8 +10,7 @@ import type { StageResult, UploadContext } from './stage.ts';
 /**
  * Staging in a worker thread: the worker parses and encodes (stage.ts `stageRows`), the server's
  * thread only writes the chunks it hands over. On PGlite, whose COPY and merge run in the server's
- * thread, parsing then overlaps them instead of coming before them; either way the server's thread
- * stays free for requests during an upload's parse.
+ * thread, parsing then overlaps them instead of coming before them (pipeline.ts decides when).
  */
 
 /** What the worker needs to stage one upload (plain data: it is copied to the worker). */
@@ -89,8 +88,8 @@ export function stageInWorker(database: Database, job: StageJob): Promise<StageR
         );
         writes = written;
         // Written, the chunk goes back with the answer: this thread allocates little and seldom
-        // collects, so 100 MB of chunks piled up here over a 100k upload, while the worker drops
-        // it among its many short-lived objects.
+        // collects, so chunks left here could wait long for a collection, while the worker drops
+        // them among its many short-lived objects.
         written.then(() => {
           if (!finished) worker.postMessage(bytes, [bytes]);
         }, fail);
