@@ -22,6 +22,7 @@ describe('loadConfig', () => {
       secretKey: undefined,
       admin: { email: 'admin@scanhub.local', password: undefined },
       uploadLimitBytes: 100 * 1024 * 1024,
+      ingestWorkerMinBytes: 8 * 1024 * 1024,
       logLevel: 'info',
       sessionTtlHours: 24 * 7,
       rateLimit: { perMinute: 1200, loginPerMinute: 10 },
@@ -50,6 +51,16 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN/);
     expect(loadConfig({ PGLITE_SHARED_BUFFERS: '64MB' })).toMatchObject({ pgliteSharedBuffers: '64MB' });
     expect(() => loadConfig({ PGLITE_SHARED_BUFFERS: '32MB; fsync = off' })).toThrow(/PGLITE_SHARED_BUFFERS/);
+  });
+
+  it('reads INGEST_WORKER_MIN_BYTES as a byte count, 0 included, and refuses anything else', () => {
+    expect(loadConfig({ INGEST_WORKER_MIN_BYTES: '0' })).toMatchObject({ ingestWorkerMinBytes: 0 });
+    expect(loadConfig({ INGEST_WORKER_MIN_BYTES: '1048576' })).toMatchObject({
+      ingestWorkerMinBytes: 1048576,
+    });
+    for (const bad of ['-1', '1.5', '8MiB']) {
+      expect(() => loadConfig({ INGEST_WORKER_MIN_BYTES: bad })).toThrow(/INGEST_WORKER_MIN_BYTES/);
+    }
   });
 
   it('treats empty strings as unset', () => {
