@@ -45,7 +45,10 @@ export interface Config {
   secretKey: string | undefined;
   admin: { email: string; password: string | undefined };
   uploadLimitBytes: number;
-  /** Uploads this large or larger (inflated) are parsed in a worker thread; 0: every upload. */
+  /**
+   * On PGlite, uploads this large or larger (inflated) are parsed in a worker thread; 0: every
+   * upload. Below ~10k results (8 MiB of SARIF) a worker's start costs more than the overlap gains.
+   */
   ingestWorkerMinBytes: number;
   logLevel: Env['LOG_LEVEL'];
   sessionTtlHours: number;

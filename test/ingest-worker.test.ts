@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { stageInWorker } from '../src/ingest/stage-in-worker.ts';
 import { makeApplication, makeUser, type TestUser } from './support/factories.ts';
 import { buildSarif, manyResults } from './support/sarif-builder.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
@@ -9,6 +10,12 @@ import { upload } from './support/upload.ts';
  * the setting changes nothing and the same outcomes hold): findings land as they do otherwise, a
  * broken report is a 400 that leaves nothing behind.
  */
+// The real worker, counted: PGlite must use it for every upload here, PostgreSQL never.
+vi.mock('../src/ingest/stage-in-worker.ts', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../src/ingest/stage-in-worker.ts')>();
+  return { ...actual, stageInWorker: vi.fn(actual.stageInWorker) };
+});
+
 let t: TestApp;
 let admin: TestUser;
 
@@ -31,6 +38,7 @@ describe('uploads parsed in a worker thread', () => {
     const corpus = await upload(t, '/api/ingest', headers, { file: 'corpus:bandit/many_vulns.json' });
     expect(corpus.statusCode).toBe(201);
     expect(corpus.json().findings_count).toBeGreaterThan(0);
+    expect(vi.mocked(stageInWorker)).toHaveBeenCalledTimes(t.database.kind === 'pglite' ? 3 : 0);
   });
 
   it('answers a report broken halfway with 400 malformed_file and keeps no scan or finding of it', async () => {

@@ -34,12 +34,12 @@ export interface IngestOptions {
   partial?: boolean | undefined;
   /** The scanned directory: stripped from the front of every path (the CLI sends its working directory). */
   root?: string | undefined;
-  /** On PGlite, files this large or larger are parsed in a worker thread (INGEST_WORKER_MIN_BYTES). */
+  /**
+   * On PGlite, files this large or larger are parsed in a worker thread (the server's
+   * INGEST_WORKER_MIN_BYTES); absent, every file is parsed in the server's thread.
+   */
   workerMinBytes?: number | undefined;
 }
-
-/** Without a setting: below ~10k results a worker's start costs more than the overlap gains. */
-export const DEFAULT_WORKER_MIN_BYTES = 8 * 1024 * 1024;
 
 export interface PreparedUpload {
   parser: ParserModule;
@@ -168,7 +168,8 @@ function stage(
 ): Promise<StageResult> {
   // PostgreSQL runs COPY and the merge in its own process, which already overlaps the parse: a
   // worker there measured no faster and ~55 MB larger (bench scenarios 1 and 3).
-  if (database.kind !== 'pglite' || file.size < (options.workerMinBytes ?? DEFAULT_WORKER_MIN_BYTES)) {
+  const { workerMinBytes } = options;
+  if (database.kind !== 'pglite' || workerMinBytes === undefined || file.size < workerMinBytes) {
     return stageFindings(database, prepared.parser, prepared.input, uploadKey, upload);
   }
   const job = {
