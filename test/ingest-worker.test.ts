@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { stageInWorker } from '../src/ingest/stage-in-worker.ts';
+import type * as StageInWorker from '../src/ingest/stage-in-worker.ts';
 import { makeApplication, makeUser, type TestUser } from './support/factories.ts';
 import { buildSarif, manyResults } from './support/sarif-builder.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
@@ -12,7 +13,7 @@ import { upload } from './support/upload.ts';
  */
 // The real worker, counted: PGlite must use it for every upload here, PostgreSQL never.
 vi.mock('../src/ingest/stage-in-worker.ts', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../src/ingest/stage-in-worker.ts')>();
+  const actual = await importOriginal<typeof StageInWorker>();
   return { ...actual, stageInWorker: vi.fn(actual.stageInWorker) };
 });
 
