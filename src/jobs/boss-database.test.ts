@@ -16,20 +16,29 @@ describe('bossDatabase on PGlite', () => {
   });
 });
 
-describe('bossDatabase.settled', () => {
+describe('bossDatabase.close', () => {
   it('waits for every statement pg-boss started, as it records completions without awaiting them', async () => {
     const database = await openDatabase({});
     const boss = bossDatabase(database);
     const held = await database.pglite!.lock.acquire();
     let finished = false;
     void boss.executeSql('select 1 as one', []).then(() => (finished = true));
-    let settled = false;
-    const waiting = boss.settled().then(() => (settled = true));
+    let closed = false;
+    const closing = boss.close().then(() => (closed = true));
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(settled).toBe(false);
+    expect(closed).toBe(false);
     held();
-    await waiting;
+    await closing;
     expect(finished).toBe(true);
     await database.close();
+  });
+
+  it('answers a statement pg-boss starts after its stop with no rows, never on the closed database', async () => {
+    const database = await openDatabase({});
+    const boss = bossDatabase(database);
+    await boss.close();
+    await database.close();
+    // Run on the closed database this rejects with "PGlite is closed", unhandled inside pg-boss.
+    await expect(boss.executeSql('select 1 as one', [])).resolves.toEqual({ rows: [] });
   });
 });

@@ -4,14 +4,16 @@ import type { Database } from '../db/database.ts';
 import { asBackgroundWork } from '../db/pglite-dialect.ts';
 import type { DB } from '../db/schema.ts';
 
-/** pg-boss's database adapter, and a wait for the statements it has started. */
+/** pg-boss's database adapter, closed after pg-boss stops. */
 export interface BossDatabase extends PgBoss.Db {
   /**
-   * Resolves once every statement started so far has finished. pg-boss records a job's completion
-   * or failure without awaiting it, after its worker has already counted the job done: a stop then
-   * closed the database under that statement, which failed as an unhandled rejection.
+   * Waits for every statement started so far, and answers later ones with no rows without running
+   * them. pg-boss records a job's completion or failure without awaiting it, after its worker has
+   * already counted the job done, and a poll or timer can still start a statement after its stop:
+   * run on the closed database, each failed as an unhandled rejection (CI, twice). A completion
+   * lost that way leaves the job to expire and run again, as after a crash.
    */
-  settled(): Promise<void>;
+  close(): Promise<void>;
 }
 
 /**
@@ -34,15 +36,18 @@ export function bossDatabase(database: Database): BossDatabase {
         )
     : viaKysely(database.db).executeSql;
   const running = new Set<Promise<unknown>>();
+  let closed = false;
   return {
     executeSql: (text, values) => {
+      if (closed) return Promise.resolve({ rows: [] });
       const statement = run(text, values);
       running.add(statement);
       const forget = () => running.delete(statement);
       statement.then(forget, forget);
       return statement;
     },
-    settled: async () => {
+    close: async () => {
+      closed = true;
       await Promise.allSettled([...running]);
     },
   };

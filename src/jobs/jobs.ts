@@ -220,8 +220,9 @@ export async function startJobs(context: Omit<AppContext, 'jobs'>, options: Jobs
       clearTimeout(watcher);
       await workersStarted?.catch(() => {}); // a worker starting now would outlive the stop
       await boss.stop({ graceful: true, wait: true, timeout: 30_000 });
-      // The completions pg-boss started without awaiting them, before the database closes.
-      await bossDb.settled();
+      // The completions pg-boss started without awaiting them finish before the database closes;
+      // anything it starts later is not run.
+      await bossDb.close();
     },
   };
 
