@@ -7,8 +7,7 @@ import type { DB } from '../db/schema.ts';
 /** pg-boss's database adapter, closed after pg-boss stops. */
 export interface BossDatabase extends PgBoss.Db {
   /**
-   * Waits for every statement started so far, and answers later ones with no rows without running
-   * them. pg-boss records a job's completion or failure without awaiting it, after its worker has
+   * Waits for every statement started so far; later ones are never run and never answered. pg-boss records a job's completion or failure without awaiting it, after its worker has
    * already counted the job done, and a poll or timer can still start a statement after its stop:
    * run on the closed database, each failed as an unhandled rejection (CI, twice). A completion
    * lost that way leaves the job to expire and run again, as after a crash.
@@ -39,7 +38,9 @@ export function bossDatabase(database: Database): BossDatabase {
   let closed = false;
   return {
     executeSql: (text, values) => {
-      if (closed) return Promise.resolve({ rows: [] });
+      // Never answered: any answer is a result pg-boss reads (no rows broke its count of a failed
+      // job's update), and nothing awaits a statement started after the stop.
+      if (closed) return new Promise<never>(() => {});
       const statement = run(text, values);
       running.add(statement);
       const forget = () => running.delete(statement);
