@@ -4,8 +4,9 @@ import { buildSarif } from './support/sarif-builder.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
 import { upload } from './support/upload.ts';
 
-// A finding's scanner type and scans are checked per statement, its application and version by one
-// composite foreign key (migration 2026-11-24T1700): everything a foreign key refused is refused.
+// Every reference of a finding (application and version, scanner type, scans, assignee, reviewer) is
+// checked per statement (migrations 2026-11-24T1700 and 2026-11-25T0100): everything a foreign key
+// refused is refused, and what a foreign key's `on delete` did is done.
 
 let t: TestApp;
 let admin: TestUser;
@@ -68,6 +69,48 @@ describe('finding references', () => {
     const mine = await makeApplication(t, admin);
     const theirs = await makeApplication(t, admin);
     expect(await failureOf(makeFinding(t, mine.id, { version_id: theirs.default_version.id }))).toBe('23503');
+  });
+
+  it('refuses a finding whose assignee or reviewer does not exist, on insert and on update', async () => {
+    const app = await makeApplication(t, admin);
+    expect(await failureOf(makeFinding(t, app.id, { assignee_id: MISSING }))).toBe('23503');
+    expect(await failureOf(makeFinding(t, app.id, { reviewed_by: MISSING }))).toBe('23503');
+    const finding = await makeFinding(t, app.id, { assignee_id: admin.id, reviewed_by: admin.id });
+    const assign = (column: 'assignee_id' | 'reviewed_by', id: number) =>
+      t.db.updateTable('findings').set(column, id).where('id', '=', finding.id).execute();
+    expect(await failureOf(assign('assignee_id', MISSING))).toBe('23503');
+    expect(await failureOf(assign('reviewed_by', MISSING))).toBe('23503');
+    expect(await failureOf(assign('assignee_id', admin.id))).toBeUndefined();
+  });
+
+  it('refuses moving a finding to another version or application', async () => {
+    const mine = await makeApplication(t, admin);
+    const theirs = await makeApplication(t, admin);
+    const finding = await makeFinding(t, mine.id);
+    const move = (set: { version_id: number; application_id?: number }) =>
+      t.db.updateTable('findings').set(set).where('id', '=', finding.id).execute();
+    expect(await failureOf(move({ version_id: theirs.default_version.id }))).toBe('23503');
+    expect(await failureOf(move({ version_id: theirs.default_version.id, application_id: theirs.id }))).toBe(
+      '23503',
+    );
+  });
+
+  it("deleting users clears their findings' assignee and reviewer, and only theirs", async () => {
+    const app = await makeApplication(t, admin);
+    const [gone, alsoGone, staying] = [await makeUser(t), await makeUser(t), await makeUser(t)];
+    const both = await makeFinding(t, app.id, { assignee_id: gone.id, reviewed_by: alsoGone.id });
+    const mixed = await makeFinding(t, app.id, { assignee_id: staying.id, reviewed_by: gone.id });
+    const untouched = await makeFinding(t, app.id, { assignee_id: staying.id, reviewed_by: staying.id });
+    await t.db.deleteFrom('users').where('id', 'in', [gone.id, alsoGone.id]).execute();
+    const people = (id: number) =>
+      t.db
+        .selectFrom('findings')
+        .select(['assignee_id', 'reviewed_by'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+    expect(await people(both.id)).toEqual({ assignee_id: null, reviewed_by: null });
+    expect(await people(mixed.id)).toEqual({ assignee_id: staying.id, reviewed_by: null });
+    expect(await people(untouched.id)).toEqual({ assignee_id: staying.id, reviewed_by: staying.id });
   });
 
   it('refuses an update that points a finding at a scan that does not exist', async () => {
@@ -144,6 +187,58 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))(
           .where('id', '=', inserted.rows[0]!.id)
           .executeTakeFirstOrThrow();
         expect(row).toEqual({ first_scan_id: null, last_scan_id: null });
+      } finally {
+        a.release();
+        b.release();
+      }
+    });
+
+    it('a version deleted while findings are being inserted into it: the delete waits, then deletes them', async () => {
+      const { app } = await ingested(1);
+      const [a, b] = [await t.database.pool!.connect(), await t.database.pool!.connect()];
+      try {
+        await a.query('begin');
+        await a.query(
+          `insert into findings (application_id, version_id, scanner_type_id, fingerprint, identity_base, kind,
+             title, severity, severity_rank, status, tool_name, risk_score, risk_severity, risk_exploitation,
+             risk_age, risk_asset, risk_formula_version)
+           select application_id, version_id, scanner_type_id, 'racing', 'racing', kind, title, severity,
+             severity_rank, status, tool_name, risk_score, risk_severity, risk_exploitation, risk_age,
+             risk_asset, risk_formula_version
+           from findings where application_id = $1 limit 1`,
+          [app.id],
+        );
+        const deleting = b.query('delete from application_versions where application_id = $1', [app.id]);
+        const early = await Promise.race([deleting.then(() => 'deleted'), sleep(300).then(() => 'waiting')]);
+        expect(early).toBe('waiting');
+        await a.query('commit');
+        await deleting;
+        expect(await findingsOf(app.id)).toEqual([]);
+      } finally {
+        a.release();
+        b.release();
+      }
+    });
+
+    it('a user deleted while being assigned a finding: the delete waits, then clears the assignment', async () => {
+      const { app } = await ingested(1);
+      const [finding] = await findingsOf(app.id);
+      const assignee = await makeUser(t);
+      const [a, b] = [await t.database.pool!.connect(), await t.database.pool!.connect()];
+      try {
+        await a.query('begin');
+        await a.query('update findings set assignee_id = $1 where id = $2', [assignee.id, finding!.id]);
+        const deleting = b.query('delete from users where id = $1', [assignee.id]);
+        const early = await Promise.race([deleting.then(() => 'deleted'), sleep(300).then(() => 'waiting')]);
+        expect(early).toBe('waiting');
+        await a.query('commit');
+        await deleting;
+        const row = await t.db
+          .selectFrom('findings')
+          .select('assignee_id')
+          .where('id', '=', finding!.id)
+          .executeTakeFirstOrThrow();
+        expect(row.assignee_id).toBeNull();
       } finally {
         a.release();
         b.release();

@@ -22,6 +22,7 @@ import * as publishedFindingCounts from './2026-11-24T1500-published-finding-cou
 import * as credentialChangeNotices from './2026-11-24T1600-credential-change-notices.ts';
 import * as findingsReferencesByStatement from './2026-11-24T1700-findings-references-by-statement.ts';
 import * as findingsScanCheckByKey from './2026-11-24T1710-findings-scan-check-by-key.ts';
+import * as findingsReferencesOnePass from './2026-11-25T0100-findings-references-one-pass.ts';
 
 /** Forward-only migrations, applied in key order. Add new files here; never edit an applied one. */
 export const migrations: Record<string, Migration> = {
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24T1600-credential-change-notices': credentialChangeNotices,
   '2026-11-24T1700-findings-references-by-statement': findingsReferencesByStatement,
   '2026-11-24T1710-findings-scan-check-by-key': findingsScanCheckByKey,
+  '2026-11-25T0100-findings-references-one-pass': findingsReferencesOnePass,
 };
