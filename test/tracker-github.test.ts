@@ -117,11 +117,15 @@ describe('GitHub issues', () => {
       external_key: '#1',
       state: 'open',
     });
-    const row = await bed.t.db
-      .selectFrom('tracker_issues')
-      .selectAll()
-      .where('finding_id', '=', finding.id)
-      .executeTakeFirstOrThrow();
+    // The job releases its lease in its last statement, after the link shows the issue: wait for it.
+    const row = await eventually(async () => {
+      const current = await bed.t.db
+        .selectFrom('tracker_issues')
+        .selectAll()
+        .where('finding_id', '=', finding.id)
+        .executeTakeFirstOrThrow();
+      return current.lease_until === null ? current : undefined;
+    });
     expect(row).toMatchObject({
       provider: 'github',
       external_id: '1',
