@@ -98,6 +98,24 @@ describe('staging in a worker thread', () => {
     expect(seqs).toEqual(seqs.map((_, index) => index));
   });
 
+  it('in the server thread, a chunk keeps its bytes while it is written and the next is encoded', async () => {
+    // The server thread encodes chunks into two buffers in turn: a slow COPY reads its chunk after
+    // the next one has been encoded, and must still find its own bytes there.
+    const path = join(scratch, 'reused.sarif');
+    writeFileSync(path, buildSarif({ results: manyResults(6000) }));
+    const input = await inputFromFile(path);
+    const parser = (await detectParser(input))?.parser;
+    if (!parser) throw new Error('not detected');
+    // Slower than encoding a chunk, so each write is still running when the next chunk is encoded.
+    const slow = recordingDatabase({ delayMs: 50 });
+    await stageFindings(slow.database, parser, input, 'key', UPLOAD);
+    const there = recordingDatabase();
+    const job = { parserName: 'sarif', path, sniff: input.sniff, uploadKey: 'key', upload: UPLOAD };
+    await stageInWorker(there.database, job);
+    expect(slow.writes.length).toBeGreaterThan(3);
+    expect(Buffer.concat(slow.writes).equals(Buffer.concat(there.writes))).toBe(true);
+  });
+
   it('fails a truncated report and a corrupt gzip with the ParseError the server thread raises', async () => {
     const truncated = join(scratch, 'truncated.sarif');
     const whole = buildSarif({ results: manyResults(3000) });

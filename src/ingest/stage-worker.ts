@@ -38,8 +38,8 @@ async function stage(): Promise<void> {
   const parser = findParser(job.parserName);
   if (!parser) throw new Error(`Unknown parser ${job.parserName}`);
   const input = { ...(await inputFromFile(job.path)), sniff: job.sniff };
-  const result = await stageRows(parser, input, job.uploadKey, job.upload, async (rows) => {
-    const bytes = ownArrayBuffer(rows);
+  const result = await stageRows(parser, input, job.uploadKey, job.upload, async (text) => {
+    const bytes = ownArrayBuffer(Buffer.from(text, 'utf8'));
     send({ type: 'chunk', bytes }, [bytes]);
     ahead++;
     while (ahead >= MAX_AHEAD) await new Promise<void>((resolve) => (wake = resolve));

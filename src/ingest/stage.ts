@@ -57,8 +57,11 @@ export function inUploadContext(finding: NormalizedFinding, context: UploadConte
   };
 }
 
-/** Where the staging rows go, chunk by chunk of COPY text; resolves when the chunk may be dropped. */
-export type ChunkSink = (rows: Buffer) => Promise<void>;
+/**
+ * Where the staging rows go, chunk by chunk of COPY text; resolves when the next chunk may be
+ * handed over. Each sink turns the text into bytes its own way (copySink: into buffers it reuses).
+ */
+export type ChunkSink = (text: string) => Promise<void>;
 
 /**
  * Parses the upload into staging rows, fingerprinted, as chunks of COPY text handed to `sink`
@@ -99,9 +102,9 @@ export async function stageRows(
   };
   const flush = async () => {
     if (chunk.length === 0) return;
-    const rows = Buffer.from(chunk, 'utf8');
+    const text = chunk;
     chunk = '';
-    await sink(rows);
+    await sink(text);
   };
   for await (const parsed of parser.parse(input, facts)) {
     const finding = capFindingFields(inUploadContext(parsed, context));
@@ -126,11 +129,26 @@ export async function stageRows(
 /**
  * A sink that writes each chunk with COPY while the next one is parsed (one write in flight), and
  * `settled`, which waits for the last write. A failed write fails the next hand-over.
+ *
+ * Chunks are encoded into two buffers in turn, each reused once the COPY before the last has
+ * finished (awaited by the previous hand-over). A new buffer per chunk lived outside the heap until
+ * a collection, and a long upload's dead chunks piled up: +68 MB at 500k results on PostgreSQL.
  */
 function copySink(database: Database): { sink: ChunkSink; settled(): Promise<void> } {
   let inFlight: Promise<void> = Promise.resolve();
+  const buffers = [Buffer.alloc(0), Buffer.alloc(0)];
+  let turn = 0;
+  const encode = (text: string): Buffer => {
+    const length = Buffer.byteLength(text, 'utf8');
+    turn = 1 - turn;
+    if ((buffers[turn] as Buffer).length < length) buffers[turn] = Buffer.allocUnsafeSlow(length);
+    const buffer = buffers[turn] as Buffer;
+    buffer.write(text, 0, length, 'utf8');
+    return buffer.subarray(0, length);
+  };
   return {
-    sink: async (rows) => {
+    sink: async (text) => {
+      const rows = encode(text);
       await inFlight;
       inFlight = database.copyFrom('ingest_staging', STAGING_COLUMNS, rows);
       // Keep a failed write from going unobserved until the next hand-over.
