@@ -1,10 +1,11 @@
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
 import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { from as copyFromStdin } from 'pg-copy-streams';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import { ownArrayBuffer } from '../lib/bytes.ts';
+import { timestamptzParser } from '../lib/timestamps.ts';
 import { pgliteChangeNotices, postgresChangeNotices, type ChangeNotices } from './change-notices.ts';
 import { migrations } from './migrations/index.ts';
 import { asBackgroundWork, PGliteDialect, SessionLock } from './pglite-dialect.ts';
@@ -60,6 +61,8 @@ export interface DatabaseOptions {
 }
 
 const INT8_OID = 20;
+const TIMESTAMPTZ_OID = 1184;
+const pgTimestamptz = timestamptzParser(pg.types.getTypeParser(TIMESTAMPTZ_OID, 'text'));
 
 async function postgresDatabase(url: string, schema: string | undefined): Promise<Database> {
   const connection: pg.ClientConfig = {
@@ -74,7 +77,9 @@ async function postgresDatabase(url: string, schema: string | undefined): Promis
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
         oid === INT8_OID
           ? (value: string) => Number(value)
-          : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+          : oid === TIMESTAMPTZ_OID && format !== 'binary'
+            ? pgTimestamptz
+            : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
   });
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
@@ -118,8 +123,13 @@ function blobOver(rows: Buffer): Blob {
   return { arrayBuffer: async () => bytes, size: bytes.byteLength } as unknown as Blob;
 }
 
+const pgliteTimestamptz = timestamptzParser(
+  (text: string) => pgliteTypes.parsers[TIMESTAMPTZ_OID]?.(text, TIMESTAMPTZ_OID) as unknown,
+);
+
 async function pgliteDatabase(options: DatabaseOptions): Promise<Database> {
   const instance = await PGlite.create({
+    parsers: { [TIMESTAMPTZ_OID]: pgliteTimestamptz },
     ...(options.sharedBuffers ? { postgresqlconf: [`shared_buffers = ${options.sharedBuffers}`] } : {}),
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),

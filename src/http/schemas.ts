@@ -1,4 +1,5 @@
 import { Type, type TProperties, type TObjectOptions, type TSchema } from 'typebox';
+import { isoString } from '../lib/timestamps.ts';
 
 /** Shared schema pieces. Records are snake_case with `id`, `created_at`, `updated_at`. */
 
@@ -45,5 +46,5 @@ export const RoleSchema = Type.Enum(['admin', 'member']);
 export function iso(value: Date): string;
 export function iso(value: Date | null): string | null;
 export function iso(value: Date | null): string | null {
-  return value ? value.toISOString() : null;
+  return value ? isoString(value) : null;
 }
