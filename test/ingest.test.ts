@@ -19,6 +19,41 @@ const countRows = async (table: 'findings' | 'scans' | 'application_versions', a
   (await t.db.selectFrom(table).select('id').where('application_id', '=', applicationId).execute()).length;
 
 describe('POST /api/ingest (application token)', () => {
+  it("a version's first upload counts one finding per identity: a secret found twice in a file is new once", async () => {
+    // gitleaks reports the same secret on two lines: one identity (no line in it, not told apart as
+    // twins), so one finding. The first upload's count is the insert's; the next one's is counted.
+    const leak = (line: number) => ({
+      Description: 'AWS',
+      StartLine: line,
+      EndLine: line,
+      StartColumn: 1,
+      EndColumn: 20,
+      Match: 'AKIAIOSFODNN7EXAMPLE',
+      Secret: 'AKIAIOSFODNN7EXAMPLE',
+      File: 'conf/aws.tf',
+      RuleID: 'aws-access-token',
+      Tags: [],
+    });
+    const report = JSON.stringify([leak(2), leak(9), { ...leak(4), File: 'conf/other.tf' }]);
+    const app = await makeApplication(t, admin);
+    const send = () =>
+      upload(t, '/api/ingest', { 'x-api-token': app.api_token }, { file: report, fileName: 'gitleaks.json' });
+    const first = await send();
+    expect(first.statusCode, first.body).toBe(201);
+    expect(first.json()).toMatchObject({
+      findings_count: 2,
+      new_findings_count: 2,
+      existing_findings_count: 0,
+    });
+    const again = await send();
+    expect(again.json()).toMatchObject({
+      findings_count: 2,
+      new_findings_count: 0,
+      existing_findings_count: 2,
+    });
+    expect(await countRows('findings', app.id)).toBe(2);
+  });
+
   it('401 without or with a wrong token', async () => {
     expect(
       (await upload(t, '/api/ingest', {}, { file: 'corpus:sarif/dockle_0_3_15.sarif' })).statusCode,

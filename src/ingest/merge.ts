@@ -227,6 +227,13 @@ export interface MergedAhead {
   fingerprints: number;
 }
 
+/** Whether the version has any finding (any status, present or not). */
+async function versionHasFindings(trx: Transaction<DB>, versionId: number): Promise<boolean> {
+  const { rows } = await sql<{ found: boolean }>`
+    select exists (select 1 from findings where version_id = ${versionId}) as found`.execute(trx);
+  return rows[0]?.found === true;
+}
+
 /** Distinct fingerprints of the upload (after the twins got theirs): its new and existing findings. */
 export async function countStagedFingerprints(trx: Transaction<DB>, uploadKey: string): Promise<number> {
   const { rows } = await sql<{ staged: number }>`
@@ -278,6 +285,9 @@ export async function mergeStaged(
   ahead?: MergedAhead,
 ): Promise<MergeCounts> {
   const { uploadKey, versionId, scanId } = target;
+  // A version's first upload finds none of its fingerprints stored: each distinct one is inserted,
+  // so the new findings are all it staged, without counting them again (150 ms of a 100k upload).
+  const firstInVersion = ahead === undefined && !(await versionHasFindings(trx, versionId));
   if (ahead === undefined) await assignTwinFingerprints(trx, uploadKey, versionId);
   const among = (ids: readonly number[] | undefined) =>
     ids === undefined ? sql`` : sql`and f.id = any(${idArray(ids)}::integer[])`;
@@ -359,7 +369,8 @@ export async function mergeStaged(
       do update set last_scan_id = excluded.last_scan_id, last_seen_at = excluded.last_seen_at`.execute(trx);
   }
 
-  const stagedCount = ahead?.fingerprints ?? (await countStagedFingerprints(trx, uploadKey));
+  const stagedCount =
+    ahead?.fingerprints ?? (firstInVersion ? newCount : await countStagedFingerprints(trx, uploadKey));
 
   // New findings are announced by one outbox row per upload (data.first_scan_id names them):
   // a 100k-finding upload must not write 100k event rows in its transaction.
