@@ -60,7 +60,7 @@ export async function mergeInChunks(
       if (!stillOpen) return null;
       // One short transaction per step: under the version's lock, only this upload changes the
       // findings these steps read, and its staged rows are its own.
-      await inTransaction((trx) => assignTwinFingerprints(trx, work.uploadKey, versionId));
+      await inTransaction((trx) => assignTwinFingerprints(trx, work.uploadKey, versionId, target.twinBases));
       const ranges = await inTransaction((trx) => fingerprintRanges(trx, work.uploadKey, MERGE_CHUNK_ROWS));
       const candidates = await inTransaction((trx) => mergeCandidates(trx, target));
       const fingerprints = await inTransaction((trx) => countStagedFingerprints(trx, work.uploadKey));

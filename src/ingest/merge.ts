@@ -25,6 +25,8 @@ export interface MergeTarget {
   partial: boolean;
   /** Files a partial upload covers besides its results' files (SARIF `artifacts`). */
   coveredFiles: string[];
+  /** Identity bases that may repeat among the staged twins (`StageResult`); null: any may. */
+  twinBases: readonly string[] | null;
 }
 
 export interface MergeCounts {
@@ -288,7 +290,7 @@ export async function mergeStaged(
   // A version's first upload finds none of its fingerprints stored: each distinct one is inserted,
   // so the new findings are all it staged, without counting them again (150 ms of a 100k upload).
   const firstInVersion = ahead === undefined && !(await versionHasFindings(trx, versionId));
-  if (ahead === undefined) await assignTwinFingerprints(trx, uploadKey, versionId);
+  if (ahead === undefined) await assignTwinFingerprints(trx, uploadKey, versionId, target.twinBases);
   const among = (ids: readonly number[] | undefined) =>
     ids === undefined ? sql`` : sql`and f.id = any(${idArray(ids)}::integer[])`;
   const noRows = { rows: [] };

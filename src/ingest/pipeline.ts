@@ -198,7 +198,7 @@ async function ingestInBackground(
     // A zero-byte report named by its scanner type is a tool that found nothing.
     const staged =
       file.size === 0
-        ? { findingsCount: 0, toolName: null, toolVersion: null, scopes: [], coveredFiles: [] }
+        ? { findingsCount: 0, toolName: null, toolVersion: null, scopes: [], coveredFiles: [], twinBases: [] }
         : await stage(database, prepared, file, uploadKey, upload, options).catch((error: unknown) => {
             throw isContentError(error) ? malformed(prepared.parser.displayName, error) : error;
           });

@@ -8,6 +8,7 @@ import { STAGING_COLUMNS, stagingLine, toStagingRow } from './normalize-row.ts';
 import type { NormalizedFinding, ParserInput, ParserModule, ReportFacts } from './parsers/types.ts';
 import { normalizedRoot, repositoryPath } from './repository-path.ts';
 import { PROCESS_INSTANCE_ID } from './process-instance.ts';
+import { RepeatedDigests } from './repeated-digests.ts';
 
 /**
  * COPY text per statement. Large enough that a statement's fixed cost vanishes, small enough that a
@@ -24,6 +25,11 @@ export interface StageResult {
   scopes: UploadScope[];
   /** Files the report declares it covered (SARIF `artifacts`), repository-relative. */
   coveredFiles: string[];
+  /**
+   * The identity bases that may repeat among the staged twins (every one that does, maybe a few
+   * more), for the merge's twin groups (twins.ts); null: too many to list.
+   */
+  twinBases: string[] | null;
 }
 
 /** What the uploader says about the report besides its content. */
@@ -87,6 +93,7 @@ export async function stageRows(
     if (!scopes.has(key) && scopes.size < MAX_SCOPES) scopes.set(key, scope);
   };
   const coveredFiles = new Set<string>();
+  const twinBases = new RepeatedDigests();
   const facts: ReportFacts = {
     // Report strings, so capped like a finding's (cap-fields.ts).
     scope: (tool, category) =>
@@ -112,6 +119,7 @@ export async function stageRows(
     toolVersion ??= finding.toolVersion;
     const row = toStagingRow(uploadKey, findingsCount, findingIdentity(parser.name, finding), finding);
     addScope(row.tool_name ?? 'unknown', row.category ?? null);
+    if (row.twin_ordinal) twinBases.add(row.base);
     chunk += stagingLine(row);
     findingsCount++;
     if (chunk.length >= CHUNK_CHARS) await flush();
@@ -123,6 +131,7 @@ export async function stageRows(
     toolVersion,
     scopes: [...scopes.values()],
     coveredFiles: [...coveredFiles],
+    twinBases: twinBases.repeated(),
   };
 }
 

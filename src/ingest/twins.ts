@@ -145,6 +145,7 @@ interface TwinRow {
  * Gives the staged twins of an upload their fingerprints, set-wise: one query fetches only the
  * twin groups (a base with more than one member among the staged results or among the version's
  * findings), each group is solved by `matchTwins`, and one statement writes the result back.
+ * `bases`: the only bases that can have several staged members (stage.ts), or null for any.
  * Staged results outside twin groups keep their base as fingerprint. Runs inside the merge
  * transaction, under the version's merge lock, so it sees the findings the merge will match.
  */
@@ -152,10 +153,13 @@ export async function assignTwinFingerprints(
   trx: Transaction<DB>,
   uploadKey: string,
   versionId: number,
+  bases: readonly string[] | null,
 ): Promise<void> {
+  // Staged twins still have their base as fingerprint: the candidates are looked up by the index.
+  const candidates = bases === null ? sql`` : sql`and fingerprint = any(${`{${bases.join(',')}}`}::text[])`;
   const { rows } = await sql<TwinRow>`
     with staged_groups as (
-      select base from ingest_staging where upload_key = ${uploadKey} and twin_ordinal
+      select base from ingest_staging where upload_key = ${uploadKey} and twin_ordinal ${candidates}
       group by base having count(*) > 1
     ), stored_groups as (
       select distinct f.identity_base as base from findings f

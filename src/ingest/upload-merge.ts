@@ -101,6 +101,7 @@ export async function openScan(trx: Transaction<DB>, work: StagedUpload): Promis
       scopes: uploadScopes(prepared.parser, staged.scopes, category),
       partial: options.partial ?? false,
       coveredFiles: staged.coveredFiles,
+      twinBases: staged.twinBases,
     },
   };
 }

@@ -1,0 +1,41 @@
+import { createHash } from 'node:crypto';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { RepeatedDigests } from './repeated-digests.ts';
+
+const digest = (n: number) => createHash('sha256').update(`identity ${n}`).digest('hex');
+
+describe('RepeatedDigests', () => {
+  it('lists every digest added more than once, whatever the order', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 300 }), { maxLength: 600 }), (identities) => {
+        const filter = new RepeatedDigests();
+        for (const n of identities) filter.add(digest(n));
+        const counts = new Map<number, number>();
+        for (const n of identities) counts.set(n, (counts.get(n) ?? 0) + 1);
+        const repeated = new Set(filter.repeated());
+        for (const [n, count] of counts) if (count > 1) expect(repeated.has(digest(n))).toBe(true);
+      }),
+    );
+  });
+
+  it('lists almost nothing else: 100k distinct digests give (nearly) no candidates', () => {
+    const filter = new RepeatedDigests();
+    for (let n = 0; n < 100_000; n++) filter.add(digest(n));
+    expect(filter.repeated()!.length).toBeLessThan(10);
+    filter.add(digest(42));
+    expect(filter.repeated()).toContain(digest(42));
+  });
+
+  it('gives up (null: any may repeat) beyond its cap, or on a digest that is not hex', () => {
+    const many = new RepeatedDigests();
+    for (let n = 0; n < 50_001; n++) {
+      many.add(digest(n));
+      many.add(digest(n));
+    }
+    expect(many.repeated()).toBeNull();
+    const odd = new RepeatedDigests();
+    odd.add('not a digest');
+    expect(odd.repeated()).toBeNull();
+  });
+});
