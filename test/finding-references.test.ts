@@ -1,3 +1,4 @@
+import type { PoolClient } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeApplication, makeFinding, makeUser, type TestUser } from './support/factories.ts';
 import { buildSarif } from './support/sarif-builder.ts';
@@ -157,92 +158,89 @@ describe('finding references', () => {
   });
 });
 
+/** A copy of one finding of the application under a new fingerprint, with `firstScan` as its scans. */
+const copyFinding = (
+  client: PoolClient,
+  applicationId: number,
+  fingerprint: string,
+  firstScan: number | null = null,
+) =>
+  client.query<{ id: number }>(
+    `insert into findings (application_id, version_id, scanner_type_id, first_scan_id, last_scan_id,
+       fingerprint, identity_base, kind, title, severity, severity_rank, status, tool_name,
+       risk_score, risk_severity, risk_exploitation, risk_age, risk_asset, risk_formula_version)
+     select application_id, version_id, scanner_type_id, $1, $1, $2, $2, kind, title, severity,
+       severity_rank, status, tool_name, risk_score, risk_severity, risk_exploitation, risk_age,
+       risk_asset, risk_formula_version
+     from findings where application_id = $3 limit 1 returning id`,
+    [firstScan, fingerprint, applicationId],
+  );
+
+/**
+ * `write` in an open transaction on one connection, then `remove` on another: the delete must wait
+ * until the writer commits (what it references is held `for key share`). Returns what `write` did.
+ */
+async function deleteWaitsForWriter<T>(
+  write: (client: PoolClient) => Promise<T>,
+  remove: (client: PoolClient) => Promise<unknown>,
+): Promise<T> {
+  const [a, b] = [await t.database.pool!.connect(), await t.database.pool!.connect()];
+  try {
+    await a.query('begin');
+    const written = await write(a);
+    const deleting = remove(b);
+    const early = await Promise.race([deleting.then(() => 'deleted'), sleep(300).then(() => 'waiting')]);
+    expect(early).toBe('waiting');
+    await a.query('commit');
+    await deleting;
+    return written;
+  } finally {
+    a.release();
+    b.release();
+  }
+}
+
 describe.runIf(Boolean(process.env.TEST_DATABASE_URL))(
   'finding references under concurrency (PostgreSQL)',
   () => {
     it('a scan deleted while a finding referencing it is being inserted: the delete waits, then clears it', async () => {
       const { app, scanId } = await ingested(1);
-      const [a, b] = [await t.database.pool!.connect(), await t.database.pool!.connect()];
-      try {
-        await a.query('begin');
-        const inserted = await a.query<{ id: number }>(
-          `insert into findings (application_id, version_id, scanner_type_id, first_scan_id, last_scan_id,
-           fingerprint, identity_base, kind, title, severity, severity_rank, status, tool_name,
-           risk_score, risk_severity, risk_exploitation, risk_age, risk_asset, risk_formula_version)
-         select application_id, version_id, scanner_type_id, $1, $1, 'concurrent', 'concurrent', kind, title,
-           severity, severity_rank, status, tool_name, risk_score, risk_severity, risk_exploitation, risk_age,
-           risk_asset, risk_formula_version
-         from findings where application_id = $2 limit 1 returning id`,
-          [scanId, app.id],
-        );
-        const deleting = b.query('delete from scans where id = $1', [scanId]);
-        // The insert holds the scan `for key share`: the delete cannot finish before it commits.
-        const early = await Promise.race([deleting.then(() => 'deleted'), sleep(300).then(() => 'waiting')]);
-        expect(early).toBe('waiting');
-        await a.query('commit');
-        await deleting;
-        const row = await t.db
-          .selectFrom('findings')
-          .select(['first_scan_id', 'last_scan_id'])
-          .where('id', '=', inserted.rows[0]!.id)
-          .executeTakeFirstOrThrow();
-        expect(row).toEqual({ first_scan_id: null, last_scan_id: null });
-      } finally {
-        a.release();
-        b.release();
-      }
+      const inserted = await deleteWaitsForWriter(
+        (client) => copyFinding(client, app.id, 'concurrent', scanId),
+        (client) => client.query('delete from scans where id = $1', [scanId]),
+      );
+      const row = await t.db
+        .selectFrom('findings')
+        .select(['first_scan_id', 'last_scan_id'])
+        .where('id', '=', inserted.rows[0]!.id)
+        .executeTakeFirstOrThrow();
+      expect(row).toEqual({ first_scan_id: null, last_scan_id: null });
     });
 
     it('a version deleted while findings are being inserted into it: the delete waits, then deletes them', async () => {
       const { app } = await ingested(1);
-      const [a, b] = [await t.database.pool!.connect(), await t.database.pool!.connect()];
-      try {
-        await a.query('begin');
-        await a.query(
-          `insert into findings (application_id, version_id, scanner_type_id, fingerprint, identity_base, kind,
-             title, severity, severity_rank, status, tool_name, risk_score, risk_severity, risk_exploitation,
-             risk_age, risk_asset, risk_formula_version)
-           select application_id, version_id, scanner_type_id, 'racing', 'racing', kind, title, severity,
-             severity_rank, status, tool_name, risk_score, risk_severity, risk_exploitation, risk_age,
-             risk_asset, risk_formula_version
-           from findings where application_id = $1 limit 1`,
-          [app.id],
-        );
-        const deleting = b.query('delete from application_versions where application_id = $1', [app.id]);
-        const early = await Promise.race([deleting.then(() => 'deleted'), sleep(300).then(() => 'waiting')]);
-        expect(early).toBe('waiting');
-        await a.query('commit');
-        await deleting;
-        expect(await findingsOf(app.id)).toEqual([]);
-      } finally {
-        a.release();
-        b.release();
-      }
+      await deleteWaitsForWriter(
+        (client) => copyFinding(client, app.id, 'racing'),
+        (client) => client.query('delete from application_versions where application_id = $1', [app.id]),
+      );
+      expect(await findingsOf(app.id)).toEqual([]);
     });
 
     it('a user deleted while being assigned a finding: the delete waits, then clears the assignment', async () => {
       const { app } = await ingested(1);
       const [finding] = await findingsOf(app.id);
       const assignee = await makeUser(t);
-      const [a, b] = [await t.database.pool!.connect(), await t.database.pool!.connect()];
-      try {
-        await a.query('begin');
-        await a.query('update findings set assignee_id = $1 where id = $2', [assignee.id, finding!.id]);
-        const deleting = b.query('delete from users where id = $1', [assignee.id]);
-        const early = await Promise.race([deleting.then(() => 'deleted'), sleep(300).then(() => 'waiting')]);
-        expect(early).toBe('waiting');
-        await a.query('commit');
-        await deleting;
-        const row = await t.db
-          .selectFrom('findings')
-          .select('assignee_id')
-          .where('id', '=', finding!.id)
-          .executeTakeFirstOrThrow();
-        expect(row.assignee_id).toBeNull();
-      } finally {
-        a.release();
-        b.release();
-      }
+      await deleteWaitsForWriter(
+        (client) =>
+          client.query('update findings set assignee_id = $1 where id = $2', [assignee.id, finding!.id]),
+        (client) => client.query('delete from users where id = $1', [assignee.id]),
+      );
+      const row = await t.db
+        .selectFrom('findings')
+        .select('assignee_id')
+        .where('id', '=', finding!.id)
+        .executeTakeFirstOrThrow();
+      expect(row.assignee_id).toBeNull();
     });
 
     it('a finding inserted while its scan is being deleted fails once the delete commits', async () => {
@@ -251,21 +249,10 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))(
       try {
         await b.query('begin');
         await b.query('delete from scans where id = $1', [scanId]);
-        const inserting = a
-          .query(
-            `insert into findings (application_id, version_id, scanner_type_id, first_scan_id, last_scan_id,
-             fingerprint, identity_base, kind, title, severity, severity_rank, status, tool_name,
-             risk_score, risk_severity, risk_exploitation, risk_age, risk_asset, risk_formula_version)
-           select application_id, version_id, scanner_type_id, $1, $1, 'late', 'late', kind, title, severity,
-             severity_rank, status, tool_name, risk_score, risk_severity, risk_exploitation, risk_age,
-             risk_asset, risk_formula_version
-           from findings where application_id = $2 limit 1`,
-            [scanId, app.id],
-          )
-          .then(
-            () => undefined,
-            (error: { code?: string }) => error.code,
-          );
+        const inserting = copyFinding(a, app.id, 'late', scanId).then(
+          () => undefined,
+          (error: { code?: string }) => error.code,
+        );
         await sleep(300);
         await b.query('commit');
         expect(await inserting).toBe('23503');

@@ -34,6 +34,18 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     application_id integer, version_id integer, scanner_type_id integer,
     first_scan_id integer, last_scan_id integer, assignee_id integer, reviewed_by integer)`.execute(db);
 
+  // Locks the rows of `target` with these ids (distinct, not null) `for key share`, as a foreign key
+  // does; false when any of them does not exist.
+  await sql`create function lock_referenced_keys(target regclass, ids integer[]) returns boolean
+    language plpgsql as $$
+    declare
+      locked integer;
+    begin
+      execute format('select count(*) from (select id from %s where id = any($1) for key share) held', target)
+        into locked using ids;
+      return locked = cardinality(ids);
+    end $$`.execute(db);
+
   await sql`create or replace function findings_check_references() returns trigger language plpgsql as $$
     declare
       refs finding_references[];
@@ -56,26 +68,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
             using message = 'a finding references a version that does not exist or is another application''s';
         end if;
       end if;
-      with keys as (select distinct scanner_type_id as id from unnest(refs)),
-      held as (select t.id from scanner_types t join keys on keys.id = t.id for key share of t)
-      select (select count(*) from keys), (select count(*) from held) into wanted, locked;
-      if locked <> wanted then
+      if not lock_referenced_keys('scanner_types', array(select distinct scanner_type_id from unnest(refs))) then
         raise foreign_key_violation using message = 'a finding references a scanner type that does not exist';
       end if;
-      with keys as (
-        select first_scan_id as id from unnest(refs) where first_scan_id is not null
-        union select last_scan_id from unnest(refs) where last_scan_id is not null
-      ), held as (select s.id from scans s join keys on keys.id = s.id for key share of s)
-      select (select count(*) from keys), (select count(*) from held) into wanted, locked;
-      if locked <> wanted then
+      if not lock_referenced_keys('scans', array(
+        select first_scan_id from unnest(refs) where first_scan_id is not null
+        union select last_scan_id from unnest(refs) where last_scan_id is not null)) then
         raise foreign_key_violation using message = 'a finding references a scan that does not exist';
       end if;
-      with keys as (
-        select assignee_id as id from unnest(refs) where assignee_id is not null
-        union select reviewed_by from unnest(refs) where reviewed_by is not null
-      ), held as (select u.id from users u join keys on keys.id = u.id for key share of u)
-      select (select count(*) from keys), (select count(*) from held) into wanted, locked;
-      if locked <> wanted then
+      if not lock_referenced_keys('users', array(
+        select assignee_id from unnest(refs) where assignee_id is not null
+        union select reviewed_by from unnest(refs) where reviewed_by is not null)) then
         raise foreign_key_violation using message = 'a finding references a user that does not exist';
       end if;
       return null;
