@@ -113,10 +113,12 @@ async function postgresDatabase(url: string, schema: string | undefined): Promis
 }
 
 /**
- * The bytes as PGlite's `/dev/blob` reads them, without copying: PGlite only asks a blob for its
- * `arrayBuffer()` (and drops it after the statement). A real Blob copies the rows once on creation
- * and again into that ArrayBuffer; on a 100k upload those 200 MB of short-lived copies outlived
- * their statements until a full collection and left the process ~100 MB larger.
+ * The bytes as PGlite's `/dev/blob` reads them: PGlite only asks a blob for its `arrayBuffer()`
+ * (and drops it after the statement). A real Blob copies the rows once on creation and again into
+ * that ArrayBuffer; on a 100k upload those 200 MB of short-lived copies outlived their statements
+ * until a full collection and left the process ~100 MB larger. Chunks from the staging worker own
+ * their ArrayBuffer and go as they are; the server thread's are views of a buffer it reuses
+ * (stage.ts `copySink`), copied once here, since PGlite reads the whole ArrayBuffer.
  */
 function blobOver(rows: Buffer): Blob {
   const bytes = ownArrayBuffer(rows);
