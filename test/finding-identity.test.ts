@@ -1,4 +1,6 @@
+import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as secretEvidenceSpelling from '../src/db/migrations/2026-11-25T0300-secret-evidence-spelling.ts';
 import { makeApplication, makeUser, type TestUser } from './support/factories.ts';
 import { buildSarif, manyResults, type SarifResultSpec } from './support/sarif-builder.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
@@ -200,6 +202,101 @@ describe("a tool's fingerprint never stands alone", () => {
     const second = await ingest(app.api_token, buildSarif({ results: [hit('b.c')] }));
     expect(second).toMatchObject({ new_findings_count: 0, fixed_findings_count: 1 });
     expect(await openLines(app.id)).toEqual(['b.c:5']);
+  });
+});
+
+describe("a secret tool's own fingerprint never meets a text-only identity", () => {
+  // A secret result with neither a value nor the tool's own id is known by its text, and such
+  // results on several lines are twins; one with the tool's id is a single finding. A tool id that
+  // reads like the text evidence (`text:<title>`) once gave both one identity, one twin-able and one
+  // not, and the upload was refused with 409.
+  const secretRun = (results: object[]) =>
+    JSON.stringify({
+      version: '2.1.0',
+      runs: [
+        {
+          tool: {
+            driver: { name: 'Vault scanner', rules: [{ id: 'HC1', properties: { tags: ['secret'] } }] },
+          },
+          results,
+        },
+      ],
+    });
+  const result = (line: number, partialFingerprints?: Record<string, string>) => ({
+    ruleId: 'HC1',
+    message: { text: 'Hardcoded credential' },
+    locations: [
+      { physicalLocation: { artifactLocation: { uri: 'src/app.py' }, region: { startLine: line } } },
+    ],
+    ...(partialFingerprints ? { partialFingerprints } : {}),
+  });
+
+  it('keeps them apart, and the next upload of the same report changes nothing', async () => {
+    const app = await makeApplication(t, admin);
+    const report = secretRun([result(3, { text: 'Hardcoded credential' }), result(8), result(12)]);
+    const first = await ingest(app.api_token, report);
+    expect(first).toMatchObject({ findings_count: 3, new_findings_count: 3 });
+    const again = await ingest(app.api_token, report);
+    expect(again).toMatchObject({
+      new_findings_count: 0,
+      existing_findings_count: 3,
+      fixed_findings_count: 0,
+    });
+    expect(await openLines(app.id)).toEqual(['src/app.py:12', 'src/app.py:3', 'src/app.py:8']);
+  });
+
+  it('findings stored with the old spelling are moved to the new one, and the next upload matches them', async () => {
+    const app = await makeApplication(t, admin);
+    const report = secretRun([result(3, { text: 'Hardcoded credential' }), result(8)]);
+    await ingest(app.api_token, report);
+    // Spelled as before: the tool's id `text:Hardcoded credential` was the same evidence as the
+    // text of a result without id, so its stored base was that result's.
+    const stored = await findingsOf(app.id);
+    const single = stored.find((finding) => finding.tool_fingerprint !== null);
+    const twin = stored.find((finding) => finding.tool_fingerprint === null);
+    if (!single || !twin) throw new Error('expected one finding with the tool id and one without');
+    const oldBase = twin.identity_base;
+    // The twin moves out of the way first (the old spelling could not store both in one version).
+    await t.db.updateTable('findings').set({ fingerprint: 'elsewhere' }).where('id', '=', twin.id).execute();
+    await t.db
+      .updateTable('findings')
+      .set({ fingerprint: oldBase, identity_base: oldBase })
+      .where('id', '=', single.id)
+      .execute();
+    await secretEvidenceSpelling.up(t.db as unknown as Kysely<unknown>);
+    const moved = await t.db
+      .selectFrom('findings')
+      .selectAll()
+      .where('id', '=', single.id)
+      .executeTakeFirstOrThrow();
+    expect(moved.fingerprint).toBe(single.fingerprint);
+    expect(moved.identity_base).toBe(single.identity_base);
+    await t.db
+      .updateTable('findings')
+      .set({ fingerprint: twin.fingerprint })
+      .where('id', '=', twin.id)
+      .execute();
+    const again = await ingest(app.api_token, report);
+    expect(again).toMatchObject({
+      new_findings_count: 0,
+      existing_findings_count: 2,
+      fixed_findings_count: 0,
+    });
+  });
+
+  it('a tool id that reads like any text evidence is still one finding wherever it is reported', async () => {
+    const app = await makeApplication(t, admin);
+    const first = await ingest(
+      app.api_token,
+      secretRun([result(3, { tool: 'x' }), result(9, { tool: 'x' })]),
+    );
+    expect(first).toMatchObject({ new_findings_count: 1 });
+    const moved = await ingest(app.api_token, secretRun([result(5, { tool: 'x' })]));
+    expect(moved).toMatchObject({
+      new_findings_count: 0,
+      existing_findings_count: 1,
+      fixed_findings_count: 0,
+    });
   });
 });
 

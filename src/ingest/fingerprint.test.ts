@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { findingIdentity, twinFingerprint } from './fingerprint.ts';
 import { emptyFinding } from './parsers/types.ts';
@@ -105,5 +106,33 @@ describe('findingIdentity', () => {
     const hashed = { ...secret, toolFingerprint: null, secretHash: 'a'.repeat(64) };
     expect(once({ ...hashed, line: 99 }, 'gitleaks')).toBe(once(hashed, 'gitleaks'));
     expect(once({ ...hashed, secretHash: 'b'.repeat(64) }, 'gitleaks')).not.toBe(once(hashed, 'gitleaks'));
+  });
+
+  it('gives one identity only to findings that agree on being told apart by line', () => {
+    // Twin-able and single findings under one base made the merge insert one fingerprint twice.
+    // Texts are drawn from the pieces identity evidence is spelled with, so spellings meet often.
+    const text = fc
+      .array(fc.constantFrom('text:', 'tool:', 'a', ':', '1', ' '), { maxLength: 5 })
+      .map((pieces) => pieces.join(''));
+    const secret = fc.record({
+      toolFingerprint: fc.option(text),
+      secretHash: fc.option(fc.constantFrom('a'.repeat(64), 'text:a')),
+      snippet: fc.option(text),
+      title: text,
+    });
+    fc.assert(
+      fc.property(secret, secret, (a, b) => {
+        const identityOf = (fields: Partial<NormalizedFinding>) =>
+          findingIdentity('sarif', {
+            ...emptyFinding({ kind: 'secret', title: 'Secret', severity: 'high', toolName: 'T' }),
+            ruleId: 'R',
+            filePath: 'a.env',
+            ...fields,
+          });
+        const [first, second] = [identityOf(a), identityOf(b)];
+        if (first.base === second.base) expect(first.twins).toBe(second.twins);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

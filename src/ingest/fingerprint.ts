@@ -20,6 +20,15 @@ function withoutLineParts(fingerprint: string): string {
 }
 
 /**
+ * A secret's tool id or value hash as identity evidence, never spelled like the text evidence
+ * (`text:…`) of a result with neither: those are twins and these are not, so one identity for both
+ * made the merge insert one fingerprint twice (409 for the upload). Evidence starting `text:` or
+ * `tool:` gains a `tool:` prefix, so no two spellings meet; all other evidence (hashes are hex, and
+ * so every stored finding but the few migration 2026-11-25T0300 moved) keeps its spelling.
+ */
+const matchEvidence = (match: string): string => (/^t(?:ext|ool):/.test(match) ? `tool:${match}` : match);
+
+/**
  * The identity material of a finding (DESIGN.md §5), and whether identical twins within one upload
  * are told apart (by nearest line, at merge time). Every recipe starts with the scope (scanner type,
  * tool, category): a finding belongs to exactly one scope, the one whose uploads may close it.
@@ -45,7 +54,8 @@ function identity(scannerType: string, f: NormalizedFinding): { parts: string[];
       const own = f.toolFingerprint === null ? null : withoutLineParts(f.toolFingerprint);
       const match = own ?? f.secretHash;
       // Without the tool's id or a hash, only the snippet/title remains, and twins must stay apart.
-      const evidence = match ?? `text:${collapse(f.snippet) || collapse(f.title)}`;
+      const evidence =
+        match !== null ? matchEvidence(match) : `text:${collapse(f.snippet) || collapse(f.title)}`;
       return { parts: ['secret', ...scope, f.ruleId ?? '', path, evidence], ordinal: match === null };
     }
     default: {

@@ -24,6 +24,7 @@ import * as findingsReferencesByStatement from './2026-11-24T1700-findings-refer
 import * as findingsScanCheckByKey from './2026-11-24T1710-findings-scan-check-by-key.ts';
 import * as findingsReferencesOnePass from './2026-11-25T0100-findings-references-one-pass.ts';
 import * as stagingUntwinnedIndex from './2026-11-25T0110-staging-untwinned-index.ts';
+import * as secretEvidenceSpelling from './2026-11-25T0300-secret-evidence-spelling.ts';
 
 /** Forward-only migrations, applied in key order. Add new files here; never edit an applied one. */
 export const migrations: Record<string, Migration> = {
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24T1710-findings-scan-check-by-key': findingsScanCheckByKey,
   '2026-11-25T0100-findings-references-one-pass': findingsReferencesOnePass,
   '2026-11-25T0110-staging-untwinned-index': stagingUntwinnedIndex,
+  '2026-11-25T0300-secret-evidence-spelling': secretEvidenceSpelling,
 };
