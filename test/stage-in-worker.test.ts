@@ -58,6 +58,7 @@ async function stageBoth(path: string): Promise<{ inline: StageResult; worker: S
     sniff: detected.input.sniff,
     uploadKey: 'key',
     upload: UPLOAD,
+    chunksAhead: 2,
   };
   const worker = await stageInWorker(there.database, job);
   return { inline, worker, same: Buffer.concat(here.writes).equals(Buffer.concat(there.writes)) };
@@ -85,7 +86,14 @@ describe('staging in a worker thread', () => {
 
     const slow = recordingDatabase({ delayMs: 5 });
     const input = await inputFromFile(path);
-    const job = { parserName: 'sarif', path, sniff: input.sniff, uploadKey: 'key', upload: UPLOAD };
+    const job = {
+      parserName: 'sarif',
+      path,
+      sniff: input.sniff,
+      uploadKey: 'key',
+      upload: UPLOAD,
+      chunksAhead: 2,
+    };
     await stageInWorker(slow.database, job);
     expect(slow.writes.length).toBeGreaterThan(3);
     expect(slow.mostAtOnce()).toBe(1);
@@ -110,7 +118,14 @@ describe('staging in a worker thread', () => {
     const slow = recordingDatabase({ delayMs: 50 });
     await stageFindings(slow.database, parser, input, 'key', UPLOAD);
     const there = recordingDatabase();
-    const job = { parserName: 'sarif', path, sniff: input.sniff, uploadKey: 'key', upload: UPLOAD };
+    const job = {
+      parserName: 'sarif',
+      path,
+      sniff: input.sniff,
+      uploadKey: 'key',
+      upload: UPLOAD,
+      chunksAhead: 2,
+    };
     await stageInWorker(there.database, job);
     expect(slow.writes.length).toBeGreaterThan(3);
     expect(Buffer.concat(slow.writes).equals(Buffer.concat(there.writes))).toBe(true);
@@ -126,7 +141,14 @@ describe('staging in a worker thread', () => {
 
     for (const path of [truncated, corrupt]) {
       const input = await inputFromFile(path);
-      const job = { parserName: 'sarif', path, sniff: input.sniff, uploadKey: 'key', upload: UPLOAD };
+      const job = {
+        parserName: 'sarif',
+        path,
+        sniff: input.sniff,
+        uploadKey: 'key',
+        upload: UPLOAD,
+        chunksAhead: 2,
+      };
       const inWorker = await stageInWorker(recordingDatabase().database, job).catch(
         (caught: unknown) => caught,
       );
@@ -146,7 +168,14 @@ describe('staging in a worker thread', () => {
     writeFileSync(path, buildSarif({ results: manyResults(6000) }));
     const refusing = recordingDatabase({ failOnWrite: 2 });
     const input = await inputFromFile(path);
-    const job = { parserName: 'sarif', path, sniff: input.sniff, uploadKey: 'key', upload: UPLOAD };
+    const job = {
+      parserName: 'sarif',
+      path,
+      sniff: input.sniff,
+      uploadKey: 'key',
+      upload: UPLOAD,
+      chunksAhead: 2,
+    };
     await expect(stageInWorker(refusing.database, job)).rejects.toThrow('connection reset by the test');
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(refusing.writes).toHaveLength(1);

@@ -1,5 +1,13 @@
 import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
-import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
+import {
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  sql,
+  type PostgresPool,
+  type PostgresPoolClient,
+  type Transaction,
+} from 'kysely';
 import pg from 'pg';
 import { from as copyFromStdin } from 'pg-copy-streams';
 import { pipeline } from 'node:stream/promises';
@@ -32,13 +40,25 @@ export interface Database {
    * per-row statement or JSON expansion, the cheapest way in for bulk rows on both engines.
    */
   copyFrom(table: CopyTable, columns: readonly string[], rows: Buffer): Promise<void>;
+  /**
+   * PostgreSQL: runs `work` in a transaction on one connection, whose `copy` appends COPY rows in
+   * that same transaction (seen by it alone until it commits, gone if it rolls back). Absent on
+   * PGlite, whose one session is every transaction's.
+   */
+  copyTransaction?: <T>(work: (trx: Transaction<DB>, copy: CopyInto) => Promise<T>) => Promise<T>;
   /** Notices that API keys or users changed, from any process (what the API key cache drops on). */
   credentialNotices: ChangeNotices;
   close(): Promise<void>;
 }
 
-/** Tables filled by COPY (their names are spliced into the statement, so they are a closed set). */
-export type CopyTable = 'ingest_staging';
+/**
+ * Tables filled by COPY (their names are spliced into the statement, so they are a closed set):
+ * `upload_rows` is a transaction's own staging table (insert-while-staging.ts).
+ */
+export type CopyTable = 'ingest_staging' | 'upload_rows';
+
+/** Appends rows in COPY text format to a table. */
+export type CopyInto = (table: CopyTable, columns: readonly string[], rows: Buffer) => Promise<void>;
 
 const copyStatement = (table: CopyTable, columns: readonly string[], source: string): string =>
   `copy ${table} (${columns.map((column) => `"${column.replace(/"/g, '""')}"`).join(', ')}) from ${source}`;
@@ -59,6 +79,26 @@ export interface DatabaseOptions {
   /** PGlite's `shared_buffers` (`64MB`); PGlite's own default when absent. */
   sharedBuffers?: string | undefined;
 }
+
+const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
+
+const copyOn =
+  (client: pg.PoolClient): CopyInto =>
+  async (table, columns, rows) => {
+    await pipeline(
+      Readable.from([rows]),
+      client.query(copyFromStdin(copyStatement(table, columns, 'stdin'))),
+    );
+  };
+
+/** A pool of one connection, which stays checked out: Kysely's release and end leave it be. */
+const oneClientPool = (client: pg.PoolClient): PostgresPool => ({
+  connect: async () => ({
+    query: client.query.bind(client) as PostgresPoolClient['query'],
+    release: () => undefined,
+  }),
+  end: async () => undefined,
+});
 
 const INT8_OID = 20;
 const TIMESTAMPTZ_OID = 1184;
@@ -93,16 +133,27 @@ async function postgresDatabase(url: string, schema: string | undefined): Promis
     copyFrom: async (table, columns, rows) => {
       const client = await pool.connect();
       try {
-        await pipeline(
-          Readable.from([rows]),
-          client.query(copyFromStdin(copyStatement(table, columns, 'stdin'))),
-        );
+        await copyOn(client)(table, columns, rows);
       } catch (error) {
         // A connection whose COPY broke off mid-stream is not reused.
-        client.release(error instanceof Error ? error : new Error(String(error)));
+        client.release(asError(error));
         throw error;
       }
       client.release();
+    },
+    copyTransaction: async (work) => {
+      const client = await pool.connect();
+      try {
+        // A Kysely over this one connection: its transaction and the COPY share the session.
+        const session = new Kysely<DB>({ dialect: new PostgresDialect({ pool: oneClientPool(client) }) });
+        const result = await session.transaction().execute((trx) => work(trx, copyOn(client)));
+        client.release();
+        return result;
+      } catch (error) {
+        // Whatever failed (a COPY broken off, a statement, the rollback), the connection goes.
+        client.release(asError(error));
+        throw error;
+      }
     },
     credentialNotices,
     close: async () => {

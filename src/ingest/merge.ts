@@ -136,14 +136,28 @@ const movesOf = <Row extends StatusRow>(
  * does not have yet, inheriting nothing yet; returns how many. PGlite calls it chunk by chunk in
  * transactions of their own (pipeline.ts), before the rest of the merge.
  */
-export async function insertNewFindings(
+export function insertNewFindings(
   trx: Transaction<DB>,
   target: MergeTarget,
   range?: FingerprintRange,
 ): Promise<number> {
+  return insertStaged(trx, target, staged(target.uploadKey, range), range !== undefined);
+}
+
+/**
+ * Inserts the rows of `source` (staged rows, at most one per fingerprint) whose fingerprint the
+ * version does not have yet; returns how many. `probeEach`: look each fingerprint up in the unique
+ * index (a slice of the upload) instead of letting the planner join (the whole upload).
+ */
+export async function insertStaged(
+  trx: Transaction<DB>,
+  target: MergeTarget,
+  source: RawBuilder<unknown>,
+  probeEach: boolean,
+): Promise<number> {
   // No `on conflict`: the version's advisory lock (pipeline.ts) serializes merges, so `not exists`
   // is exact, and a speculative insert cost 10% of the merge of a 100k upload.
-  // A range probes the unique index once per staged row (`offset 0` keeps the subquery from
+  // A slice probes the unique index once per staged row (`offset 0` keeps the subquery from
   // becoming a join): planned as an anti-join instead, each range hashed every finding of the
   // version inserted so far, whenever the statistics predated them (analyzed after an earlier
   // upload, before this version had findings), and the 100 ranges of a 100k upload took 13 minutes.
@@ -168,9 +182,9 @@ export async function insertNewFindings(
         asset: sql`${target.assetWeight}`,
       })},
       ${sql.lit(RISK_FORMULA_VERSION)}, now() + make_interval(days => ${slaDaysSql(sql.ref('s.severity'))})
-    from ${staged(target.uploadKey, range)} s
+    from ${source} s
     where not exists (select 1 from findings f where f.version_id = ${target.versionId} and f.fingerprint = s.fingerprint
-      ${range ? sql`offset 0` : sql``})`.execute(trx);
+      ${probeEach ? sql`offset 0` : sql``})`.execute(trx);
 
   return Number(inserted.numAffectedRows ?? 0n);
 }
@@ -230,7 +244,7 @@ export interface MergedAhead {
 }
 
 /** Whether the version has any finding (any status, present or not). */
-async function versionHasFindings(trx: Transaction<DB>, versionId: number): Promise<boolean> {
+export async function versionHasFindings(trx: Transaction<DB>, versionId: number): Promise<boolean> {
   const { rows } = await sql<{ found: boolean }>`
     select exists (select 1 from findings where version_id = ${versionId}) as found`.execute(trx);
   return rows[0]?.found === true;

@@ -10,6 +10,7 @@ import { findParser, PARSERS } from './parsers/index.ts';
 import { ParseError, type ParserInput, type ParserModule } from './parsers/types.ts';
 import { stageInWorker } from './stage-in-worker.ts';
 import { discardStaged, newUploadKey, stageFindings, type StageResult, type UploadContext } from './stage.ts';
+import { insertWhileStaging, VERSION_HAS_FINDINGS } from './insert-while-staging.ts';
 import { inputFromFile } from './upload-input.ts';
 import { openScan, settleUpload, type StagedUpload } from './upload-merge.ts';
 
@@ -178,6 +179,7 @@ function stage(
     sniff: prepared.input.sniff,
     uploadKey,
     upload,
+    chunksAhead: 2,
   };
   return stageInWorker(database, job);
 }
@@ -195,6 +197,32 @@ async function ingestInBackground(
   let stagingDiscarded = false;
   try {
     const upload = { category: options.category ?? null, root: options.root ?? null };
+    const { copyTransaction } = database;
+    if (copyTransaction !== undefined && file.size > 0) {
+      const { workerMinBytes } = options;
+      const toStage = {
+        prepared,
+        file,
+        options,
+        upload,
+        uploadKey,
+        startedAt,
+        existingScanId,
+        workerMinBytes,
+      };
+      const outcome = await insertWhileStaging(
+        { ...database, copyTransaction },
+        toStage,
+        inMergeTransaction,
+      ).catch((error: unknown) => {
+        throw isContentError(error) ? malformed(prepared.parser.displayName, error) : error;
+      });
+      // Committed or rolled back, the transaction took its staged rows with it.
+      if (outcome !== VERSION_HAS_FINDINGS) {
+        stagingDiscarded = true;
+        return outcome;
+      }
+    }
     // A zero-byte report named by its scanner type is a tool that found nothing.
     const staged =
       file.size === 0

@@ -5,7 +5,7 @@ import type { Database } from '../db/database.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
 import { ParseError, type Sniff } from './parsers/types.ts';
 import { STAGING_COLUMNS } from './normalize-row.ts';
-import type { StageResult, UploadContext } from './stage.ts';
+import type { StageResult, StagingTarget, UploadContext } from './stage.ts';
 
 /**
  * Staging in a worker thread: the worker parses and encodes (stage.ts `stageRows`), the server's
@@ -22,6 +22,8 @@ export interface StageJob {
   sniff: Sniff;
   uploadKey: string;
   upload: UploadContext;
+  /** Chunks the worker may hand over before the first of them is written. */
+  chunksAhead: number;
 }
 
 /** A failure, as plain data across the thread boundary. */
@@ -33,7 +35,7 @@ export interface WorkerFailure {
 }
 
 export type FromWorker =
-  | { type: 'chunk'; bytes: ArrayBuffer }
+  | { type: 'chunk'; bytes: ArrayBuffer; rowsStaged: number }
   | { type: 'done'; result: StageResult }
   | { type: 'failed'; error: WorkerFailure };
 
@@ -62,12 +64,18 @@ function startWorker(job: StageJob): Worker {
 
 /**
  * Stages an upload as `stageFindings` does, parsing in a worker thread. Chunks are written in the
- * order they were made, one at a time, while the worker parses on (at most two chunks ahead). On
+ * order they were made, one at a time, while the worker parses on (at most `chunksAhead` ahead),
+ * each followed by `into.afterCopy`. On
  * any failure the worker is stopped and the write in flight finishes before the promise rejects
  * (the caller deletes the staged rows next).
  */
-export function stageInWorker(database: Database, job: StageJob): Promise<StageResult> {
+export function stageInWorker(
+  database: Database,
+  job: StageJob,
+  into: Omit<StagingTarget, 'depth'> = {},
+): Promise<StageResult> {
   const worker = startWorker(job);
+  const copy = into.copy ?? database.copyFrom;
   let writes: Promise<void> = Promise.resolve();
   let finished = false;
   return new Promise<StageResult>((resolve, reject) => {
@@ -82,10 +90,11 @@ export function stageInWorker(database: Database, job: StageJob): Promise<StageR
     const onMessage = AsyncResource.bind((message: FromWorker) => {
       if (finished) return;
       if (message.type === 'chunk') {
-        const { bytes } = message;
-        const written = writes.then(() =>
-          database.copyFrom('ingest_staging', STAGING_COLUMNS, Buffer.from(bytes)),
-        );
+        const { bytes, rowsStaged } = message;
+        const written = writes.then(async () => {
+          await copy(into.table ?? 'ingest_staging', STAGING_COLUMNS, Buffer.from(bytes));
+          await into.afterCopy?.(rowsStaged);
+        });
         writes = written;
         // Written, the chunk goes back with the answer: this thread allocates little and seldom
         // collects, so chunks left here could wait long for a collection, while the worker drops

@@ -7,12 +7,11 @@ import { inputFromFile } from './upload-input.ts';
 
 /** Entry point of the staging worker thread (stage-in-worker.ts starts it). */
 
-/** Chunks handed over and not yet taken: the worker waits beyond this, so memory stays flat. */
-const MAX_AHEAD = 2;
-
 const port = parentPort;
 if (!port) throw new Error('stage-worker runs as a worker thread');
 const job = workerData as StageJob;
+/** Chunks handed over and not yet written: the worker waits beyond this, so memory stays flat. */
+const maxAhead = job.chunksAhead;
 const send = (message: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
 
 let ahead = 0;
@@ -38,11 +37,11 @@ async function stage(): Promise<void> {
   const parser = findParser(job.parserName);
   if (!parser) throw new Error(`Unknown parser ${job.parserName}`);
   const input = { ...(await inputFromFile(job.path)), sniff: job.sniff };
-  const result = await stageRows(parser, input, job.uploadKey, job.upload, async (text) => {
+  const result = await stageRows(parser, input, job.uploadKey, job.upload, async (text, rowsStaged) => {
     const bytes = ownArrayBuffer(Buffer.from(text, 'utf8'));
-    send({ type: 'chunk', bytes }, [bytes]);
+    send({ type: 'chunk', bytes, rowsStaged }, [bytes]);
     ahead++;
-    while (ahead >= MAX_AHEAD) await new Promise<void>((resolve) => (wake = resolve));
+    while (ahead >= maxAhead) await new Promise<void>((resolve) => (wake = resolve));
   });
   send({ type: 'done', result });
 }

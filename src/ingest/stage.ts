@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/database.ts';
+import type { CopyInto, CopyTable, Database } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
 import { capFindingFields, capText, FIELD_CAPS } from './cap-fields.ts';
 import { findingIdentity } from './fingerprint.ts';
@@ -64,10 +64,11 @@ export function inUploadContext(finding: NormalizedFinding, context: UploadConte
 }
 
 /**
- * Where the staging rows go, chunk by chunk of COPY text; resolves when the next chunk may be
- * handed over. Each sink turns the text into bytes its own way (copySink: into buffers it reuses).
+ * Where the staging rows go, chunk by chunk of COPY text, with how many rows the upload has staged
+ * once this chunk is in; resolves when the next chunk may be handed over. Each sink turns the text
+ * into bytes its own way (copySink: into buffers it reuses).
  */
-export type ChunkSink = (text: string) => Promise<void>;
+export type ChunkSink = (text: string, rowsStaged: number) => Promise<void>;
 
 /**
  * Parses the upload into staging rows, fingerprinted, as chunks of COPY text handed to `sink`
@@ -111,7 +112,7 @@ export async function stageRows(
     if (chunk.length === 0) return;
     const text = chunk;
     chunk = '';
-    await sink(text);
+    await sink(text, findingsCount);
   };
   for await (const parsed of parser.parse(input, facts)) {
     const finding = capFindingFields(inUploadContext(parsed, context));
@@ -135,42 +136,73 @@ export async function stageRows(
   };
 }
 
+/** Called once a chunk's rows are in, with how many rows the upload has staged so far. */
+export type AfterCopy = (rowsStaged: number) => Promise<void>;
+
 /**
- * A sink that writes each chunk with COPY while the next one is parsed (one write in flight), and
+ * Where `stageFindings` writes: by default with `database.copyFrom`, outside any transaction;
+ * `copy` writes into a transaction instead, and `afterCopy` runs after each chunk, in line with
+ * the writes (the next chunk waits for it).
+ */
+export interface StagingTarget {
+  copy?: CopyInto;
+  /** Default `ingest_staging`. */
+  table?: CopyTable;
+  afterCopy?: AfterCopy;
+  /** Chunks that may wait to be written while the next is parsed (each a buffer); default 2. */
+  depth?: number;
+}
+
+/**
+ * A sink that writes each chunk with COPY, one write after another, while the parse goes on, and
  * `settled`, which waits for the last write. A failed write fails the next hand-over.
  *
- * Chunks are encoded into two buffers in turn, each reused once the COPY before the last has
- * finished (awaited by the previous hand-over). A new buffer per chunk lived outside the heap until
- * a collection, and a long upload's dead chunks piled up: +68 MB at 500k results on PostgreSQL.
+ * Chunks are encoded into `depth` buffers in turn; a hand-over waits until its buffer's previous
+ * chunk is written, so at most `depth` chunks wait or are written while the next is parsed. A new
+ * buffer per chunk lived outside the heap until a collection, and a long upload's dead chunks piled
+ * up: +68 MB at 500k results on PostgreSQL. Two buffers keep up with a COPY; a slower writer
+ * (inserts between the COPYs, insert-while-staging.ts) needs more to keep the parse going.
  */
-function copySink(database: Database): { sink: ChunkSink; settled(): Promise<void> } {
-  let inFlight: Promise<void> = Promise.resolve();
-  const buffers = [Buffer.alloc(0), Buffer.alloc(0)];
+function copySink(
+  copy: CopyInto,
+  { table = 'ingest_staging', afterCopy, depth = 2 }: StagingTarget,
+): { sink: ChunkSink; settled(): Promise<void> } {
+  const buffers = Array.from({ length: depth }, () => Buffer.alloc(0));
+  const written: Promise<void>[] = buffers.map(() => Promise.resolve());
+  let last: Promise<void> = Promise.resolve();
+  let failure: { error: unknown } | null = null;
   let turn = 0;
   const encode = (text: string): Buffer => {
     const length = Buffer.byteLength(text, 'utf8');
-    turn = 1 - turn;
     if ((buffers[turn] as Buffer).length < length) buffers[turn] = Buffer.allocUnsafeSlow(length);
     const buffer = buffers[turn] as Buffer;
     buffer.write(text, 0, length, 'utf8');
     return buffer.subarray(0, length);
   };
   return {
-    sink: async (text) => {
+    sink: async (text, rowsStaged) => {
+      if (failure) throw failure.error;
+      turn = (turn + 1) % depth;
+      await written[turn];
       const rows = encode(text);
-      await inFlight;
-      inFlight = database.copyFrom('ingest_staging', STAGING_COLUMNS, rows);
+      last = last.then(async () => {
+        await copy(table, STAGING_COLUMNS, rows);
+        await afterCopy?.(rowsStaged);
+      });
       // Keep a failed write from going unobserved until the next hand-over.
-      inFlight.catch(() => undefined);
+      last.catch((error: unknown) => {
+        failure ??= { error };
+      });
+      written[turn] = last;
     },
-    settled: () => inFlight,
+    settled: () => last,
   };
 }
 
 /**
  * Parses the upload and writes its findings, fingerprinted, into `ingest_staging` under `uploadKey`,
- * chunk by chunk with COPY, outside any transaction, in the server's own thread: memory holds a
- * chunk or two of COPY text, and a slow parse never holds the database. Nothing staged is visible
+ * chunk by chunk with COPY, outside any transaction (unless `into` says otherwise), in the server's
+ * own thread: memory holds a few chunks of COPY text, and a slow parse never holds the database. Nothing staged is visible
  * as a finding until the merge commits. Twins keep their identity base as fingerprint here; the
  * merge tells them apart (twins.ts). Large files are staged in a worker thread (stage-in-worker.ts).
  */
@@ -180,8 +212,9 @@ export async function stageFindings(
   input: ParserInput,
   uploadKey: string,
   upload: UploadContext = { category: null, root: null },
+  into: StagingTarget = {},
 ): Promise<StageResult> {
-  const copy = copySink(database);
+  const copy = copySink(into.copy ?? database.copyFrom, into);
   try {
     const staged = await stageRows(parser, input, uploadKey, upload, copy.sink);
     await copy.settled();

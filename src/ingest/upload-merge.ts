@@ -50,19 +50,14 @@ export interface OpenedScan {
  * Resolves the version and writes (or, for an async upload, locks) the scan, `processing` until the
  * merge completes it. Null when another run of an async upload's job completed it first.
  */
-export async function openScan(trx: Transaction<DB>, work: StagedUpload): Promise<OpenedScan | null> {
-  const { prepared, file, options, staged, existingScanId } = work;
+export async function openScan(
+  trx: Transaction<DB>,
+  work: StagedUpload,
+  locked?: LockedVersion,
+): Promise<OpenedScan | null> {
+  const { file, options, existingScanId } = work;
   if (existingScanId !== undefined && !(await scanStillOpen(trx, existingScanId))) return null;
-  const application = await trx
-    .selectFrom('applications')
-    .select(['id', 'asset_criticality'])
-    .where('id', '=', options.applicationId)
-    .executeTakeFirstOrThrow();
-  const version = await resolveVersion(trx, application.id, options.versionName, options.branch);
-  // Uploads into one version merge one at a time (parsing and staging still run side by side):
-  // concurrent merges over the same findings deadlocked on PostgreSQL, and "absent from this
-  // upload" only means something against the state the previous upload left.
-  await sql`select pg_advisory_xact_lock(${MERGE_LOCK_SPACE}, ${version.id})`.execute(trx);
+  const { application, version } = locked ?? (await lockVersion(trx, options));
   const scanId =
     existingScanId ??
     (
@@ -86,24 +81,50 @@ export async function openScan(trx: Transaction<DB>, work: StagedUpload): Promis
         .returning('id')
         .executeTakeFirstOrThrow()
     ).id;
-  const category = options.category ?? null;
+  const opened = { applicationId: application.id, versionId: version.id, scanId };
+  return { ...opened, target: mergeTarget(work, opened, ASSET_WEIGHT[application.asset_criticality]) };
+}
+
+/** The merge's view of an upload in its scan: what it staged, and where it goes. */
+export function mergeTarget(
+  work: StagedUpload,
+  opened: Omit<OpenedScan, 'target'>,
+  assetWeight: number,
+): MergeTarget {
+  const { prepared, options, staged } = work;
   return {
-    applicationId: application.id,
-    versionId: version.id,
-    scanId,
-    target: {
-      uploadKey: work.uploadKey,
-      applicationId: application.id,
-      versionId: version.id,
-      scannerTypeId: prepared.scannerTypeId,
-      scanId,
-      assetWeight: ASSET_WEIGHT[application.asset_criticality],
-      scopes: uploadScopes(prepared.parser, staged.scopes, category),
-      partial: options.partial ?? false,
-      coveredFiles: staged.coveredFiles,
-      twinBases: staged.twinBases,
-    },
+    uploadKey: work.uploadKey,
+    applicationId: opened.applicationId,
+    versionId: opened.versionId,
+    scannerTypeId: prepared.scannerTypeId,
+    scanId: opened.scanId,
+    assetWeight,
+    scopes: uploadScopes(prepared.parser, staged.scopes, options.category ?? null),
+    partial: options.partial ?? false,
+    coveredFiles: staged.coveredFiles,
+    twinBases: staged.twinBases,
   };
+}
+
+/** An upload's application and version, the version locked for this transaction's merge. */
+export interface LockedVersion {
+  application: { id: number; asset_criticality: keyof typeof ASSET_WEIGHT };
+  version: { id: number };
+}
+
+/** Resolves (creating if need be) the upload's version and takes its merge lock. */
+export async function lockVersion(trx: Transaction<DB>, options: IngestOptions): Promise<LockedVersion> {
+  const application = await trx
+    .selectFrom('applications')
+    .select(['id', 'asset_criticality'])
+    .where('id', '=', options.applicationId)
+    .executeTakeFirstOrThrow();
+  const version = await resolveVersion(trx, application.id, options.versionName, options.branch);
+  // Uploads into one version merge one at a time (parsing and staging still run side by side):
+  // concurrent merges over the same findings deadlocked on PostgreSQL, and "absent from this
+  // upload" only means something against the state the previous upload left.
+  await sql`select pg_advisory_xact_lock(${MERGE_LOCK_SPACE}, ${version.id})`.execute(trx);
+  return { application, version };
 }
 
 /**

@@ -1,0 +1,141 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INSERT_BATCH_ROWS } from '../src/ingest/insert-while-staging.ts';
+import { makeApplication, makeUser, type TestUser } from './support/factories.ts';
+import { buildSarif, type SarifResultSpec } from './support/sarif-builder.ts';
+import { createTestApp, type TestApp } from './support/test-app.ts';
+import { upload } from './support/upload.ts';
+
+/**
+ * On PostgreSQL a version's first upload inserts its findings batch by batch while the file is
+ * parsed (insert-while-staging.ts); any later upload stages first and merges after. Both must give
+ * the same findings: one per identity, twins told apart by line, the first report of a repeated
+ * identity kept. On PGlite both uploads below take the usual path, and the same holds.
+ */
+
+let t: TestApp;
+let admin: TestUser;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await makeUser(t, { role: 'admin' });
+});
+afterAll(() => t.close());
+
+/** More than two batches, with repeats that cross batches and repeats inside one. */
+function reportCrossingBatches(): string {
+  const size = 2 * INSERT_BATCH_ROWS + 500;
+  const results: SarifResultSpec[] = Array.from({ length: size }, (_, index) => ({
+    ruleId: `rule-${index % 4}`,
+    path: `src/file-${index % 300}.ts`,
+    line: 10 + index,
+    snippet: `call_${index}()`,
+  }));
+  // Twins (one rule, file and snippet on several lines): reported early, again in the next batch
+  // and in the last, out of line order; and a pair inside one batch.
+  const twin = (line: number): SarifResultSpec => ({
+    ruleId: 'twin',
+    path: 'src/t.ts',
+    line,
+    snippet: 'eval(x)',
+  });
+  results[3] = twin(900);
+  results[INSERT_BATCH_ROWS + 7] = twin(40);
+  results[2 * INSERT_BATCH_ROWS + 11] = twin(500);
+  results[20] = { ...twin(70), path: 'src/u.ts' };
+  results[21] = { ...twin(60), path: 'src/u.ts' };
+  return buildSarif({ results });
+}
+
+const findingsOf = async (applicationId: number) =>
+  (
+    await t.db
+      .selectFrom('findings')
+      .select(['fingerprint', 'identity_base', 'line', 'title', 'file_path', 'status', 'present'])
+      .where('application_id', '=', applicationId)
+      .execute()
+  )
+    .map((row) => JSON.stringify(row))
+    .sort();
+
+describe("a version's first upload", () => {
+  it('gives the findings an upload into a version with findings gives, and the same report again changes nothing', async () => {
+    const report = reportCrossingBatches();
+    const fresh = await makeApplication(t, admin);
+    const first = await upload(t, '/api/ingest', { 'x-api-token': fresh.api_token }, { file: report });
+    expect(first.statusCode, first.body).toBe(201);
+
+    // The other application's version holds a finding of another scanner first: its upload of the
+    // same report is merged the usual way, and closes nothing of the other scanner.
+    const merged = await makeApplication(t, admin);
+    const headers = { 'x-api-token': merged.api_token };
+    const gitleaks = JSON.stringify([
+      {
+        Description: 'AWS',
+        StartLine: 1,
+        EndLine: 1,
+        File: 'k.tf',
+        RuleID: 'aws',
+        Secret: 'AKIAIOSFODNN7EXAMPLE',
+      },
+    ]);
+    expect(
+      (await upload(t, '/api/ingest', headers, { file: gitleaks, fileName: 'gitleaks.json' })).statusCode,
+    ).toBe(201);
+    const usual = await upload(t, '/api/ingest', headers, { file: report });
+    expect(usual.statusCode, usual.body).toBe(201);
+
+    const size = 2 * INSERT_BATCH_ROWS + 500;
+    // Twins are findings of their own: every result is one.
+    expect(first.json()).toMatchObject({ findings_count: size, new_findings_count: size });
+    expect(usual.json()).toMatchObject({ findings_count: size, new_findings_count: size });
+    const secret = (await findingsOf(merged.id)).filter((row) => row.includes('"k.tf"'));
+    expect(secret).toHaveLength(1);
+    expect(await findingsOf(fresh.id)).toEqual(
+      (await findingsOf(merged.id)).filter((row) => !secret.includes(row)),
+    );
+    const twins = (await findingsOf(fresh.id)).filter((row) => row.includes('"src/t.ts"'));
+    expect(twins.map((row) => (JSON.parse(row) as { line: number }).line).sort()).toEqual([40, 500, 900]);
+
+    const again = await upload(t, '/api/ingest', { 'x-api-token': fresh.api_token }, { file: report });
+    expect(again.json()).toMatchObject({
+      new_findings_count: 0,
+      existing_findings_count: size,
+      fixed_findings_count: 0,
+    });
+  }, 60_000);
+
+  it('keeps the first report of a secret reported again in a later batch, as one finding', async () => {
+    const leak = (index: number, secret: string, line: number) => ({
+      Description: 'Generic API key',
+      StartLine: line,
+      EndLine: line,
+      File: `conf/app-${index % 50}.env`,
+      RuleID: 'generic-api-key',
+      Secret: secret,
+      Match: secret,
+    });
+    const size = INSERT_BATCH_ROWS + 100;
+    const leaks = Array.from({ length: size }, (_, index) =>
+      leak(index, `key-${index}-9f8e7d6c5b4a`, index + 1),
+    );
+    leaks[INSERT_BATCH_ROWS + 50] = leak(3, 'key-3-9f8e7d6c5b4a', 77);
+    const report = JSON.stringify(leaks);
+    const app = await makeApplication(t, admin);
+    const headers = { 'x-api-token': app.api_token };
+    const first = await upload(t, '/api/ingest', headers, { file: report, fileName: 'gitleaks.json' });
+    expect(first.json()).toMatchObject({ new_findings_count: size - 1 });
+    const lines = (
+      await t.db
+        .selectFrom('findings')
+        .select('line')
+        .where('application_id', '=', app.id)
+        .where('file_path', '=', 'conf/app-3.env')
+        .execute()
+    ).map((row) => row.line);
+    // The first report (line 4) stands for both; the later one (line 77) is not a finding.
+    expect(lines).toContain(4);
+    expect(lines).not.toContain(77);
+    const again = await upload(t, '/api/ingest', headers, { file: report, fileName: 'gitleaks.json' });
+    expect(again.json()).toMatchObject({ new_findings_count: 0, existing_findings_count: size - 1 });
+  }, 60_000);
+});
