@@ -103,6 +103,7 @@ export function mergeTarget(
     partial: options.partial ?? false,
     coveredFiles: staged.coveredFiles,
     twinBases: staged.twinBases,
+    stagedRows: staged.findingsCount,
   };
 }
 
