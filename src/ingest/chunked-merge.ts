@@ -77,7 +77,7 @@ export async function mergeInChunks(
         : await inTransaction((trx) => mergeCandidates(trx, target));
       const counted = firstInVersion
         ? undefined
-        : await inTransaction((trx) => countStagedFingerprints(trx, work.uploadKey));
+        : await inTransaction((trx) => countStagedFingerprints(trx, work.uploadKey, work.staged.twinRows));
       let inserted = 0;
       for (const range of ranges) {
         inserted += await inTransaction((trx) => insertNewFindings(trx, target, range));

@@ -10,7 +10,7 @@ import type {
   IngestOptions,
 } from './pipeline.ts';
 import { stageInWorker } from './stage-in-worker.ts';
-import { stageFindings, type StageResult, type UploadContext } from './stage.ts';
+import { NOTHING_STAGED, stageFindings, type UploadContext } from './stage.ts';
 import { matchTwins, type StagedTwin } from './twins.ts';
 import { lockVersion, mergeTarget, openScan, settleUpload, type StagedUpload } from './upload-merge.ts';
 
@@ -29,15 +29,6 @@ const QUEUED_CHUNKS = 16;
 
 /** The upload's version already has findings: merge it the usual way (stage, then merge). */
 export const VERSION_HAS_FINDINGS = Symbol('version has findings');
-
-const NOTHING_STAGED: StageResult = {
-  findingsCount: 0,
-  toolName: null,
-  toolVersion: null,
-  scopes: [],
-  coveredFiles: [],
-  twinBases: [],
-};
 
 /** An upload about to be staged. */
 export interface UploadToStage {

@@ -30,7 +30,20 @@ export interface StageResult {
    * more), for the merge's twin groups (twins.ts); null: too many to list.
    */
   twinBases: string[] | null;
+  /** Staged rows told apart by line (`twin_ordinal`): each ends with a fingerprint of its own. */
+  twinRows: number;
 }
+
+/** An upload without results (an empty report, or one not parsed yet). */
+export const NOTHING_STAGED: StageResult = {
+  findingsCount: 0,
+  toolName: null,
+  toolVersion: null,
+  scopes: [],
+  coveredFiles: [],
+  twinBases: [],
+  twinRows: 0,
+};
 
 /** What the uploader says about the report besides its content. */
 export interface UploadContext {
@@ -84,6 +97,7 @@ export async function stageRows(
 ): Promise<StageResult> {
   let chunk = '';
   let findingsCount = 0;
+  let twinRows = 0;
   let toolName: string | null = null;
   let toolVersion: string | null = null;
   const context = { ...upload, root: normalizedRoot(upload.root) };
@@ -120,7 +134,10 @@ export async function stageRows(
     toolVersion ??= finding.toolVersion;
     const row = toStagingRow(uploadKey, findingsCount, findingIdentity(parser.name, finding), finding);
     addScope(row.tool_name ?? 'unknown', row.category ?? null);
-    if (row.twin_ordinal) twinBases.add(row.base);
+    if (row.twin_ordinal) {
+      twinBases.add(row.base);
+      twinRows++;
+    }
     chunk += stagingLine(row);
     findingsCount++;
     if (chunk.length >= CHUNK_CHARS) await flush();
@@ -133,6 +150,7 @@ export async function stageRows(
     scopes: [...scopes.values()],
     coveredFiles: [...coveredFiles],
     twinBases: twinBases.repeated(),
+    twinRows,
   };
 }
 

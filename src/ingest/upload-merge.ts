@@ -104,6 +104,7 @@ export function mergeTarget(
     coveredFiles: staged.coveredFiles,
     twinBases: staged.twinBases,
     stagedRows: staged.findingsCount,
+    twinRows: staged.twinRows,
   };
 }
 
