@@ -7,11 +7,11 @@ import { createTestApp, type TestApp } from './support/test-app.ts';
 import { upload } from './support/upload.ts';
 
 /**
- * With INGEST_WORKER_MIN_BYTES=0 every upload on PGlite is parsed in a worker thread, and on
- * PostgreSQL a version's first upload (inserted while it is parsed, insert-while-staging.ts): findings
- * land as they do otherwise, a broken report is a 400 that leaves nothing behind.
+ * With INGEST_WORKER_MIN_BYTES=0 every upload is parsed in a worker thread, on PostgreSQL a version's
+ * first upload too (inserted while it is parsed, insert-while-staging.ts): findings land as they do
+ * otherwise, a broken report is a 400 that leaves nothing behind.
  */
-// The real worker, counted: PGlite must use it for every upload here, PostgreSQL for the first only.
+// The real worker, counted: every upload here must use it.
 vi.mock('../src/ingest/stage-in-worker.ts', async (importOriginal) => {
   const actual = await importOriginal<typeof StageInWorker>();
   return { ...actual, stageInWorker: vi.fn(actual.stageInWorker) };
@@ -39,7 +39,7 @@ describe('uploads parsed in a worker thread', () => {
     const corpus = await upload(t, '/api/ingest', headers, { file: 'corpus:bandit/many_vulns.json' });
     expect(corpus.statusCode).toBe(201);
     expect(corpus.json().findings_count).toBeGreaterThan(0);
-    expect(vi.mocked(stageInWorker)).toHaveBeenCalledTimes(t.database.kind === 'pglite' ? 3 : 1);
+    expect(vi.mocked(stageInWorker)).toHaveBeenCalledTimes(3);
   });
 
   it('answers a report broken halfway with 400 malformed_file and keeps no scan or finding of it', async () => {
