@@ -5,8 +5,8 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
 import { detectParser } from '../src/ingest/detect.ts';
-import { ParseError } from '../src/ingest/parsers/types.ts';
-import { stageInWorker } from '../src/ingest/stage-in-worker.ts';
+import { ParseError, type Sniff } from '../src/ingest/parsers/types.ts';
+import { stageInWorker, type StageJob } from '../src/ingest/stage-in-worker.ts';
 import { stageFindings, type StageResult } from '../src/ingest/stage.ts';
 import { inputFromFile } from '../src/ingest/upload-input.ts';
 import { corpusPath } from './support/parse-corpus.ts';
@@ -21,6 +21,16 @@ const scratch = mkdtempSync(join(tmpdir(), 'scanhub-stage-worker-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 const UPLOAD = { category: 'ci', root: '/home/runner/work/app' };
+
+/** The staging job for a file, as the pipeline makes it (two chunks ahead). */
+const jobFor = (path: string, sniff: Sniff, parserName = 'sarif'): StageJob => ({
+  parserName,
+  path,
+  sniff,
+  uploadKey: 'key',
+  upload: UPLOAD,
+  chunksAhead: 2,
+});
 
 /** A database that only records (or refuses) COPY writes, and how many ran at once. */
 function recordingDatabase(options: { delayMs?: number; failOnWrite?: number } = {}) {
@@ -52,14 +62,7 @@ async function stageBoth(path: string): Promise<{ inline: StageResult; worker: S
   const here = recordingDatabase();
   const inline = await stageFindings(here.database, detected.parser, detected.input, 'key', UPLOAD);
   const there = recordingDatabase();
-  const job = {
-    parserName: detected.parser.name,
-    path,
-    sniff: detected.input.sniff,
-    uploadKey: 'key',
-    upload: UPLOAD,
-    chunksAhead: 2,
-  };
+  const job = jobFor(path, detected.input.sniff, detected.parser.name);
   const worker = await stageInWorker(there.database, job);
   return { inline, worker, same: Buffer.concat(here.writes).equals(Buffer.concat(there.writes)) };
 }
@@ -86,14 +89,7 @@ describe('staging in a worker thread', () => {
 
     const slow = recordingDatabase({ delayMs: 5 });
     const input = await inputFromFile(path);
-    const job = {
-      parserName: 'sarif',
-      path,
-      sniff: input.sniff,
-      uploadKey: 'key',
-      upload: UPLOAD,
-      chunksAhead: 2,
-    };
+    const job = jobFor(path, input.sniff);
     await stageInWorker(slow.database, job);
     expect(slow.writes.length).toBeGreaterThan(3);
     expect(slow.mostAtOnce()).toBe(1);
@@ -118,14 +114,7 @@ describe('staging in a worker thread', () => {
     const slow = recordingDatabase({ delayMs: 50 });
     await stageFindings(slow.database, parser, input, 'key', UPLOAD);
     const there = recordingDatabase();
-    const job = {
-      parserName: 'sarif',
-      path,
-      sniff: input.sniff,
-      uploadKey: 'key',
-      upload: UPLOAD,
-      chunksAhead: 2,
-    };
+    const job = jobFor(path, input.sniff);
     await stageInWorker(there.database, job);
     expect(slow.writes.length).toBeGreaterThan(3);
     expect(Buffer.concat(slow.writes).equals(Buffer.concat(there.writes))).toBe(true);
@@ -141,14 +130,7 @@ describe('staging in a worker thread', () => {
 
     for (const path of [truncated, corrupt]) {
       const input = await inputFromFile(path);
-      const job = {
-        parserName: 'sarif',
-        path,
-        sniff: input.sniff,
-        uploadKey: 'key',
-        upload: UPLOAD,
-        chunksAhead: 2,
-      };
+      const job = jobFor(path, input.sniff);
       const inWorker = await stageInWorker(recordingDatabase().database, job).catch(
         (caught: unknown) => caught,
       );
@@ -168,14 +150,7 @@ describe('staging in a worker thread', () => {
     writeFileSync(path, buildSarif({ results: manyResults(6000) }));
     const refusing = recordingDatabase({ failOnWrite: 2 });
     const input = await inputFromFile(path);
-    const job = {
-      parserName: 'sarif',
-      path,
-      sniff: input.sniff,
-      uploadKey: 'key',
-      upload: UPLOAD,
-      chunksAhead: 2,
-    };
+    const job = jobFor(path, input.sniff);
     await expect(stageInWorker(refusing.database, job)).rejects.toThrow('connection reset by the test');
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(refusing.writes).toHaveLength(1);
