@@ -151,3 +151,66 @@ describe("a version's first upload", () => {
     expect(again.json()).toMatchObject({ new_findings_count: 0, existing_findings_count: size - 1 });
   }, 60_000);
 });
+
+describe.runIf(Boolean(process.env.TEST_DATABASE_URL))(
+  'while another upload holds the version (PostgreSQL)',
+  () => {
+    // A first upload holds the version's lock through its parse. Another upload into the same
+    // version must not wait for it with a connection held: it stages at once (its rows committed
+    // chunk by chunk) and waits for the lock only to merge.
+    const stagedRows = async () =>
+      Number(
+        (
+          await t.db
+            .selectFrom('ingest_staging')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+
+    it.each([
+      ['the version', (applicationId: number, versionId: number) => [0x5ca4, versionId] as const],
+      [
+        'the name of a version being created',
+        (applicationId: number) => [0x5ca5, `${applicationId}:2.0`] as const,
+      ],
+    ])(
+      '%s locked: stages at once, merges once the lock is free',
+      async (_, lockOf) => {
+        const app = await makeApplication(t, admin);
+        const version = await t.db
+          .selectFrom('application_versions')
+          .select('id')
+          .where('application_id', '=', app.id)
+          .where('is_default', '=', true)
+          .executeTakeFirstOrThrow();
+        const [space, key] = lockOf(app.id, version.id);
+        const holder = await t.database.pool!.connect();
+        try {
+          await holder.query(
+            typeof key === 'number'
+              ? 'select pg_advisory_lock($1, $2)'
+              : 'select pg_advisory_lock($1, hashtext($2))',
+            [space, key],
+          );
+          const fields: Record<string, string> = typeof key === 'number' ? {} : { version: '2.0' };
+          const file = reportCrossingBatches();
+          const uploading = upload(t, '/api/ingest', { 'x-api-token': app.api_token }, { file, fields });
+          await expect.poll(stagedRows, { timeout: 20_000 }).toBeGreaterThan(0);
+          await holder.query(
+            typeof key === 'number'
+              ? 'select pg_advisory_unlock($1, $2)'
+              : 'select pg_advisory_unlock($1, hashtext($2))',
+            [space, key],
+          );
+          const response = await uploading;
+          expect(response.statusCode, response.body).toBe(201);
+          expect(response.json()).toMatchObject({ new_findings_count: 2 * INSERT_BATCH_ROWS + 500 });
+        } finally {
+          holder.release();
+        }
+      },
+      60_000,
+    );
+  },
+);

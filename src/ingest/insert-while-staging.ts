@@ -12,7 +12,7 @@ import type {
 import { stageInWorker } from './stage-in-worker.ts';
 import { NOTHING_STAGED, stageFindings, type UploadContext } from './stage.ts';
 import { matchTwins, type StagedTwin } from './twins.ts';
-import { lockVersion, mergeTarget, openScan, settleUpload, type StagedUpload } from './upload-merge.ts';
+import { mergeTarget, openScan, settleUpload, tryLockVersion, type StagedUpload } from './upload-merge.ts';
 
 /**
  * Staged rows per insert while the file is parsed: large enough that the statement's fixed cost
@@ -27,8 +27,11 @@ export const INSERT_BATCH_ROWS = 5000;
  */
 const QUEUED_CHUNKS = 16;
 
-/** The upload's version already has findings: merge it the usual way (stage, then merge). */
-export const VERSION_HAS_FINDINGS = Symbol('version has findings');
+/**
+ * The upload's version has findings, or another upload holds it: stage, then merge, the usual way
+ * (which waits for the version's lock only once its rows are staged).
+ */
+export const STAGE_THEN_MERGE = Symbol('stage, then merge');
 
 /** An upload about to be staged. */
 export interface UploadToStage {
@@ -59,18 +62,19 @@ export interface UploadToStage {
  * only once every row is in: the groups whose base repeats are deleted and inserted again with
  * their ordinals (twins.ts), as the usual merge would have given them.
  *
- * Returns `VERSION_HAS_FINDINGS` (having written nothing) when the version has findings, null when
- * another run of an async upload's job completed its scan first.
+ * Returns `STAGE_THEN_MERGE` (having written nothing but, maybe, the version row) when the version
+ * has findings or another upload holds it, null when another run of an async upload's job completed
+ * its scan first.
  */
 export async function insertWhileStaging(
   database: Database & { copyTransaction: NonNullable<Database['copyTransaction']> },
   upload: UploadToStage,
   inMergeTransaction: InMergeTransaction | undefined,
-): Promise<IngestOutcome | null | typeof VERSION_HAS_FINDINGS> {
+): Promise<IngestOutcome | null | typeof STAGE_THEN_MERGE> {
   const { prepared, uploadKey } = upload;
   return database.copyTransaction(async (trx, copy) => {
-    const locked = await lockVersion(trx, upload.options);
-    if (await versionHasFindings(trx, locked.version.id)) return VERSION_HAS_FINDINGS;
+    const locked = await tryLockVersion(trx, upload.options);
+    if (locked === null || (await versionHasFindings(trx, locked.version.id))) return STAGE_THEN_MERGE;
     const provisional: StagedUpload = { ...upload, staged: NOTHING_STAGED };
     const opened = await openScan(trx, provisional, locked);
     if (!opened) return null;

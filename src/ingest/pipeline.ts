@@ -17,7 +17,7 @@ import {
   type StageResult,
   type UploadContext,
 } from './stage.ts';
-import { insertWhileStaging, VERSION_HAS_FINDINGS } from './insert-while-staging.ts';
+import { insertWhileStaging, STAGE_THEN_MERGE } from './insert-while-staging.ts';
 import { inputFromFile } from './upload-input.ts';
 import { openScan, settleUpload, type StagedUpload } from './upload-merge.ts';
 
@@ -225,7 +225,7 @@ async function ingestInBackground(
         throw isContentError(error) ? malformed(prepared.parser.displayName, error) : error;
       });
       // Committed or rolled back, the transaction took its staged rows with it.
-      if (outcome !== VERSION_HAS_FINDINGS) {
+      if (outcome !== STAGE_THEN_MERGE) {
         stagingDiscarded = true;
         return outcome;
       }

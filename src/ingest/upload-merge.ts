@@ -1,4 +1,4 @@
-import { sql, type Transaction } from 'kysely';
+import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { ASSET_WEIGHT } from '../domain/findings/risk.ts';
 import { runPolicies } from '../domain/policies/runner.ts';
@@ -16,6 +16,8 @@ import type { StageResult, UploadScope } from './stage.ts';
 
 /** First key of the advisory locks that serialize merges per version (the second is the version id). */
 const MERGE_LOCK_SPACE = 0x5ca4;
+/** First key of the locks on a version's name while an upload may create it (insert-while-staging.ts). */
+const VERSION_NAME_LOCK_SPACE = 0x5ca5;
 /**
  * The scopes an upload speaks for. A native format's scanner is its tool, so its empty report
  * speaks for every tool of the scanner type (in the upload's category). A SARIF log names its
@@ -116,11 +118,7 @@ export interface LockedVersion {
 
 /** Resolves (creating if need be) the upload's version and takes its merge lock. */
 export async function lockVersion(trx: Transaction<DB>, options: IngestOptions): Promise<LockedVersion> {
-  const application = await trx
-    .selectFrom('applications')
-    .select(['id', 'asset_criticality'])
-    .where('id', '=', options.applicationId)
-    .executeTakeFirstOrThrow();
+  const application = await applicationOf(trx, options);
   const version = await resolveVersion(trx, application.id, options.versionName, options.branch);
   // Uploads into one version merge one at a time (parsing and staging still run side by side):
   // concurrent merges over the same findings deadlocked on PostgreSQL, and "absent from this
@@ -128,6 +126,42 @@ export async function lockVersion(trx: Transaction<DB>, options: IngestOptions):
   await sql`select pg_advisory_xact_lock(${MERGE_LOCK_SPACE}, ${version.id})`.execute(trx);
   return { application, version };
 }
+
+/**
+ * `lockVersion` for a transaction that would hold the lock through a parse: null, having waited
+ * for nothing, when another upload holds the version's lock or is creating it (its name's lock,
+ * taken before the version row is written: waiting on an uncommitted row would hold this
+ * transaction's connection for the other's whole parse).
+ */
+export async function tryLockVersion(
+  trx: Transaction<DB>,
+  options: IngestOptions,
+): Promise<LockedVersion | null> {
+  const application = await applicationOf(trx, options);
+  const name = options.versionName ?? options.branch;
+  if (
+    name !== undefined &&
+    !(await tryLock(trx, VERSION_NAME_LOCK_SPACE, sql`hashtext(${`${application.id}:${name}`})`))
+  )
+    return null;
+  const version = await resolveVersion(trx, application.id, options.versionName, options.branch);
+  return (await tryLock(trx, MERGE_LOCK_SPACE, sql`${version.id}::integer`))
+    ? { application, version }
+    : null;
+}
+
+async function tryLock(trx: Transaction<DB>, space: number, key: RawBuilder<unknown>): Promise<boolean> {
+  const { rows } = await sql<{ locked: boolean }>`
+    select pg_try_advisory_xact_lock(${space}::integer, ${key}) as locked`.execute(trx);
+  return rows[0]?.locked === true;
+}
+
+const applicationOf = (trx: Transaction<DB>, options: IngestOptions) =>
+  trx
+    .selectFrom('applications')
+    .select(['id', 'asset_criticality'])
+    .where('id', '=', options.applicationId)
+    .executeTakeFirstOrThrow();
 
 /**
  * A job delivered twice (its first worker seemed dead, or was slow) merges once: the second run
