@@ -1,7 +1,7 @@
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
-import { insertStaged, versionHasFindings, type MergeTarget } from './merge.ts';
+import { arrayLiteral, insertStaged, versionHasFindings, type MergeTarget } from './merge.ts';
 import type {
   IngestOutcome,
   InMergeTransaction,
@@ -141,8 +141,6 @@ const firstInReportOrder = (from: number, to: number) => sql`(
     select distinct on (fingerprint) seq from upload_rows where seq >= ${from} and seq < ${to}
     order by fingerprint, seq))`;
 
-const textArray = (items: readonly string[]) => `{${items.join(',')}}`;
-
 /**
  * Twins whose base repeats in the upload went in as one finding (the first) by their shared base.
  * Their groups are deleted (every finding of the version is this upload's), given their twin
@@ -152,13 +150,13 @@ const textArray = (items: readonly string[]) => `{${items.join(',')}}`;
 async function reinsertRepeatedTwins(trx: Transaction<DB>, target: MergeTarget): Promise<number> {
   const { twinBases } = target;
   if (twinBases !== null && twinBases.length === 0) return 0;
-  const candidates = twinBases === null ? sql`` : sql`and base = any(${textArray(twinBases)}::text[])`;
+  const candidates = twinBases === null ? sql`` : sql`and base = any(${arrayLiteral(twinBases)}::text[])`;
   const repeated = await sql<{ base: string }>`
     select base from upload_rows where twin_ordinal ${candidates} group by base having count(*) > 1`.execute(
     trx,
   );
   if (repeated.rows.length === 0) return 0;
-  const bases = textArray(repeated.rows.map((row) => row.base));
+  const bases = arrayLiteral(repeated.rows.map((row) => row.base));
   const removed = await sql`delete from findings
     where version_id = ${target.versionId} and identity_base = any(${bases}::text[])`.execute(trx);
   const members = await sql<StagedTwin & { base: string }>`
@@ -166,7 +164,11 @@ async function reinsertRepeatedTwins(trx: Transaction<DB>, target: MergeTarget):
     trx,
   );
   const groups = new Map<string, StagedTwin[]>();
-  for (const { base, ...member } of members.rows) groups.set(base, [...(groups.get(base) ?? []), member]);
+  for (const { base, ...member } of members.rows) {
+    const group = groups.get(base);
+    if (group) group.push(member);
+    else groups.set(base, [member]);
+  }
   const assigned = [...groups].flatMap(([base, staged]) =>
     [...matchTwins(base, staged, [])].map(([seq, fingerprint]) => ({ seq, fingerprint })),
   );

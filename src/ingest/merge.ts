@@ -193,8 +193,12 @@ export async function insertStaged(
   return Number(inserted.numAffectedRows ?? 0n);
 }
 
-/** An integer array literal (one text parameter, the same on both drivers). */
-const idArray = (ids: readonly number[]) => `{${ids.join(',')}}`;
+/**
+ * An array literal as one text parameter, the same on both drivers: for integers and hex digests
+ * (fingerprints, identity bases), which need no quoting inside it.
+ */
+export const arrayLiteral = (items: readonly (number | string)[]): string => `{${items.join(',')}}`;
+const idArray = arrayLiteral;
 
 const scopesJson = (target: MergeTarget) =>
   JSON.stringify(target.scopes.map((scope) => ({ tool_name: scope.toolName, category: scope.category })));
@@ -299,7 +303,7 @@ async function insertNewOfLargeUpload(trx: Transaction<DB>, target: MergeTarget)
       ).rows,
   );
   if (fresh.length === 0) return 0;
-  const fingerprints = `{${fresh.map((row) => row.fingerprint).join(',')}}`;
+  const fingerprints = arrayLiteral(fresh.map((row) => row.fingerprint));
   const seqs = idArray(fresh.map((row) => row.seq));
   return insertStaged(
     trx,
