@@ -13,6 +13,7 @@ import { memoryScenario } from './scenarios/memory.ts';
 import { reactionsScenario } from './scenarios/reactions.ts';
 import { responsivenessScenario } from './scenarios/responsiveness.ts';
 import { startScenario } from './scenarios/start.ts';
+import { uiScenario } from './scenarios/ui.ts';
 import type { RunOptions, Scenario } from './scenarios/types.ts';
 import { disposeSeeded } from './seed-million.ts';
 import { ensureFreshBuild, REPO_ROOT } from './server.ts';
@@ -26,7 +27,8 @@ const USAGE = `Usage: npm run bench -- [--quick | --full] [--only=<scenarios>] [
   --only=1,2,list    scenarios by number or name: 1 ingest, 2 reupload, 3 memory, 4 list, 5 dashboard,
                      6 concurrent, 7 http, 8 bomb, 9 reactions (policy + webhook), 10 deliveries,
                      11 reactions-all (a policy changing every finding), 12 start (first and later start),
-                     13 responsive (GET /api/findings during a 100k upload)
+                     13 responsive (GET /api/findings during a 100k upload),
+                     14 ui (the findings page's first rows in Chromium at 100k findings)
   --postgres-only    PostgreSQL only (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres)
   --pglite-only      PGlite only
   --repeats=N        repeats of each timed ingest (default: 1 quick, 3 full)
@@ -48,6 +50,7 @@ const NAMES: Record<string, string> = {
   'reactions-all': '11',
   start: '12',
   responsive: '13',
+  ui: '14',
 };
 
 /** Run order: ingestion first, then the seeded-database scenarios (which share one database). */
@@ -59,6 +62,7 @@ const SCENARIOS: Scenario[] = [
   bombScenario,
   reactionsScenario,
   responsivenessScenario,
+  uiScenario,
   listScenario,
   dashboardScenario,
   startScenario,
