@@ -11,6 +11,7 @@ import {
   createGroup,
   signIn,
   startServer,
+  type BenchApplication,
   type BenchServer,
 } from '../bench/server.ts';
 import { createTarget, type BenchTarget } from '../bench/targets.ts';
@@ -62,6 +63,14 @@ async function countRows(target: BenchTarget): Promise<{ staging: number; scans:
   }
 }
 
+/** Takes the version's merge lock (upload-merge.ts MERGE_LOCK_SPACE) on a connection of its own. */
+async function holdMergeLock(databaseUrl: string, application: BenchApplication): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  await client.query('select pg_advisory_lock($1, $2)', [0x5ca4, application.defaultVersionId]);
+  return client;
+}
+
 describe(`crash during ingestion (${engine})`, () => {
   it('kill -9 mid-ingest, restart: no orphan spool files, no staging rows, no half scan', async () => {
     const sarif = await sarifFile({ count: 100_000 });
@@ -70,9 +79,10 @@ describe(`crash during ingestion (${engine})`, () => {
     let server: BenchServer = await startServer(target, { logLevel: 'warn' });
     const api = await signIn(server.url, ADMIN.email, ADMIN.password);
     const application = await createApplication(api, await createGroup(api, 'crash'), 'crash-app');
-    // The version has findings before the big upload, which is then staged (committed chunk by
-    // chunk) before it is merged. A version's first upload on PostgreSQL would stage inside its
-    // merge transaction (insert-while-staging.ts), and a crash would leave nothing to clean up.
+    // The version has findings before the big upload. On PostgreSQL a large upload stages inside
+    // its merge transaction (upload-in-transaction.ts), and a crash leaves nothing to clean up; with
+    // the version's merge lock held elsewhere it stages in the shared table (committed chunk by
+    // chunk) and waits to merge, the path whose leftovers the restart must remove.
     const earlier = await uploadMultipart(
       `${server.url}/api/ingest`,
       { 'x-api-token': application.token },
@@ -85,6 +95,7 @@ describe(`crash during ingestion (${engine})`, () => {
       findings: (JSON.parse(earlier.text) as { new_findings_count: number }).new_findings_count,
     };
 
+    const lockHolder = target.databaseUrl ? await holdMergeLock(target.databaseUrl, application) : undefined;
     const interrupted = uploadMultipart(
       `${server.url}/api/ingest`,
       { 'x-api-token': application.token },
@@ -101,6 +112,7 @@ describe(`crash during ingestion (${engine})`, () => {
     process.kill(server.pid, 'SIGKILL');
     expect(await interrupted).toBeInstanceOf(Error); // the connection died with the server
     await server.stop();
+    await lockHolder?.end();
 
     // The crash left something behind, or this test would prove nothing.
     expect(spoolFiles(target.dataDir)).not.toEqual([]);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INSERT_BATCH_ROWS } from '../src/ingest/insert-while-staging.ts';
+import { INSERT_BATCH_ROWS, OWN_STAGING_MIN_BYTES } from '../src/ingest/upload-in-transaction.ts';
 import { makeApplication, makeUser, type TestUser } from './support/factories.ts';
 import { buildSarif, type SarifResultSpec } from './support/sarif-builder.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
@@ -7,7 +7,7 @@ import { upload } from './support/upload.ts';
 
 /**
  * On PostgreSQL a version's first upload inserts its findings batch by batch while the file is
- * parsed (insert-while-staging.ts); any later upload stages first and merges after. Both must give
+ * parsed (upload-in-transaction.ts); any later upload stages first and merges after. Both must give
  * the same findings: one per identity, twins told apart by line, the first report of a repeated
  * identity kept. On PGlite both uploads below take the usual path, and the same holds.
  */
@@ -23,6 +23,10 @@ afterAll(() => t.close());
 
 /** More than two batches, with repeats that cross batches and repeats inside one. */
 function reportCrossingBatches(dropLast = 0): string {
+  return buildSarif({ results: resultsCrossingBatches(dropLast) });
+}
+
+function resultsCrossingBatches(dropLast = 0): SarifResultSpec[] {
   const size = 2 * INSERT_BATCH_ROWS + 500;
   const results: SarifResultSpec[] = Array.from({ length: size }, (_, index) => ({
     ruleId: `rule-${index % 4}`,
@@ -43,14 +47,14 @@ function reportCrossingBatches(dropLast = 0): string {
   results[2 * INSERT_BATCH_ROWS + 11] = twin(500);
   results[20] = { ...twin(70), path: 'src/u.ts' };
   results[21] = { ...twin(60), path: 'src/u.ts' };
-  return buildSarif({ results: results.slice(0, size - dropLast) });
+  return results.slice(0, size - dropLast);
 }
 
 const findingsOf = async (applicationId: number) =>
   (
     await t.db
       .selectFrom('findings')
-      .select(['fingerprint', 'identity_base', 'line', 'title', 'file_path', 'status', 'present'])
+      .select(['fingerprint', 'identity_base', 'line', 'title', 'severity', 'file_path', 'status', 'present'])
       .where('application_id', '=', applicationId)
       .execute()
   )
@@ -152,21 +156,109 @@ describe("a version's first upload", () => {
   }, 60_000);
 });
 
+const stagedRows = async () =>
+  Number(
+    (
+      await t.db
+        .selectFrom('ingest_staging')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+
+const defaultVersionOf = (applicationId: number) =>
+  t.db
+    .selectFrom('application_versions')
+    .select('id')
+    .where('application_id', '=', applicationId)
+    .where('is_default', '=', true)
+    .executeTakeFirstOrThrow();
+
+/**
+ * Uploads `file` the usual way (staged in the shared table, then merged): on PostgreSQL by holding
+ * the version's merge lock elsewhere until the upload has staged rows, which sends it that way.
+ */
+async function uploadStagedFirst(app: { id: number; api_token: string }, file: string) {
+  const headers = { 'x-api-token': app.api_token };
+  if (t.database.pool === undefined) return upload(t, '/api/ingest', headers, { file });
+  const version = await defaultVersionOf(app.id);
+  const holder = await t.database.pool.connect();
+  try {
+    await holder.query('select pg_advisory_lock($1, $2)', [0x5ca4, version.id]);
+    const uploading = upload(t, '/api/ingest', headers, { file });
+    try {
+      await expect.poll(stagedRows, { timeout: 20_000 }).toBeGreaterThan(0);
+    } finally {
+      await holder.query('select pg_advisory_unlock($1, $2)', [0x5ca4, version.id]);
+    }
+    return await uploading;
+  } finally {
+    holder.release();
+  }
+}
+
+describe('a later large upload into a version', () => {
+  // On PostgreSQL one of OWN_STAGING_MIN_BYTES or more is staged in its merge transaction's own
+  // table and merged from there; it must give what the usual merge (shared staging table) gives.
+  it('merged from its own staging gives the findings and counts the usual merge gives', async () => {
+    const base = resultsCrossingBatches();
+    const moved = base.map((result, index) => {
+      // Lines shift, snippets change (new identities, the old ones fixed), a severity changes,
+      // the twins move, and the last results are no longer reported.
+      if (index % 5 === 0) return { ...result, line: result.line + 2 };
+      if (index % 97 === 1) return { ...result, snippet: `changed_${index}()` };
+      if (index === 8) return { ...result, level: 'error' as const };
+      return result;
+    });
+    moved[3] = { ...moved[3]!, line: 905 };
+    moved[21] = { ...moved[21]!, line: 65 };
+    const reports = [
+      buildSarif({ results: base }),
+      buildSarif({ results: moved.slice(0, -4) }),
+      buildSarif({ results: base }),
+    ];
+    expect(Buffer.byteLength(reports[1]!)).toBeGreaterThanOrEqual(OWN_STAGING_MIN_BYTES);
+
+    const own = await makeApplication(t, admin);
+    const usual = await makeApplication(t, admin);
+    const counts = (body: string) => {
+      const scan = JSON.parse(body) as Record<string, unknown>;
+      return [scan.new_findings_count, scan.existing_findings_count, scan.fixed_findings_count];
+    };
+    for (const [index, report] of reports.entries()) {
+      const byOwn = await upload(t, '/api/ingest', { 'x-api-token': own.api_token }, { file: report });
+      const byUsual =
+        index === 0
+          ? await upload(t, '/api/ingest', { 'x-api-token': usual.api_token }, { file: report })
+          : await uploadStagedFirst(usual, report);
+      expect(byOwn.statusCode, byOwn.body).toBe(201);
+      expect(byUsual.statusCode, byUsual.body).toBe(201);
+      expect(counts(byOwn.body), `upload ${index}`).toEqual(counts(byUsual.body));
+      expect(await findingsOf(own.id), `upload ${index}`).toEqual(await findingsOf(usual.id));
+    }
+    // The second upload fixed the changed and the dropped; the third reopened them all.
+    const statuses = await t.db
+      .selectFrom('findings')
+      .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('application_id', '=', own.id)
+      .groupBy('status')
+      .execute();
+    expect(statuses.map((row) => [row.status, Number(row.n)]).sort()).toEqual(
+      [
+        ['fixed', moved.filter((result) => result.snippet?.startsWith('changed_')).length],
+        ['open', base.length],
+      ].sort(),
+    );
+    expect(await stagedRows()).toBe(0);
+  }, 120_000);
+});
+
 describe.runIf(Boolean(process.env.TEST_DATABASE_URL))(
   'while another upload holds the version (PostgreSQL)',
   () => {
     // A first upload holds the version's lock through its parse. Another upload into the same
     // version must not wait for it with a connection held: it stages at once (its rows committed
     // chunk by chunk) and waits for the lock only to merge.
-    const stagedRows = async () =>
-      Number(
-        (
-          await t.db
-            .selectFrom('ingest_staging')
-            .select((eb) => eb.fn.countAll().as('n'))
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
 
     it.each([
       ['the version', (applicationId: number, versionId: number) => [0x5ca4, versionId] as const],
@@ -178,12 +270,7 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))(
       '%s locked: stages at once, merges once the lock is free',
       async (_, lockOf) => {
         const app = await makeApplication(t, admin);
-        const version = await t.db
-          .selectFrom('application_versions')
-          .select('id')
-          .where('application_id', '=', app.id)
-          .where('is_default', '=', true)
-          .executeTakeFirstOrThrow();
+        const version = await defaultVersionOf(app.id);
         const [space, key] = lockOf(app.id, version.id);
         const holder = await t.database.pool!.connect();
         try {

@@ -8,7 +8,7 @@ import { upload } from './support/upload.ts';
 
 /**
  * With INGEST_WORKER_MIN_BYTES=0 every upload is parsed in a worker thread, on PostgreSQL a version's
- * first upload too (inserted while it is parsed, insert-while-staging.ts): findings land as they do
+ * first upload too (inserted while it is parsed, upload-in-transaction.ts): findings land as they do
  * otherwise, a broken report is a 400 that leaves nothing behind.
  */
 // The real worker, counted: every upload here must use it.

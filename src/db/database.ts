@@ -53,7 +53,7 @@ export interface Database {
 
 /**
  * Tables filled by COPY (their names are spliced into the statement, so they are a closed set):
- * `upload_rows` is a transaction's own staging table (insert-while-staging.ts).
+ * `upload_rows` is a transaction's own staging table (upload-in-transaction.ts).
  */
 export type CopyTable = 'ingest_staging' | 'upload_rows';
 

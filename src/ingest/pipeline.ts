@@ -17,7 +17,7 @@ import {
   type StageResult,
   type UploadContext,
 } from './stage.ts';
-import { insertWhileStaging, STAGE_THEN_MERGE } from './insert-while-staging.ts';
+import { ingestInOneTransaction, STAGE_THEN_MERGE } from './upload-in-transaction.ts';
 import { inputFromFile } from './upload-input.ts';
 import { openScan, settleUpload, type StagedUpload } from './upload-merge.ts';
 
@@ -217,7 +217,7 @@ async function ingestInBackground(
         existingScanId,
         workerMinBytes,
       };
-      const outcome = await insertWhileStaging(
+      const outcome = await ingestInOneTransaction(
         { ...database, copyTransaction },
         toStage,
         inMergeTransaction,

@@ -1,4 +1,5 @@
 import { sql, type Transaction } from 'kysely';
+import type { CopyTable } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
 import { twinFingerprint } from './fingerprint.ts';
 
@@ -154,21 +155,23 @@ export async function assignTwinFingerprints(
   uploadKey: string,
   versionId: number,
   bases: readonly string[] | null,
+  staging: CopyTable = 'ingest_staging',
 ): Promise<void> {
+  const stagedRows = sql.table(staging);
   // Staged twins still have their base as fingerprint: the candidates are looked up by the index.
   const candidates = bases === null ? sql`` : sql`and fingerprint = any(${`{${bases.join(',')}}`}::text[])`;
-  const { rows } = await sql<TwinRow>`
+  const found = await sql<TwinRow>`
     with staged_groups as (
-      select base from ingest_staging where upload_key = ${uploadKey} and twin_ordinal ${candidates}
+      select base from ${stagedRows} where upload_key = ${uploadKey} and twin_ordinal ${candidates}
       group by base having count(*) > 1
     ), stored_groups as (
       select distinct f.identity_base as base from findings f
       where f.version_id = ${versionId} and f.fingerprint <> f.identity_base
-        and exists (select 1 from ingest_staging s
+        and exists (select 1 from ${stagedRows} s
           where s.upload_key = ${uploadKey} and s.fingerprint = f.identity_base and s.twin_ordinal)
     ), groups as (select base from staged_groups union select base from stored_groups)
     select s.base, s.seq, null::integer as id, null::text as fingerprint, s.line, s."column"
-    from ingest_staging s join groups g on g.base = s.fingerprint
+    from ${stagedRows} s join groups g on g.base = s.fingerprint
     where s.upload_key = ${uploadKey} and s.twin_ordinal
     union all
     select f.identity_base, null, f.id, f.fingerprint, f.line, f."column"
@@ -178,9 +181,9 @@ export async function assignTwinFingerprints(
     select f.identity_base, null, f.id, f.fingerprint, f.line, f."column"
     from findings f join groups g on f.identity_base = g.base
     where f.version_id = ${versionId} and f.fingerprint <> f.identity_base`.execute(trx);
-  if (rows.length === 0) return;
+  if (found.rows.length === 0) return;
   const groups = new Map<string, { staged: StagedTwin[]; stored: StoredTwin[] }>();
-  for (const row of rows) {
+  for (const row of found.rows) {
     let group = groups.get(row.base);
     if (!group) groups.set(row.base, (group = { staged: [], stored: [] }));
     if (row.seq !== null) group.staged.push({ seq: row.seq, line: row.line, column: row.column });
@@ -195,7 +198,7 @@ export async function assignTwinFingerprints(
   }
   if (assigned.length === 0) return;
   await sql`
-    update ingest_staging s set fingerprint = a.fingerprint
+    update ${stagedRows} s set fingerprint = a.fingerprint
     from json_to_recordset(${JSON.stringify(assigned)}::json) as a(seq integer, fingerprint text)
     where s.upload_key = ${uploadKey} and s.seq = a.seq`.execute(trx);
 }

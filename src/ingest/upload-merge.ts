@@ -1,4 +1,5 @@
 import { sql, type RawBuilder, type Transaction } from 'kysely';
+import type { CopyTable } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
 import { ASSET_WEIGHT } from '../domain/findings/risk.ts';
 import { runPolicies } from '../domain/policies/runner.ts';
@@ -16,7 +17,7 @@ import type { StageResult, UploadScope } from './stage.ts';
 
 /** First key of the advisory locks that serialize merges per version (the second is the version id). */
 const MERGE_LOCK_SPACE = 0x5ca4;
-/** First key of the locks on a version's name while an upload may create it (insert-while-staging.ts). */
+/** First key of the locks on a version's name while an upload may create it (upload-in-transaction.ts). */
 const VERSION_NAME_LOCK_SPACE = 0x5ca5;
 /**
  * The scopes an upload speaks for. A native format's scanner is its tool, so its empty report
@@ -36,6 +37,8 @@ export interface StagedUpload {
   uploadKey: string;
   startedAt: Date;
   staged: StageResult;
+  /** Where the rows are staged; default the shared `ingest_staging`. */
+  staging?: CopyTable;
   /** An async upload's pending scan. */
   existingScanId: number | undefined;
 }
@@ -96,6 +99,7 @@ export function mergeTarget(
   const { prepared, options, staged } = work;
   return {
     uploadKey: work.uploadKey,
+    staging: work.staging ?? 'ingest_staging',
     applicationId: opened.applicationId,
     versionId: opened.versionId,
     scannerTypeId: prepared.scannerTypeId,
