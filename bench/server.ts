@@ -108,7 +108,10 @@ export function ensureFreshBuild(): void {
  * until it listens. `ensureFreshBuild` must have run.
  */
 export async function startServer(target: BenchTarget, options: ServerOptions): Promise<BenchServer> {
-  const child = spawn(process.execPath, ['dist/main.js', 'serve'], {
+  // BENCH_SERVER_NODE_ARGS: flags for the servers' node only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`
+  // (NODE_OPTIONS refuses --cpu-prof, and would profile the bench process too).
+  const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...nodeArgs, 'dist/main.js', 'serve'], {
     cwd: REPO_ROOT,
     env: serverEnv(target, options),
     stdio: ['ignore', 'pipe', 'pipe'],

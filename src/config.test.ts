@@ -22,7 +22,7 @@ describe('loadConfig', () => {
       secretKey: undefined,
       admin: { email: 'admin@scanhub.local', password: undefined },
       uploadLimitBytes: 100 * 1024 * 1024,
-      ingestWorkerMinBytes: 8 * 1024 * 1024,
+      ingestWorkerMinBytes: 0,
       logLevel: 'info',
       sessionTtlHours: 24 * 7,
       rateLimit: { perMinute: 1200, loginPerMinute: 10 },

@@ -12,7 +12,7 @@ const EnvSchema = Type.Object({
   SCANHUB_ADMIN_EMAIL: Type.String({ format: 'email', default: 'admin@scanhub.local' }),
   SCANHUB_ADMIN_PASSWORD: Type.Optional(Type.String({ minLength: 12 })),
   UPLOAD_LIMIT_BYTES: Type.Integer({ minimum: 1024, default: 100 * 1024 * 1024 }),
-  INGEST_WORKER_MIN_BYTES: Type.Integer({ minimum: 0, default: 8 * 1024 * 1024 }),
+  INGEST_WORKER_MIN_BYTES: Type.Integer({ minimum: 0, default: 0 }),
   LOG_LEVEL: Type.Enum(LOG_LEVELS, { default: 'info' }),
   SESSION_TTL_HOURS: Type.Integer({ minimum: 1, default: 24 * 7 }),
   RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 1200 }),

@@ -12,6 +12,7 @@ import { PARSERS } from './ingest/parsers/index.ts';
 import type { JobLog } from './jobs/jobs.ts';
 import { loggableError } from './lib/loggable-error.ts';
 import { registerInstance } from './ingest/process-instance.ts';
+import { stopStagingThread } from './ingest/stage-in-worker.ts';
 import { syncScannerTypes } from './modules/scanner-types/scanner-types.service.ts';
 
 /** The configured secret key, or one generated once into the data dir and reused after. */
@@ -148,6 +149,7 @@ export async function openRuntime(
       close: async () => {
         await finished?.catch(() => {}); // its failure is the caller's to report; the close goes on
         await context.jobs.stop();
+        await stopStagingThread(); // no upload is staged any more: the thread would idle until exit
         await instances.close();
         await database.close();
         await unlock();

@@ -120,7 +120,11 @@ describe(`crash during ingestion (${engine})`, () => {
     // PGlite's own crash recovery empties the unlogged staging table; a PostgreSQL server outlives
     // the killed process, and the staged rows with it.
     if (target.databaseUrl) expect(left.staging).toBeGreaterThan(0);
-    expect(left.scans).toBe(kept.scans);
+    // PGlite's merge opens the scan in a short transaction of its own (chunked-merge.ts): killed in
+    // the merge, its `processing` scan is left for the restart to remove. PostgreSQL's is one
+    // transaction, so nothing of it is there.
+    if (target.databaseUrl) expect(left.scans).toBe(kept.scans);
+    else expect([kept.scans, kept.scans + 1]).toContain(left.scans);
 
     server = await startServer(target, { logLevel: 'warn' });
     // Leftovers are removed in the start's last steps, after the server listens: ready says done.

@@ -6,7 +6,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
 import { detectParser } from '../src/ingest/detect.ts';
 import { ParseError, type Sniff } from '../src/ingest/parsers/types.ts';
-import { stageInWorker, type StageJob } from '../src/ingest/stage-in-worker.ts';
+import {
+  stageInWorker,
+  stagingThreadId,
+  stopStagingThread,
+  type StageJob,
+} from '../src/ingest/stage-in-worker.ts';
 import { stageFindings, type StageResult } from '../src/ingest/stage.ts';
 import { inputFromFile } from '../src/ingest/upload-input.ts';
 import { corpusPath } from './support/parse-corpus.ts';
@@ -155,5 +160,60 @@ describe('staging in a worker thread', () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(refusing.writes).toHaveLength(1);
     expect(readFileSync(path).length).toBeGreaterThan(2 * 512 * 1024);
+  });
+
+  it('one staging thread serves every upload, several at once, each whole and in order', async () => {
+    const first = join(scratch, 'first.sarif');
+    const second = join(scratch, 'second.sarif.gz');
+    writeFileSync(first, buildSarif({ results: manyResults(5000) }));
+    writeFileSync(second, gzipSync(buildSarif({ results: manyResults(7000).reverse() })));
+    const alone = await Promise.all([first, second].map((path) => stageBoth(path)));
+    const thread = stagingThreadId();
+    expect(thread).toBeDefined();
+
+    // Both at once, slow writes: the jobs interleave in the thread, and neither sees the other's rows.
+    const slow = [recordingDatabase({ delayMs: 3 }), recordingDatabase({ delayMs: 3 })];
+    const together = await Promise.all(
+      [first, second].map(async (path, index) => {
+        const input = await inputFromFile(path);
+        return stageInWorker(slow[index]!.database, jobFor(path, input.sniff));
+      }),
+    );
+    expect(together).toEqual(alone.map((both) => both.worker));
+    const inline = await Promise.all(
+      [first, second].map(async (path) => {
+        const input = await inputFromFile(path);
+        const parser = (await detectParser(input))?.parser;
+        const here = recordingDatabase();
+        await stageFindings(here.database, parser!, input, 'key', UPLOAD);
+        return Buffer.concat(here.writes);
+      }),
+    );
+    expect(
+      slow.map((database) => Buffer.concat(database.writes).equals(inline[slow.indexOf(database)]!)),
+    ).toEqual([true, true]);
+    expect(stagingThreadId()).toBe(thread);
+  });
+
+  it('a job called off leaves the thread to the others; a thread that dies fails its jobs, and the next starts another', async () => {
+    const path = join(scratch, 'shared.sarif');
+    writeFileSync(path, buildSarif({ results: manyResults(6000) }));
+    const input = await inputFromFile(path);
+    const refusing = recordingDatabase({ failOnWrite: 1 });
+    const steady = recordingDatabase({ delayMs: 2 });
+    const [refused, staged] = await Promise.allSettled([
+      stageInWorker(refusing.database, jobFor(path, input.sniff)),
+      stageInWorker(steady.database, jobFor(path, input.sniff)),
+    ]);
+    expect(refused.status).toBe('rejected');
+    expect(staged).toMatchObject({ status: 'fulfilled', value: { findingsCount: 6000 } });
+
+    const thread = stagingThreadId();
+    const running = stageInWorker(recordingDatabase({ delayMs: 20 }).database, jobFor(path, input.sniff));
+    await stopStagingThread();
+    await expect(running).rejects.toThrow(/staging worker stopped/);
+    const after = await stageInWorker(recordingDatabase().database, jobFor(path, input.sniff));
+    expect(after.findingsCount).toBe(6000);
+    expect(stagingThreadId()).not.toBe(thread);
   });
 });

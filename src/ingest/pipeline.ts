@@ -43,8 +43,8 @@ export interface IngestOptions {
   /** The scanned directory: stripped from the front of every path (the CLI sends its working directory). */
   root?: string | undefined;
   /**
-   * On PGlite, files this large or larger are parsed in a worker thread (the server's
-   * INGEST_WORKER_MIN_BYTES); absent, every file is parsed in the server's thread.
+   * Files this large or larger are parsed in the staging thread (the server's
+   * INGEST_WORKER_MIN_BYTES, 0 by default: all); absent, every file is parsed in the server's thread.
    */
   workerMinBytes?: number | undefined;
 }
@@ -163,8 +163,8 @@ export async function ingestPrepared(
 }
 
 /**
- * Staging in the server's thread, or for a large file in a worker thread (stage-in-worker.ts): the
- * server's thread then only writes the chunks. On PGlite, whose COPY runs in the server's thread,
+ * Staging in the staging thread (stage-in-worker.ts), or below `workerMinBytes` in the server's
+ * thread: the server's thread then only writes the chunks. On PGlite, whose COPY runs in the server's thread,
  * the parse overlaps it; on PostgreSQL the parse no longer waits for the COPY's turns of the event
  * loop (a 100k re-upload staged in 4.3–4.4 s in the server's thread).
  */

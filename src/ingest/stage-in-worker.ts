@@ -11,6 +11,12 @@ import type { StageResult, StagingTarget, UploadContext } from './stage.ts';
  * Staging in a worker thread: the worker parses and encodes (stage.ts `stageRows`), the server's
  * thread only writes the chunks it hands over. On PGlite, whose COPY and merge run in the server's
  * thread, parsing then overlaps them instead of coming before them (pipeline.ts decides when).
+ *
+ * One staging thread serves every upload, started with the first and kept: a thread per upload
+ * cost each one a new V8 isolate (~80 ms to load the parsers) and a parse in cold, unoptimized code
+ * (a 10k SARIF upload staged in 375 ms cold, 220–260 ms warm), and it showed as a step of ~55 MB in
+ * the server's peak memory between uploads under and over the threshold. It idles unreferenced, so
+ * it never keeps the process alive; if it dies, its jobs fail and the next upload starts another.
  */
 
 /** What the worker needs to stage one upload (plain data: it is copied to the worker). */
@@ -34,13 +40,21 @@ export interface WorkerFailure {
   code?: string;
 }
 
-export type FromWorker =
+/** What the staging thread sends, about the job `id`. */
+export type FromWorker = { id: number } & (
   | { type: 'chunk'; bytes: ArrayBuffer; rowsStaged: number }
   | { type: 'done'; result: StageResult }
-  | { type: 'failed'; error: WorkerFailure };
+  | { type: 'failed'; error: WorkerFailure }
+);
 
-/** What the server's thread sends back: a written chunk's bytes (the worker may send another). */
-export type ToWorker = ArrayBuffer;
+/**
+ * What the server's thread sends: a job to stage, a job's written chunk (its bytes go back, and the
+ * job may send another), or a job called off (its write failed, or the upload did).
+ */
+export type ToWorker =
+  | { type: 'stage'; id: number; job: StageJob }
+  | { type: 'written'; id: number; bytes: ArrayBuffer }
+  | { type: 'cancel'; id: number };
 
 function revive(failure: WorkerFailure): Error {
   if (failure.name === 'ParseError') return new ParseError(failure.message);
@@ -50,42 +64,80 @@ function revive(failure: WorkerFailure): Error {
   return error;
 }
 
-function startWorker(job: StageJob): Worker {
+function startWorker(): Worker {
   if (!import.meta.url.endsWith('.ts')) {
     // The build (scripts/build-server.ts) makes the worker an entry point of its own.
-    return new Worker(join(PACKAGE_ROOT, 'dist', 'stage-worker.js'), { workerData: job });
+    return new Worker(join(PACKAGE_ROOT, 'dist', 'stage-worker.js'));
   }
   // From the sources (development, tests) a worker must load tsx before it can import TypeScript.
   const tsx = import.meta.resolve('tsx/esm/api');
   const entry = new URL('./stage-worker.ts', import.meta.url).href;
   const bootstrap = `import(${JSON.stringify(tsx)}).then((api) => api.tsImport(${JSON.stringify(entry)}, ${JSON.stringify(import.meta.url)}))`;
-  return new Worker(bootstrap, { eval: true, workerData: job });
+  return new Worker(bootstrap, { eval: true });
+}
+
+/** The staging thread and the jobs it has not finished, each by its handler. */
+interface StagingThread {
+  worker: Worker;
+  jobs: Map<number, (message: FromWorker) => void>;
+}
+
+let thread: StagingThread | undefined;
+let nextJobId = 1;
+
+function stagingThread(): StagingThread {
+  if (thread) return thread;
+  const worker = startWorker();
+  const started: StagingThread = { worker, jobs: new Map() };
+  const died = (error: Error) => {
+    if (thread === started) thread = undefined;
+    const failure = { name: error.name, message: error.message };
+    for (const [id, handle] of started.jobs) handle({ id, type: 'failed', error: failure });
+    started.jobs.clear();
+  };
+  worker.on('message', (message: FromWorker) => started.jobs.get(message.id)?.(message));
+  worker.on('error', died);
+  worker.on('exit', (code) => died(new Error(`The staging worker stopped early (exit code ${code})`)));
+  worker.unref();
+  thread = started;
+  return started;
+}
+
+/** Stops the staging thread, if one runs (its jobs fail); the next upload starts another. */
+export async function stopStagingThread(): Promise<void> {
+  const running = thread;
+  if (!running) return;
+  thread = undefined;
+  await running.worker.terminate();
 }
 
 /**
- * Stages an upload as `stageFindings` does, parsing in a worker thread. Chunks are written in the
- * order they were made, one at a time, while the worker parses on (at most `chunksAhead` ahead),
- * each followed by `into.afterCopy`. On
- * any failure the worker is stopped and the write in flight finishes before the promise rejects
- * (the caller deletes the staged rows next).
+ * Stages an upload as `stageFindings` does, parsing in the staging thread. Chunks are written in
+ * the order they were made, one at a time, while the worker parses on (at most `chunksAhead`
+ * ahead), each followed by `into.afterCopy`. On any failure the job is called off and the write in
+ * flight finishes before the promise rejects (the caller deletes the staged rows next).
  */
 export function stageInWorker(
   database: Database,
   job: StageJob,
   into: Omit<StagingTarget, 'depth'> = {},
 ): Promise<StageResult> {
-  const worker = startWorker(job);
+  const { worker, jobs } = stagingThread();
+  const id = nextJobId++;
   const copy = into.copy ?? database.copyFrom;
   let writes: Promise<void> = Promise.resolve();
   let finished = false;
   return new Promise<StageResult>((resolve, reject) => {
-    const finish = (outcome: () => void) => {
+    const finish = (outcome: () => void, cancel: boolean) => {
       if (finished) return;
       finished = true;
-      void worker.terminate();
+      jobs.delete(id);
+      // While a job runs the thread keeps the process alive, as any pending work does.
+      if (jobs.size === 0) worker.unref();
+      if (cancel) worker.postMessage({ type: 'cancel', id } satisfies ToWorker);
       void writes.catch(() => undefined).then(outcome);
     };
-    const fail = (error: unknown) => finish(() => reject(error));
+    const fail = (error: unknown) => finish(() => reject(error), true);
     // Bound to the caller's context: on PGlite the writes run as the upload's background work.
     const onMessage = AsyncResource.bind((message: FromWorker) => {
       if (finished) return;
@@ -100,14 +152,17 @@ export function stageInWorker(
         // collects, so chunks left here could wait long for a collection, while the worker drops
         // them among its many short-lived objects.
         written.then(() => {
-          if (!finished) worker.postMessage(bytes, [bytes]);
+          if (!finished) worker.postMessage({ type: 'written', id, bytes } satisfies ToWorker, [bytes]);
         }, fail);
       } else if (message.type === 'done') {
-        writes.then(() => finish(() => resolve(message.result)), fail);
-      } else fail(revive(message.error));
+        writes.then(() => finish(() => resolve(message.result), false), fail);
+      } else finish(() => reject(revive(message.error)), false);
     });
-    worker.on('message', onMessage);
-    worker.on('error', fail);
-    worker.on('exit', (code) => fail(new Error(`The staging worker stopped early (exit code ${code})`)));
+    jobs.set(id, onMessage);
+    worker.ref();
+    worker.postMessage({ type: 'stage', id, job } satisfies ToWorker);
   });
 }
+
+/** The staging thread's id while one runs (tests: one thread serves every upload). */
+export const stagingThreadId = (): number | undefined => thread?.worker.threadId;

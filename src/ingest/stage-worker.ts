@@ -1,26 +1,43 @@
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { findParser } from './parsers/index.ts';
 import { ownArrayBuffer } from '../lib/bytes.ts';
 import { stageRows } from './stage.ts';
 import type { FromWorker, StageJob, ToWorker, WorkerFailure } from './stage-in-worker.ts';
 import { inputFromFile } from './upload-input.ts';
 
-/** Entry point of the staging worker thread (stage-in-worker.ts starts it). */
+/**
+ * Entry point of the staging thread (stage-in-worker.ts starts one and keeps it): stages the jobs
+ * it is sent, several at once if they come at once, each paced by its own written chunks.
+ */
 
 const port = parentPort;
 if (!port) throw new Error('stage-worker runs as a worker thread');
-const job = workerData as StageJob;
-/** Chunks handed over and not yet written: the worker waits beyond this, so memory stays flat. */
-const maxAhead = job.chunksAhead;
 const send = (message: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
 
-let ahead = 0;
-let wake: (() => void) | undefined;
-// Each answer is a chunk written (its bytes come back to be collected here).
-port.on('message', (_written: ToWorker) => {
-  ahead--;
-  wake?.();
-  wake = undefined;
+/** A job being staged: its chunks handed over and not yet written, and whether it was called off. */
+interface Running {
+  ahead: number;
+  wake: (() => void) | undefined;
+  cancelled: boolean;
+}
+
+const running = new Map<number, Running>();
+
+/** Thrown into a job's parse when the server's thread called it off (nothing is sent for it). */
+class Cancelled extends Error {}
+
+port.on('message', (message: ToWorker) => {
+  if (message.type === 'stage') {
+    void stage(message.id, message.job);
+    return;
+  }
+  const job = running.get(message.id);
+  if (!job) return;
+  // A written chunk's bytes come back to be collected here; a cancel stops the job at its next chunk.
+  if (message.type === 'written') job.ahead--;
+  else job.cancelled = true;
+  job.wake?.();
+  job.wake = undefined;
 });
 
 function failure(error: unknown): WorkerFailure {
@@ -33,17 +50,28 @@ function failure(error: unknown): WorkerFailure {
   };
 }
 
-async function stage(): Promise<void> {
-  const parser = findParser(job.parserName);
-  if (!parser) throw new Error(`Unknown parser ${job.parserName}`);
-  const input = { ...(await inputFromFile(job.path)), sniff: job.sniff };
-  const result = await stageRows(parser, input, job.uploadKey, job.upload, async (text, rowsStaged) => {
-    const bytes = ownArrayBuffer(Buffer.from(text, 'utf8'));
-    send({ type: 'chunk', bytes, rowsStaged }, [bytes]);
-    ahead++;
-    while (ahead >= maxAhead) await new Promise<void>((resolve) => (wake = resolve));
-  });
-  send({ type: 'done', result });
+async function stage(id: number, job: StageJob): Promise<void> {
+  const state: Running = { ahead: 0, wake: undefined, cancelled: false };
+  running.set(id, state);
+  try {
+    const parser = findParser(job.parserName);
+    if (!parser) throw new Error(`Unknown parser ${job.parserName}`);
+    const input = { ...(await inputFromFile(job.path)), sniff: job.sniff };
+    const result = await stageRows(parser, input, job.uploadKey, job.upload, async (text, rowsStaged) => {
+      if (state.cancelled) throw new Cancelled();
+      const bytes = ownArrayBuffer(Buffer.from(text, 'utf8'));
+      send({ type: 'chunk', id, bytes, rowsStaged }, [bytes]);
+      state.ahead++;
+      // Beyond `chunksAhead` the job waits for its writes, so memory stays flat.
+      while (state.ahead >= job.chunksAhead && !state.cancelled) {
+        await new Promise<void>((resolve) => (state.wake = resolve));
+      }
+      if (state.cancelled) throw new Cancelled();
+    });
+    if (!state.cancelled) send({ type: 'done', id, result });
+  } catch (error) {
+    if (!state.cancelled) send({ type: 'failed', id, error: failure(error) });
+  } finally {
+    running.delete(id);
+  }
 }
-
-stage().catch((error: unknown) => send({ type: 'failed', error: failure(error) }));

@@ -58,7 +58,7 @@ export interface UploadToStage {
   uploadKey: string;
   startedAt: Date;
   existingScanId: number | undefined;
-  /** Files this large or larger are parsed in a worker thread; undefined: none. */
+  /** Files this large or larger are parsed in the staging thread; undefined: none. */
   workerMinBytes: number | undefined;
 }
 
@@ -114,7 +114,7 @@ interface InTransaction {
   opened: OpenedScan;
 }
 
-/** Parses the upload into `upload_rows` (in a worker thread if large), with `into`'s hooks. */
+/** Parses the upload into `upload_rows` (in the staging thread, see `workerMinBytes`), with `into`'s hooks. */
 function stageOwn(
   { database, copy, upload }: InTransaction,
   afterCopy?: (rowsStaged: number) => Promise<void>,

@@ -12,6 +12,7 @@ import { loadConfig, type Config } from '../../src/config.ts';
 import { createAppContext } from '../../src/context.ts';
 import { migrateToLatest, openDatabase, type Database } from '../../src/db/database.ts';
 import { PARSERS } from '../../src/ingest/parsers/index.ts';
+import { stopStagingThread } from '../../src/ingest/stage-in-worker.ts';
 import { syncScannerTypes } from '../../src/modules/scanner-types/scanner-types.service.ts';
 
 export interface TestApp extends AppContext {
@@ -104,6 +105,7 @@ export async function createTestApp(
     close: async () => {
       await app.close();
       await context.jobs.stop();
+      await stopStagingThread();
       await database.close();
       await drop();
       rmSync(dataDir, { recursive: true, force: true });
