@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { stageInWorker } from '../src/ingest/stage-in-worker.ts';
 import type * as StageInWorker from '../src/ingest/stage-in-worker.ts';
+import type { Database } from '../src/db/database.ts';
 import { makeApplication, makeUser, type TestUser } from './support/factories.ts';
 import { buildSarif, manyResults } from './support/sarif-builder.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
@@ -69,5 +70,42 @@ describe('uploads parsed in a worker thread', () => {
       findings: 0,
       staged: 0,
     });
+  });
+
+  it('answers 503 staging_interrupted when the staging thread stops under an upload, and keeps nothing of it', async () => {
+    const actual = await vi.importActual<typeof StageInWorker>('../src/ingest/stage-in-worker.ts');
+    // The real thread, stopped once the upload's first chunk is written.
+    vi.mocked(stageInWorker).mockImplementationOnce((database, job, into = {}) => {
+      const stopAfter =
+        (copy: Database['copyFrom']): Database['copyFrom'] =>
+        async (...args) => {
+          await copy(...args);
+          await actual.stopStagingThread();
+        };
+      return actual.stageInWorker({ ...database, copyFrom: stopAfter(database.copyFrom) }, job, {
+        ...into,
+        ...(into.copy ? { copy: stopAfter(into.copy) } : {}),
+      });
+    });
+    const app = await makeApplication(t, admin);
+    const headers = { 'x-api-token': app.api_token };
+    const file = buildSarif({ results: manyResults(6000) });
+    const response = await upload(t, '/api/ingest', headers, { file, fileName: 'report.sarif' });
+    expect(response.statusCode, response.body).toBe(503);
+    expect(response.headers['content-type']).toContain('application/problem+json');
+    expect(response.json()).toMatchObject({ code: 'staging_interrupted' });
+    const left = {
+      scans: (await t.db.selectFrom('scans').select('id').where('application_id', '=', app.id).execute())
+        .length,
+      findings: (
+        await t.db.selectFrom('findings').select('id').where('application_id', '=', app.id).execute()
+      ).length,
+      staged: (await t.db.selectFrom('ingest_staging').select('seq').execute()).length,
+    };
+    expect(left).toEqual({ scans: 0, findings: 0, staged: 0 });
+    // The next upload starts another thread.
+    const again = await upload(t, '/api/ingest', headers, { file, fileName: 'report.sarif' });
+    expect(again.statusCode, again.body).toBe(201);
+    expect(again.json()).toMatchObject({ new_findings_count: 6000 });
   });
 });

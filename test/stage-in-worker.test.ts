@@ -211,7 +211,9 @@ describe('staging in a worker thread', () => {
     const thread = stagingThreadId();
     const running = stageInWorker(recordingDatabase({ delayMs: 20 }).database, jobFor(path, input.sniff));
     await stopStagingThread();
-    await expect(running).rejects.toThrow(/staging worker stopped/);
+    // Not the upload's fault: a 503 that says to send it again.
+    await expect(running).rejects.toMatchObject({ status: 503, code: 'staging_interrupted' });
+    await expect(running).rejects.toThrow(/staging worker stopped.*send it again/);
     const after = await stageInWorker(recordingDatabase().database, jobFor(path, input.sniff));
     expect(after.findingsCount).toBe(6000);
     expect(stagingThreadId()).not.toBe(thread);

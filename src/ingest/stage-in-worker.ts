@@ -2,6 +2,7 @@ import { AsyncResource } from 'node:async_hooks';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Database } from '../db/database.ts';
+import { AppError } from '../errors.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
 import { ParseError, type Sniff } from './parsers/types.ts';
 import { STAGING_COLUMNS } from './normalize-row.ts';
@@ -56,8 +57,19 @@ export type ToWorker =
   | { type: 'written'; id: number; bytes: ArrayBuffer }
   | { type: 'cancel'; id: number };
 
+/** The name a job's failure takes when the thread itself stopped under it. */
+const INTERRUPTED = 'StagingInterrupted';
+
 function revive(failure: WorkerFailure): Error {
   if (failure.name === 'ParseError') return new ParseError(failure.message);
+  // Not the upload's fault, as far as anyone can tell (the thread serves several): send it again.
+  if (failure.name === INTERRUPTED) {
+    return new AppError(
+      503,
+      'staging_interrupted',
+      `The upload could not be parsed to the end (${failure.message}); send it again`,
+    );
+  }
   const error = new Error(failure.message) as Error & { code?: string };
   error.name = failure.name;
   if (failure.code !== undefined) error.code = failure.code;
@@ -91,7 +103,7 @@ function stagingThread(): StagingThread {
   const started: StagingThread = { worker, jobs: new Map() };
   const died = (error: Error) => {
     if (thread === started) thread = undefined;
-    const failure = { name: error.name, message: error.message };
+    const failure = { name: INTERRUPTED, message: error.message };
     for (const [id, handle] of started.jobs) handle({ id, type: 'failed', error: failure });
     started.jobs.clear();
   };
