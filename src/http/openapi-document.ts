@@ -42,6 +42,11 @@ const PROBLEM_RESPONSES: Record<number, { name: string; description: string }> =
     name: 'TooManyRequests',
     description: 'Rate limited; retry after the number of seconds in `Retry-After`.',
   },
+  503: {
+    name: 'ServiceUnavailable',
+    description:
+      'The upload could not be parsed to the end because the staging thread stopped under it (`staging_interrupted`); nothing of it was kept, send it again.',
+  },
 };
 
 const USER_SECURITY = [{ apiKey: [] }, { bearer: [] }, { session: [] }];

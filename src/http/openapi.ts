@@ -11,8 +11,8 @@ declare module 'fastify' {
      * never validated by Fastify (the body is a stream when the handler runs).
      */
     multipartForm?: TSchema;
-    /** Problem answers beyond those the access declaration implies (409, 413, 415, 422), for the document. */
-    problems?: readonly (404 | 409 | 413 | 415 | 422)[];
+    /** Problem answers beyond those the access declaration implies (409, 413, 415, 422, 503), for the document. */
+    problems?: readonly (404 | 409 | 413 | 415 | 422 | 503)[];
   }
 }
 

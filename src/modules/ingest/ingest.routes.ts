@@ -92,7 +92,7 @@ export function ingestRoutes(app: App, context: AppContext): void {
   app.post(
     '/api/ingest',
     {
-      config: { access: 'application.ingest', multipartForm: IngestForm, problems: [413, 415, 422] },
+      config: { access: 'application.ingest', multipartForm: IngestForm, problems: [413, 415, 422, 503] },
       schema: {
         operationId: 'ingestWithToken',
         description:
@@ -115,7 +115,7 @@ export function ingestRoutes(app: App, context: AppContext): void {
   app.post(
     '/api/applications/:id/ingest',
     {
-      config: { access: 'application.write', multipartForm: IngestForm, problems: [409, 413, 415, 422] },
+      config: { access: 'application.write', multipartForm: IngestForm, problems: [409, 413, 415, 422, 503] },
       schema: {
         operationId: 'ingestToApplication',
         description:
@@ -139,7 +139,7 @@ export function ingestRoutes(app: App, context: AppContext): void {
   app.post(
     '/api/groups/:group_id/applications/:slug/ingest',
     {
-      config: { access: 'application.write', multipartForm: IngestForm, problems: [413, 415, 422] },
+      config: { access: 'application.write', multipartForm: IngestForm, problems: [413, 415, 422, 503] },
       schema: {
         operationId: 'ingestToGroupApplication',
         description:
