@@ -149,6 +149,9 @@ describe('/metrics without a token configured', () => {
     expect(connections.length).toBeGreaterThan(0);
     expect(connections.every((sample) => sample.labels.engine === engine)).toBe(true);
     expect(families.has('scanhub_process_cpu_seconds_total')).toBe(true);
+    // The upload was parsed in the staging thread, which this process started and still runs.
+    expect(sampleValue(families, 'scanhub_staging_threads_started_total', {})).toBeGreaterThanOrEqual(1);
+    expect(sampleValue(families, 'scanhub_staging_jobs', {})).toBe(0);
   });
 
   it('reports ready, and not ready while a migration is pending', async () => {

@@ -96,6 +96,8 @@ interface StagingThread {
 
 let thread: StagingThread | undefined;
 let nextJobId = 1;
+/** Staging threads started by this process: more than one means one stopped (a crash, or a close). */
+let threadsStarted = 0;
 
 function stagingThread(): StagingThread {
   if (thread) return thread;
@@ -112,6 +114,7 @@ function stagingThread(): StagingThread {
   worker.on('exit', (code) => died(new Error(`The staging worker stopped early (exit code ${code})`)));
   worker.unref();
   thread = started;
+  threadsStarted++;
   return started;
 }
 
@@ -175,6 +178,12 @@ export function stageInWorker(
     worker.postMessage({ type: 'stage', id, job } satisfies ToWorker);
   });
 }
+
+/** For /metrics: uploads being staged in the thread now, and threads started since the process began. */
+export const stagingStats = (): { jobs: number; threadsStarted: number } => ({
+  jobs: thread?.jobs.size ?? 0,
+  threadsStarted,
+});
 
 /** The staging thread's id while one runs (tests: one thread serves every upload). */
 export const stagingThreadId = (): number | undefined => thread?.worker.threadId;

@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { sql } from 'kysely';
 import type { Database } from '../db/database.ts';
+import { stagingStats } from '../ingest/stage-in-worker.ts';
 
 /**
  * The process's Prometheus metrics (served at `/metrics`). One registry per app context, so several
@@ -89,6 +90,25 @@ export function createMetrics(database: Database): Metrics {
         this.set({ engine: 'pglite', state: 'waiting_requests' }, stats.waitingRequests);
         this.set({ engine: 'pglite', state: 'waiting_background' }, stats.waitingBackground);
       }
+    },
+  });
+  new Gauge({
+    name: 'scanhub_staging_jobs',
+    help: 'Uploads being parsed in the staging thread now',
+    registers: [registry],
+    collect() {
+      this.set(stagingStats().jobs);
+    },
+  });
+  let threadsCounted = 0;
+  new Counter({
+    name: 'scanhub_staging_threads_started_total',
+    help: 'Staging threads started by this process; one more than the first means one stopped under its uploads',
+    registers: [registry],
+    collect() {
+      const { threadsStarted } = stagingStats();
+      this.inc(threadsStarted - threadsCounted);
+      threadsCounted = threadsStarted;
     },
   });
   return { registry, httpRequestDuration, ingestDuration, ingestBytes, ingestFindings, webhookDeliveries };
