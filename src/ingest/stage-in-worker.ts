@@ -15,9 +15,10 @@ import type { StageResult, StagingTarget, UploadContext } from './stage.ts';
  *
  * One staging thread serves every upload, started with the first and kept: a thread per upload
  * cost each one a new V8 isolate (~80 ms to load the parsers) and a parse in cold, unoptimized code
- * (a 10k SARIF upload staged in 375 ms cold, 220–260 ms warm), and it showed as a step of ~55 MB in
- * the server's peak memory between uploads under and over the threshold. It idles unreferenced, so
- * it never keeps the process alive; if it dies, its jobs fail and the next upload starts another.
+ * (a 10k SARIF upload staged in 375 ms cold, 220–260 ms warm), so only large uploads used one and
+ * smaller ones were parsed in the server's thread, holding up its requests. It idles unreferenced,
+ * so it never keeps the process alive; if it dies, its jobs fail (503, send it again) and the next
+ * upload starts another.
  */
 
 /** What the worker needs to stage one upload (plain data: it is copied to the worker). */
