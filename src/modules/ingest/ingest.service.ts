@@ -226,7 +226,12 @@ export async function processStoredScan(deps: StoredScanDeps, scanId: number): P
   const { db } = deps;
   const startedAt = performance.now();
   const scan = await db.selectFrom('scans').selectAll().where('id', '=', scanId).executeTakeFirst();
-  if (!scan || scan.status === 'completed' || scan.status === 'failed') return;
+  if (!scan) return;
+  if (scan.status === 'completed' || scan.status === 'failed') {
+    // Another run finished it; a process that failed it and died before its cleanup left the file.
+    await dropUpload(db, scanId);
+    return;
+  }
   const version = await db
     .selectFrom('application_versions')
     .select('name')
@@ -259,13 +264,19 @@ export async function processStoredScan(deps: StoredScanDeps, scanId: number): P
       uploadedVia: scan.uploaded_via,
       workerMinBytes: deps.config.ingestWorkerMinBytes,
     };
+    const vacuum = vacuumLater(deps.database, deps.jobs);
     const outcome = await ingestPrepared(
       deps.database,
       prepared,
       file,
       options,
       scanId,
-      vacuumLater(deps.database, deps.jobs),
+      async (trx, counts) => {
+        // The stored upload goes with the transaction that completes its scan: a process killed
+        // between the two left it behind for good (the job's next run found the scan completed).
+        await dropUpload(trx, scanId);
+        await vacuum?.(trx, counts);
+      },
     );
     if (outcome) recordIngest(deps.metrics, outcome.scan, startedAt, 'async');
   } catch (error) {
