@@ -8,7 +8,7 @@ import {
   mergeCandidates,
   versionHasFindings,
 } from './merge.ts';
-import type { InMergeTransaction, IngestOutcome } from './pipeline.ts';
+import type { InMergeTransaction, IngestOutcome } from './upload-types.ts';
 import { assignTwinFingerprints } from './twins.ts';
 import { openScan, scanStillOpen, settleUpload, type StagedUpload } from './upload-merge.ts';
 

@@ -1,13 +1,12 @@
-import { type Kysely, type Selectable, type Transaction } from 'kysely';
+import { type Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
 import { asBackgroundWork } from '../db/pglite-dialect.ts';
-import type { DB, ScansTable } from '../db/schema.ts';
+import type { DB } from '../db/schema.ts';
 import { AppError, badRequest } from '../errors.ts';
 import { mergeInChunks } from './chunked-merge.ts';
 import { detectParser } from './detect.ts';
-import type { MergeCounts } from './merge.ts';
 import { findParser, PARSERS } from './parsers/index.ts';
-import { ParseError, type ParserInput, type ParserModule } from './parsers/types.ts';
+import { ParseError } from './parsers/types.ts';
 import { stageInWorker } from './stage-in-worker.ts';
 import {
   discardStaged,
@@ -20,40 +19,13 @@ import {
 import { ingestInOneTransaction, STAGE_THEN_MERGE } from './upload-in-transaction.ts';
 import { inputFromFile } from './upload-input.ts';
 import { openScan, settleUpload, type StagedUpload } from './upload-merge.ts';
-
-export interface UploadedFile {
-  path: string;
-  size: number;
-  sha256: string;
-  name: string | null;
-}
-
-export interface IngestOptions {
-  applicationId: number;
-  versionName?: string | undefined;
-  branch?: string | undefined;
-  scannerType?: string | undefined;
-  uploadedBy: number | null;
-  uploadedVia: 'api_key' | 'session' | 'application_token';
-  idempotencyKey?: string | undefined;
-  /** Scope of its own for this upload, like GitHub upload-sarif's `category`; replaces the report's. */
-  category?: string | undefined;
-  /** Absence closes only findings in the files this upload covers (its results' files, SARIF artifacts). */
-  partial?: boolean | undefined;
-  /** The scanned directory: stripped from the front of every path (the CLI sends its working directory). */
-  root?: string | undefined;
-  /**
-   * Files this large or larger are parsed in the staging thread (the server's
-   * INGEST_WORKER_MIN_BYTES, 0 by default: all); absent, every file is parsed in the server's thread.
-   */
-  workerMinBytes?: number | undefined;
-}
-
-export interface PreparedUpload {
-  parser: ParserModule;
-  scannerTypeId: number;
-  input: ParserInput;
-}
+import type {
+  IngestOptions,
+  IngestOutcome,
+  InMergeTransaction,
+  PreparedUpload,
+  UploadedFile,
+} from './upload-types.ts';
 
 const supportedList = (): string => PARSERS.map((parser) => parser.name).join(', ');
 
@@ -113,16 +85,6 @@ export async function prepareUpload(
   // A detection that had to read every top-level key hands the parser that complete sniff.
   return { parser, scannerTypeId: row.id, input: detected?.input ?? input };
 }
-
-export interface IngestOutcome {
-  scanId: number;
-  /** The scan row as committed, so the caller answers without another statement. */
-  scan: Selectable<ScansTable>;
-  counts: MergeCounts & { findings: number };
-}
-
-/** Work the caller adds to the merge transaction (it commits with the merge, or not at all). */
-export type InMergeTransaction = (trx: Transaction<DB>, counts: IngestOutcome['counts']) => Promise<void>;
 
 /**
  * Steps 4–8 for one upload: parse into staging (no transaction held), then merge: resolve the

@@ -8,7 +8,7 @@ import type {
   PreparedUpload,
   UploadedFile,
   IngestOptions,
-} from './pipeline.ts';
+} from './upload-types.ts';
 import { stageInWorker } from './stage-in-worker.ts';
 import { NOTHING_STAGED, stageFindings, type StageResult, type UploadContext } from './stage.ts';
 import { matchTwins, type StagedTwin } from './twins.ts';

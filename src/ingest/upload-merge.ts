@@ -6,7 +6,7 @@ import { runPolicies } from '../domain/policies/runner.ts';
 import { publishEvents } from '../events/events.ts';
 import { mergeStaged, type MergedAhead, type MergeTarget } from './merge.ts';
 import type { ParserModule } from './parsers/types.ts';
-import type { IngestOptions, IngestOutcome, PreparedUpload, UploadedFile } from './pipeline.ts';
+import type { IngestOptions, IngestOutcome, PreparedUpload, UploadedFile } from './upload-types.ts';
 import { resolveVersion } from './resolve-version.ts';
 import type { StageResult, UploadScope } from './stage.ts';
 

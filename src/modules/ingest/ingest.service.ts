@@ -5,13 +5,8 @@ import type { DB } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
 import type { Jobs } from '../../jobs/jobs.ts';
 import type { Metrics } from '../../observability/metrics.ts';
-import {
-  ingestPrepared,
-  prepareUpload,
-  type InMergeTransaction,
-  type IngestOptions,
-  type UploadedFile,
-} from '../../ingest/pipeline.ts';
+import { ingestPrepared, prepareUpload } from '../../ingest/pipeline.ts';
+import type { InMergeTransaction, IngestOptions, UploadedFile } from '../../ingest/upload-types.ts';
 import { resolveVersion } from '../../ingest/resolve-version.ts';
 import { spoolDirOf } from '../../ingest/process-instance.ts';
 import { removeSpooled } from '../../ingest/spool.ts';

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { AppError, badRequest } from '../../errors.ts';
-import type { UploadedFile } from '../../ingest/pipeline.ts';
+import type { UploadedFile } from '../../ingest/upload-types.ts';
 import { capText } from '../../ingest/cap-fields.ts';
 import { removeSpooled, spoolToFile } from '../../ingest/spool.ts';
 
