@@ -189,9 +189,10 @@ describe('staging in a worker thread', () => {
         return Buffer.concat(here.writes);
       }),
     );
-    expect(
-      slow.map((database) => Buffer.concat(database.writes).equals(inline[slow.indexOf(database)]!)),
-    ).toEqual([true, true]);
+    expect(slow.map((database, index) => Buffer.concat(database.writes).equals(inline[index]!))).toEqual([
+      true,
+      true,
+    ]);
     expect(stagingThreadId()).toBe(thread);
   });
 

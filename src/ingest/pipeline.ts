@@ -7,12 +7,11 @@ import { mergeInChunks } from './chunked-merge.ts';
 import { detectParser } from './detect.ts';
 import { findParser, PARSERS } from './parsers/index.ts';
 import { ParseError } from './parsers/types.ts';
-import { stageInWorker } from './stage-in-worker.ts';
+import { stageUpload } from './stage-upload.ts';
 import {
   discardStaged,
   NOTHING_STAGED,
   newUploadKey,
-  stageFindings,
   type StageResult,
   type UploadContext,
 } from './stage.ts';
@@ -138,19 +137,16 @@ function stage(
   upload: UploadContext,
   options: IngestOptions,
 ): Promise<StageResult> {
-  const { workerMinBytes } = options;
-  if (workerMinBytes === undefined || file.size < workerMinBytes) {
-    return stageFindings(database, prepared.parser, prepared.input, uploadKey, upload);
-  }
-  const job = {
-    parserName: prepared.parser.name,
+  const toParse = {
+    parser: prepared.parser,
+    input: prepared.input,
     path: file.path,
-    sniff: prepared.input.sniff,
+    size: file.size,
     uploadKey,
     upload,
-    chunksAhead: 2,
+    workerMinBytes: options.workerMinBytes,
   };
-  return stageInWorker(database, job);
+  return stageUpload(database, toParse, { depth: 2 });
 }
 
 async function ingestInBackground(

@@ -9,8 +9,8 @@ import type {
   UploadedFile,
   IngestOptions,
 } from './upload-types.ts';
-import { stageInWorker } from './stage-in-worker.ts';
-import { NOTHING_STAGED, stageFindings, type StageResult, type UploadContext } from './stage.ts';
+import { stageUpload } from './stage-upload.ts';
+import { NOTHING_STAGED, type StageResult, type UploadContext } from './stage.ts';
 import { matchTwins, type StagedTwin } from './twins.ts';
 import {
   mergeTarget,
@@ -120,24 +120,21 @@ function stageOwn(
   afterCopy?: (rowsStaged: number) => Promise<void>,
 ): Promise<StageResult> {
   const { file, prepared } = upload;
-  const into = { table: 'upload_rows' as const, copy, ...(afterCopy ? { afterCopy } : {}) };
-  return upload.workerMinBytes !== undefined && file.size >= upload.workerMinBytes
-    ? stageInWorker(
-        database,
-        {
-          parserName: prepared.parser.name,
-          path: file.path,
-          sniff: prepared.input.sniff,
-          uploadKey: upload.uploadKey,
-          upload: upload.upload,
-          chunksAhead: QUEUED_CHUNKS,
-        },
-        into,
-      )
-    : stageFindings(database, prepared.parser, prepared.input, upload.uploadKey, upload.upload, {
-        ...into,
-        depth: QUEUED_CHUNKS,
-      });
+  const toParse = {
+    parser: prepared.parser,
+    input: prepared.input,
+    path: file.path,
+    size: file.size,
+    uploadKey: upload.uploadKey,
+    upload: upload.upload,
+    workerMinBytes: upload.workerMinBytes,
+  };
+  return stageUpload(database, toParse, {
+    table: 'upload_rows',
+    copy,
+    depth: QUEUED_CHUNKS,
+    ...(afterCopy ? { afterCopy } : {}),
+  });
 }
 
 /**
