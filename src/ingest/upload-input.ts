@@ -31,6 +31,24 @@ async function readStreamStart(stream: Readable, bytes: number): Promise<Buffer>
   return Buffer.concat(chunks).subarray(0, bytes);
 }
 
+/** Read size of `readInPlace`: fs streams' own 64 KiB. */
+const IN_PLACE_READ_BYTES = 64 * 1024;
+
+/** The file's bytes through one buffer, refilled after the consumer asks for the next chunk. */
+async function* readInPlace(path: string): AsyncGenerator<Buffer> {
+  const handle = await open(path, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(IN_PLACE_READ_BYTES);
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+      if (bytesRead === 0) return;
+      yield buffer.subarray(0, bytesRead);
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
 /**
  * Makes a re-readable parser input over an uploaded file on disk. Gzip content (by magic bytes, not
  * by name) is decompressed on the fly, so the file is never held in memory whole.
@@ -43,5 +61,9 @@ export async function inputFromFile(path: string): Promise<ParserInput> {
   const head = gzipped
     ? await readStreamStart(openStream(), SNIFF_BYTES)
     : await readStart(path, SNIFF_BYTES);
-  return { open: openStream, sniff: buildSniff(head) };
+  const sniff = buildSniff(head);
+  // Gunzip hands out fresh buffers whatever is asked of it: in place only for plain files.
+  return gzipped
+    ? { open: openStream, sniff }
+    : { open: openStream, readInPlace: () => readInPlace(path), sniff };
 }

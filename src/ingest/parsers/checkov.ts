@@ -1,4 +1,4 @@
-import { headIsWholeDocument } from './json-input.ts';
+import { headIsWholeDocument, readBytes } from './json-input.ts';
 import { isRecord, type JsonRecord, nonBlank, positiveInt } from './json-value.ts';
 import { streamJsonValues } from './json-stream.ts';
 import { severityIn, STANDARD_SEVERITIES } from './severity.ts';
@@ -91,7 +91,7 @@ function toFinding(
 /** The version sits in `summary`, after the results: read it in a first, cheap pass. */
 async function readVersion(input: ParserInput, prefix: string): Promise<string | null> {
   const paths = [`${prefix}.summary.checkov_version`, `${prefix}.checkov_version`];
-  for await (const { value } of streamJsonValues(input.open(), { paths })) {
+  for await (const { value } of streamJsonValues(readBytes(input), { paths })) {
     if (nonBlank(value) !== null) return nonBlank(value);
   }
   return null;
@@ -120,7 +120,7 @@ async function* parse(input: ParserInput): AsyncIterable<NormalizedFinding> {
   const toolVersion = await readVersion(input, prefix);
   const checkTypes = new Map<string | number, string | null>();
   const paths = [`${prefix}.check_type`, `${prefix}.results.failed_checks.*`];
-  for await (const { value, path } of streamJsonValues(input.open(), { paths })) {
+  for await (const { value, path } of streamJsonValues(readBytes(input), { paths })) {
     // In the array form every path starts with the framework's index, which keys its check_type.
     const frame = sniff.shape === 'json-array' ? (path[0] ?? 0) : 0;
     const last = path.at(-1);

@@ -4,6 +4,7 @@ import { childRecord, isRecord, type JsonRecord, nonBlank } from './json-value.t
 import { severityIn, STANDARD_SEVERITIES } from './severity.ts';
 import { ParseError } from './types.ts';
 import type { NormalizedFinding, ParserInput, Severity, Sniff } from './types.ts';
+import { readBytes } from './json-input.ts';
 
 /**
  * GitLab security reports (`gl-sast-report.json`, `gl-dependency-scanning-report.json`,
@@ -98,7 +99,7 @@ export interface GitlabScanner {
 
 async function readScanner(input: ParserInput): Promise<GitlabScanner> {
   const scanner: GitlabScanner = { type: null, name: null, version: null };
-  for await (const { value, path } of streamJsonValues(input.open(), {
+  for await (const { value, path } of streamJsonValues(readBytes(input), {
     paths: ['$.scan.scanner', '$.scan.type'],
   })) {
     if (path[1] === 'type') scanner.type = nonBlank(value);
@@ -127,7 +128,9 @@ export async function* streamGitlabVulnerabilities(
   if (scanner.type !== null && scanner.type !== type) {
     throw new ParseError(`This is a GitLab ${scanner.type} report, not ${type}`);
   }
-  for await (const { value, path } of streamJsonValues(input.open(), { paths: ['$.vulnerabilities.*'] })) {
+  for await (const { value, path } of streamJsonValues(readBytes(input), {
+    paths: ['$.vulnerabilities.*'],
+  })) {
     if (typeof path[1] !== 'number') throw new ParseError('GitLab "vulnerabilities" must be an array');
     if (!isRecord(value)) throw new ParseError('GitLab vulnerability must be a JSON object');
     yield { vuln: value, scanner };

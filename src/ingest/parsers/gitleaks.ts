@@ -3,6 +3,7 @@ import { streamJsonValues } from './json-stream.ts';
 import { labelledLines, redactSecrets, SECRET_REMEDIATION, secretTwinKey, sha256Hex } from './secrets.ts';
 import { emptyFinding, ParseError } from './types.ts';
 import type { NormalizedFinding, ParserInput, ParserModule, Sniff } from './types.ts';
+import { readBytes } from './json-input.ts';
 
 /**
  * Gitleaks JSON report, an array of leaks in one of two shapes:
@@ -100,7 +101,7 @@ async function* parse(input: ParserInput): AsyncIterable<NormalizedFinding> {
   if (sniff.shape === 'empty') throw new ParseError('Gitleaks report is empty');
   if (sniff.shape !== 'json-array') throw new ParseError('Gitleaks report must be a JSON array (or null)');
   const seen = new Set<string>();
-  for await (const { value } of streamJsonValues(input.open(), { paths: ['$.*'] })) {
+  for await (const { value } of streamJsonValues(readBytes(input), { paths: ['$.*'] })) {
     if (!isRecord(value)) throw new ParseError('Gitleaks leak must be a JSON object');
     const isLegacy = 'offender' in value || 'rule' in value;
     const finding = isLegacy ? legacyLeak(value) : currentLeak(value);

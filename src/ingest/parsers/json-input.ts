@@ -1,18 +1,39 @@
-import { pipeline, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream';
 import { SNIFF_BYTES } from '../sniff.ts';
 import { JsonShapeScanner, jsonShapeGuard } from './json-shape.ts';
 import { readJsonDocument } from './json-stream.ts';
 import { ParseError, type ParserInput, type Sniff } from './types.ts';
 
 /**
- * Opens the upload for streaming through the nesting guard: a hostile "[[[[…" document would
- * otherwise grow the streaming parser's stack by one frame per byte. Pass a scanner to read the
- * top-level members' shapes it records afterwards.
+ * The upload's bytes for `streamJsonValues`, which keeps nothing of a chunk once it has read it: read
+ * in place (one reused buffer) when the input can, else streamed.
  */
-export function openJson(input: ParserInput, scanner: JsonShapeScanner = new JsonShapeScanner()): Readable {
-  // pipeline (not pipe) carries a source error (corrupt gzip) through the guard to the reader.
-  // The callback is required; the reader sees any error through the guard, so nothing is lost.
-  return pipeline(input.open(), jsonShapeGuard(scanner), () => undefined);
+export function readBytes(input: ParserInput): AsyncIterable<Buffer> {
+  return input.readInPlace?.() ?? (input.open() as AsyncIterable<Buffer>);
+}
+
+/**
+ * The upload's bytes for `streamJsonValues` through the nesting guard: a hostile "[[[[…" document
+ * would otherwise grow the streaming parser's stack by one frame per byte. Pass a scanner to read
+ * the top-level members' shapes it records afterwards. Read in place when the input can
+ * (`readBytes`), each chunk through the guard before the next read.
+ */
+export function openJson(
+  input: ParserInput,
+  scanner: JsonShapeScanner = new JsonShapeScanner(),
+): AsyncIterable<Buffer> {
+  if (!input.readInPlace) {
+    // pipeline (not pipe) carries a source error (corrupt gzip) through the guard to the reader.
+    // The callback is required; the reader sees any error through the guard, so nothing is lost.
+    return pipeline(input.open(), jsonShapeGuard(scanner), () => undefined) as AsyncIterable<Buffer>;
+  }
+  const chunks = input.readInPlace();
+  return (async function* guarded() {
+    for await (const chunk of chunks) {
+      scanner.write(chunk);
+      yield chunk;
+    }
+  })();
 }
 
 /**

@@ -88,7 +88,7 @@ export class JsonSplitter {
     this.selectors = paths.map(parseSelector);
   }
 
-  /** Feeds one chunk; returns the values completed within it. */
+  /** Feeds one chunk; returns the values completed within it. Keeps no reference to `chunk`. */
   write(chunk: Buffer): SplitValue[] {
     const out: SplitValue[] = [];
     let i = 0;
@@ -98,8 +98,10 @@ export class JsonSplitter {
       else i = this.struct(chunk, i, out);
     }
     // What is still open at the chunk's end carries over; the next chunk continues from its start.
-    if (this.mode === 'scan' && this.capturing) this.capture(chunk.subarray(this.scanChunkStart));
-    if (this.mode === 'key') this.keyBytes.push(chunk.subarray(this.keyChunkStart));
+    // Copied, not sliced: the caller may reuse `chunk`'s memory for the next read (readInPlace).
+    if (this.mode === 'scan' && this.capturing)
+      this.capture(Buffer.from(chunk.subarray(this.scanChunkStart)));
+    if (this.mode === 'key') this.keyBytes.push(Buffer.from(chunk.subarray(this.keyChunkStart)));
     this.scanChunkStart = 0;
     this.keyChunkStart = 0;
     return out;

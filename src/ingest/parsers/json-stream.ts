@@ -23,12 +23,12 @@ export interface StreamJsonOptions {
  * Malformed, truncated or too deeply nested JSON throws `ParseError`.
  */
 export async function* streamJsonValues(
-  stream: Readable,
+  stream: Readable | AsyncIterable<Buffer>,
   options: StreamJsonOptions,
 ): AsyncGenerator<JsonPathValue> {
   const splitter = new JsonSplitter(options.paths, MAX_JSON_DEPTH, options.separator !== undefined);
   try {
-    for await (const chunk of stream) {
+    for await (const chunk of stream as AsyncIterable<unknown>) {
       const values = splitter.write(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array));
       if (values.length > 0) yield* values;
     }
@@ -41,7 +41,8 @@ export async function* streamJsonValues(
       throw new ParseError(`Corrupt compressed upload: ${(error as Error).message}`);
     throw error;
   } finally {
-    stream.destroy();
+    // A generator source is closed by the loop's exit; a stream must be destroyed.
+    if ('destroy' in stream) stream.destroy();
   }
 }
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { headIsWholeDocument } from './json-input.ts';
+import { headIsWholeDocument, readBytes } from './json-input.ts';
 import { isRecord, type JsonRecord, nonBlank, positiveIntOrDigits } from './json-value.ts';
 import { streamJsonValues } from './json-stream.ts';
 import { severityIn, STANDARD_SEVERITIES } from './severity.ts';
@@ -87,7 +87,7 @@ async function* parse(input: ParserInput): AsyncIterable<NormalizedFinding> {
     throw new ParseError('KICS report has no "queries"');
   }
   let toolVersion: string | null = null;
-  for await (const { value, path } of streamJsonValues(input.open(), {
+  for await (const { value, path } of streamJsonValues(readBytes(input), {
     paths: ['$.kics_version', '$.queries.*'],
   })) {
     if (path[0] === 'kics_version') {

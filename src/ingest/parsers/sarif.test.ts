@@ -11,7 +11,7 @@ import {
   manifestCountTests,
 } from '../../../test/support/parser-suite.ts';
 import { inputFromFile } from '../upload-input.ts';
-import type { NormalizedFinding, Severity } from './types.ts';
+import type { NormalizedFinding, ParserInput, Severity } from './types.ts';
 import { sarifParser } from './sarif.ts';
 
 const parse = (file: string): Promise<NormalizedFinding[]> => parseCorpusFile(sarifParser, `sarif/${file}`);
@@ -47,6 +47,33 @@ describe('sarif parser: spot checks', () => {
       expect(count).toBe(72);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('reads the metadata pass in place: the same findings and facts from a file as from a stream', async () => {
+    // inputFromFile gives the metadata pass one reused buffer (readInPlace); the corpus' large
+    // logs span dozens of reads, so any byte kept past its read would change a rule or a scope.
+    const facts = () => {
+      const said: string[] = [];
+      return {
+        said,
+        scope: (tool: string, category: string | null) => said.push(`scope ${tool} ${category}`),
+        coveredFile: (path: string) => said.push(`file ${path}`),
+      };
+    };
+    const collect = async (input: ParserInput) => {
+      const told = facts();
+      const findings: NormalizedFinding[] = [];
+      for await (const finding of sarifParser.parse(input, told)) findings.push(finding);
+      return { findings, said: told.said };
+    };
+    for (const file of ['semgrepowasp-benchmark-sample.sarif', 'codeQL-output.sarif']) {
+      const fromFile = await inputFromFile(corpusPath(`sarif/${file}`));
+      expect(fromFile.readInPlace, file).toBeDefined();
+      const streamOnly: ParserInput = { open: fromFile.open, sniff: fromFile.sniff };
+      const inPlace = await collect(fromFile);
+      expect(inPlace.findings.length, file).toBeGreaterThan(0);
+      expect(inPlace).toEqual(await collect(streamOnly));
     }
   });
 

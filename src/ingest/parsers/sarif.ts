@@ -1,4 +1,4 @@
-import { openJson } from './json-input.ts';
+import { openJson, readBytes } from './json-input.ts';
 import { JsonShapeScanner } from './json-shape.ts';
 import { streamJsonValues } from './json-stream.ts';
 import { asIndex, isRecord } from './json-value.ts';
@@ -82,7 +82,7 @@ async function* parse(input: ParserInput, facts?: ReportFacts): AsyncIterable<No
   if (facts) declareRuns(runs, facts);
   // The first pass ran the whole document through the nesting guard, and the splitter bounds depth
   // itself: a second guard over every byte would be a tenth of the parse for nothing.
-  const results = streamJsonValues(input.open(), { paths: ['$.runs.*.results.*'] });
+  const results = streamJsonValues(readBytes(input), { paths: ['$.runs.*.results.*'] });
   for await (const { path, value } of results) {
     const run = runs[asIndex(path[1]) ?? -1];
     if (run === undefined || run.toolName === '') {

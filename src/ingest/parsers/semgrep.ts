@@ -6,7 +6,7 @@ import {
   positiveIntOrDigits,
   unique,
 } from './json-value.ts';
-import { headIsWholeDocument } from './json-input.ts';
+import { headIsWholeDocument, readBytes } from './json-input.ts';
 import { streamJsonValues } from './json-stream.ts';
 import { sha256Hex } from './secrets.ts';
 import { severityIn } from './severity.ts';
@@ -181,7 +181,7 @@ async function* parse(input: ParserInput): AsyncIterable<NormalizedFinding> {
   let toolVersion: string | null = null;
   const seen = new Set<string>();
   const paths = ['$.version', '$.results.*', '$.vulns.*'];
-  for await (const { value, path } of streamJsonValues(input.open(), { paths })) {
+  for await (const { value, path } of streamJsonValues(readBytes(input), { paths })) {
     if (path[0] === 'version') {
       // `version` is written before `results`, so it is known by the time findings are built.
       toolVersion = nonBlank(value);

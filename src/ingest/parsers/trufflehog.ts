@@ -4,6 +4,7 @@ import { labelledLines, redactSecrets, SECRET_REMEDIATION, secretTwinKey, sha256
 import { legacyRecords } from './trufflehog-legacy.ts';
 import { emptyFinding, ParseError } from './types.ts';
 import type { NormalizedFinding, ParserInput, ParserModule, Sniff } from './types.ts';
+import { readBytes } from './json-input.ts';
 
 /**
  * TruffleHog `--json` output: JSON Lines, one record per secret.
@@ -98,7 +99,7 @@ async function* parse(input: ParserInput): AsyncIterable<NormalizedFinding> {
     throw new ParseError('TruffleHog output must be JSON Lines (one object per line)');
   }
   const seen = new Set<string>();
-  for await (const { value } of streamJsonValues(input.open(), { paths: ['$'], separator: '' })) {
+  for await (const { value } of streamJsonValues(readBytes(input), { paths: ['$'], separator: '' })) {
     if (!isRecord(value)) throw new ParseError('TruffleHog record must be a JSON object');
     const keys = Object.keys(value);
     let findings: NormalizedFinding[];

@@ -5,6 +5,7 @@ import { labelledLines, redactSecrets, SECRET_REMEDIATION, secretTwinKey, sha256
 import { legacyRecords } from './trufflehog-legacy.ts';
 import { emptyFinding, ParseError } from './types.ts';
 import type { NormalizedFinding, ParserInput, ParserModule, Sniff } from './types.ts';
+import { readBytes } from './json-input.ts';
 
 /**
  * trufflehog3 (feeltheajf/trufflehog3) `--format json`: an array of issues.
@@ -72,7 +73,7 @@ async function* parse(input: ParserInput): AsyncIterable<NormalizedFinding> {
   if (sniff.shape === 'empty') throw new ParseError('trufflehog3 report is empty');
   if (sniff.shape !== 'json-array') throw new ParseError('trufflehog3 report must be a JSON array');
   const seen = new Set<string>();
-  for await (const { value } of streamJsonValues(input.open(), { paths: ['$.*'] })) {
+  for await (const { value } of streamJsonValues(readBytes(input), { paths: ['$.*'] })) {
     if (!isRecord(value)) throw new ParseError('trufflehog3 issue must be a JSON object');
     let findings: NormalizedFinding[];
     if (isRecord(value['rule'])) findings = [currentIssue(value)];

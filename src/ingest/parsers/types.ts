@@ -90,6 +90,14 @@ export interface Sniff {
 export interface ParserInput {
   /** Opens a fresh stream over the whole (decompressed) content. May be called more than once. */
   open(): Readable;
+  /**
+   * The same content read into one reused buffer: each chunk is valid only until the next one is
+   * asked for. For passes that keep nothing of the bytes they read (the SARIF metadata pass): a
+   * fresh 64 KiB buffer per read, as `open()` gives, stays allocated until V8 happens to collect
+   * it, and a pass that allocates little else leaves tens of MB of them behind. Absent (tests,
+   * gzip): read `open()`.
+   */
+  readInPlace?(): AsyncIterable<Buffer>;
   sniff: Sniff;
 }
 
