@@ -19,6 +19,8 @@ export interface ServerOptions {
   uploadLimitBytes?: number;
   /** OUTBOUND_ALLOW_PRIVATE: webhooks to a receiver the bench runs on 127.0.0.1. */
   allowPrivateOutbound?: boolean;
+  /** false: JOBS_IN_SERVER=false, so no job runs (nothing analyzes the tables after an upload). */
+  jobsInServer?: boolean;
 }
 
 export interface BenchServer {
@@ -55,6 +57,7 @@ export function serverEnv(target: BenchTarget, options: ServerOptions): NodeJS.P
     LOGIN_RATE_LIMIT_PER_MINUTE: '10000',
     UPLOAD_LIMIT_BYTES: String(options.uploadLimitBytes ?? 8 * 1024 ** 3),
     OUTBOUND_ALLOW_PRIVATE: String(options.allowPrivateOutbound ?? false),
+    JOBS_IN_SERVER: String(options.jobsInServer ?? true),
   };
 }
 
