@@ -1,6 +1,5 @@
-import { pipeline } from 'node:stream';
 import { SNIFF_BYTES } from '../sniff.ts';
-import { JsonShapeScanner, jsonShapeGuard } from './json-shape.ts';
+import { JsonShapeScanner } from './json-shape.ts';
 import { readJsonDocument } from './json-stream.ts';
 import { ParseError, type ParserInput, type Sniff } from './types.ts';
 
@@ -15,25 +14,18 @@ export function readBytes(input: ParserInput): AsyncIterable<Buffer> {
 /**
  * The upload's bytes for `streamJsonValues` through the nesting guard: a hostile "[[[[…" document
  * would otherwise grow the streaming parser's stack by one frame per byte. Pass a scanner to read
- * the top-level members' shapes it records afterwards. Read in place when the input can
- * (`readBytes`), each chunk through the guard before the next read.
+ * the top-level members' shapes it records afterwards. Each chunk goes through the guard before the
+ * next is read (in place when the input can, `readBytes`); a source error (corrupt gzip) reaches the
+ * reader through the loop.
  */
-export function openJson(
+export async function* openJson(
   input: ParserInput,
   scanner: JsonShapeScanner = new JsonShapeScanner(),
-): AsyncIterable<Buffer> {
-  if (!input.readInPlace) {
-    // pipeline (not pipe) carries a source error (corrupt gzip) through the guard to the reader.
-    // The callback is required; the reader sees any error through the guard, so nothing is lost.
-    return pipeline(input.open(), jsonShapeGuard(scanner), () => undefined) as AsyncIterable<Buffer>;
+): AsyncGenerator<Buffer> {
+  for await (const chunk of readBytes(input)) {
+    scanner.write(chunk);
+    yield chunk;
   }
-  const chunks = input.readInPlace();
-  return (async function* guarded() {
-    for await (const chunk of chunks) {
-      scanner.write(chunk);
-      yield chunk;
-    }
-  })();
 }
 
 /**

@@ -1,5 +1,3 @@
-import { Transform } from 'node:stream';
-import type { TransformCallback } from 'node:stream';
 import { backslashRun } from './json-splitter.ts';
 import { ParseError } from './types.ts';
 
@@ -157,18 +155,4 @@ function decodeJsonString(raw: number[]): string | null {
   } catch {
     return null;
   }
-}
-
-/** A pass-through stream that runs a `JsonShapeScanner` over everything flowing through it. */
-export function jsonShapeGuard(scanner: JsonShapeScanner): Transform {
-  return new Transform({
-    transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback) {
-      try {
-        scanner.write(chunk);
-        callback(null, chunk);
-      } catch (error) {
-        callback(error as Error);
-      }
-    },
-  });
 }
