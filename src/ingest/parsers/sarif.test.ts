@@ -74,6 +74,14 @@ describe('sarif parser: spot checks', () => {
       const inPlace = await collect(fromFile);
       expect(inPlace.findings.length, file).toBeGreaterThan(0);
       expect(inPlace).toEqual(await collect(streamOnly));
+      // Both passes read in place when they can: a file that cannot be streamed parses the same.
+      const inPlaceOnly: ParserInput = {
+        ...fromFile,
+        open: () => {
+          throw new Error('streamed instead of read in place');
+        },
+      };
+      expect(await collect(inPlaceOnly)).toEqual(inPlace);
     }
   });
 
