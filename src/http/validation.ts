@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { FastifyRouteSchemaDef } from 'fastify/types/schema.js';
 import type { Options as AjvOptions } from 'ajv';
 import { badRequest } from '../errors.ts';
+import { serializerSchema } from './serializer-schema.ts';
 
 /**
  * Two Ajv configurations, chosen per part of the request:
@@ -61,10 +62,14 @@ type BuildSerializer = (
   options: unknown,
 ) => (route: { schema: unknown; method: string; url: string; httpStatus: string }) => unknown;
 
-/** Fastify's own serializer factory (fast-json-stringify), each serializer compiled on first use. */
+/**
+ * Fastify's own serializer factory (fast-json-stringify), each serializer compiled on first use,
+ * from the schema with nullable fields as type lists (serializer-schema.ts).
+ */
 function buildSerializer(externalSchemas: unknown, options: unknown) {
   const compile = (SerializerSelector as unknown as () => BuildSerializer)()(externalSchemas, options);
-  return (route: Parameters<typeof compile>[0]) => compiledOnFirstUse(() => compile(route));
+  return (route: Parameters<typeof compile>[0]) =>
+    compiledOnFirstUse(() => compile({ ...route, schema: serializerSchema(route.schema) }));
 }
 
 /** The `schemaController` server option that installs the per-part validators. */
