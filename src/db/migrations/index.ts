@@ -25,6 +25,7 @@ import * as findingsScanCheckByKey from './2026-11-24T1710-findings-scan-check-b
 import * as findingsReferencesOnePass from './2026-11-25T0100-findings-references-one-pass.ts';
 import * as stagingUntwinnedIndex from './2026-11-25T0110-staging-untwinned-index.ts';
 import * as secretEvidenceSpelling from './2026-11-25T0300-secret-evidence-spelling.ts';
+import * as findingsDisplayStatistics from './2026-11-26T0100-findings-display-statistics.ts';
 
 /** Forward-only migrations, applied in key order. Add new files here; never edit an applied one. */
 export const migrations: Record<string, Migration> = {
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25T0100-findings-references-one-pass': findingsReferencesOnePass,
   '2026-11-25T0110-staging-untwinned-index': stagingUntwinnedIndex,
   '2026-11-25T0300-secret-evidence-spelling': secretEvidenceSpelling,
+  '2026-11-26T0100-findings-display-statistics': findingsDisplayStatistics,
 };
