@@ -138,9 +138,55 @@ describe('after a big upload', () => {
       return;
     }
     expect(jobs.rows.length).toBe(1);
+    const filled = await stagingIndexPages();
+    expect(filled.pages).toBeGreaterThan(filled.indexes);
     await t.jobs.drained('vacuum-after-ingest');
     const after = await lastVacuum();
     expect(after).not.toBeNull();
     expect(after?.getTime() ?? 0).toBeGreaterThan(before?.getTime() ?? 0);
+    // Truncated, not vacuumed: a vacuum keeps the pages of the indexes the upload's rows filled.
+    const emptied = await stagingIndexPages();
+    expect(emptied.pages).toBe(emptied.indexes);
   }, 60_000);
+
+  it('keeps the rows an upload has staged: the staging table is vacuumed then, not truncated (PGlite)', async () => {
+    if (t.database.kind !== 'pglite') return;
+    const row = {
+      upload_key: `${'0'.repeat(13)}-maintenance-${randomUUID()}`,
+      seq: 0,
+      fingerprint: 'f'.repeat(64),
+      base: 'f'.repeat(64),
+      twin_ordinal: false,
+      category: '',
+      kind: 'sast',
+      title: 'staged',
+      severity: 'high' as const,
+      severity_rank: 4,
+      initial_status: 'open' as const,
+      cve_ids: [],
+      cwe_ids: [],
+      references: [],
+      tool_name: 'probe',
+      risk_severity: 7,
+      risk_exploitation: 0.2,
+    };
+    await t.db.insertInto('ingest_staging').values(row).execute();
+    await t.database.maintain(['ingest_staging', 'findings']);
+    const kept = await t.db
+      .selectFrom('ingest_staging')
+      .select('title')
+      .where('upload_key', '=', row.upload_key)
+      .execute();
+    expect(kept).toEqual([{ title: 'staged' }]);
+    await t.db.deleteFrom('ingest_staging').where('upload_key', '=', row.upload_key).execute();
+  });
 });
+
+/** Pages of the staging table's indexes, and how many there are (each keeps one page, its metapage, once truncated). */
+async function stagingIndexPages(): Promise<{ pages: number; indexes: number }> {
+  const { rows } = await sql<{ pages: number; indexes: number }>`
+    select (sum(pg_relation_size(indexrelid)) / current_setting('block_size')::integer)::integer as pages,
+      count(*)::integer as indexes
+    from pg_index where indrelid = 'ingest_staging'::regclass`.execute(t.db);
+  return rows[0] ?? { pages: 0, indexes: 0 };
+}

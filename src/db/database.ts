@@ -17,6 +17,7 @@ import { timestamptzParser } from '../lib/timestamps.ts';
 import { pgliteChangeNotices, postgresChangeNotices, type ChangeNotices } from './change-notices.ts';
 import { migrations } from './migrations/index.ts';
 import { asBackgroundWork, PGliteDialect, SessionLock } from './pglite-dialect.ts';
+import { maintainPglite } from './pglite-maintenance.ts';
 import type { DB } from './schema.ts';
 
 export type DatabaseKind = 'pglite' | 'postgres';
@@ -31,7 +32,8 @@ export interface Database {
   /** The PostgreSQL pool (for its statistics); absent on PGlite. */
   pool?: pg.Pool;
   /**
-   * PGlite has no autovacuum: VACUUM ANALYZE `tables`, or every table. A no-op on PostgreSQL.
+   * PGlite has no autovacuum: VACUUM ANALYZE `tables`, or every table (pglite-maintenance.ts). A
+   * no-op on PostgreSQL.
    */
   maintain(tables?: readonly MaintainedTable[]): Promise<void>;
   /**
@@ -196,13 +198,7 @@ async function pgliteDatabase(options: DatabaseOptions): Promise<Database> {
     kind: 'pglite',
     jobSchema: 'pgboss',
     pglite: { instance, lock },
-    maintain: async (tables) => {
-      await (
-        tables?.length
-          ? sql`vacuum analyze ${sql.join(tables.map((table) => sql.table(table)))}`
-          : sql`vacuum analyze`
-      ).execute(db);
-    },
+    maintain: (tables) => maintainPglite(db, tables),
     copyFrom: async (table, columns, rows) => {
       const blob = blobOver(rows);
       await lock.run(() => instance.query(copyStatement(table, columns, `'/dev/blob'`), [], { blob }));
