@@ -108,6 +108,14 @@ describe('hourly maintenance', () => {
 });
 
 describe('after a big upload', () => {
+  // Its own app, whose workers start when the test says: a worker polling right after the upload's
+  // commit would otherwise truncate the staging table before the test could see it filled.
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({}, { deferWorkers: true });
+  });
+  afterAll(() => t.close());
+
   it('answers without vacuuming, then a background job vacuums what it churned (PGlite; PostgreSQL has autovacuum)', async () => {
     const admin = await makeUser(t, { role: 'admin' });
     const app = await makeApplication(t, admin);
@@ -138,14 +146,15 @@ describe('after a big upload', () => {
       return;
     }
     expect(jobs.rows.length).toBe(1);
-    const filled = await stagingIndexPages();
+    const filled = await stagingIndexPages(t);
     expect(filled.pages).toBeGreaterThan(filled.indexes);
+    await t.jobs.startWorkers();
     await t.jobs.drained('vacuum-after-ingest');
     const after = await lastVacuum();
     expect(after).not.toBeNull();
     expect(after?.getTime() ?? 0).toBeGreaterThan(before?.getTime() ?? 0);
     // Truncated, not vacuumed: a vacuum keeps the pages of the indexes the upload's rows filled.
-    const emptied = await stagingIndexPages();
+    const emptied = await stagingIndexPages(t);
     expect(emptied.pages).toBe(emptied.indexes);
   }, 60_000);
 
@@ -183,7 +192,7 @@ describe('after a big upload', () => {
 });
 
 /** Pages of the staging table's indexes, and how many there are (each keeps one page, its metapage, once truncated). */
-async function stagingIndexPages(): Promise<{ pages: number; indexes: number }> {
+async function stagingIndexPages(t: TestApp): Promise<{ pages: number; indexes: number }> {
   const { rows } = await sql<{ pages: number; indexes: number }>`
     select (sum(pg_relation_size(indexrelid)) / current_setting('block_size')::integer)::integer as pages,
       count(*)::integer as indexes

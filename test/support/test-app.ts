@@ -59,6 +59,11 @@ export interface TestAppOptions {
   onRoute?: (route: RouteOptions) => void;
   /** Turns the server's logger on (at the config's `logLevel`) and writes its lines here. */
   logStream?: { write(line: string): void };
+  /**
+   * Job workers wait for `jobs.startWorkers()`: a test can look at what a request queued before
+   * any worker could take it.
+   */
+  deferWorkers?: boolean;
 }
 
 /** Builds the app; with `onRoute`, hooks the instance the moment Fastify creates it. */
@@ -96,7 +101,11 @@ export async function createTestApp(
   const config: Config = { ...base, dataDir, ...overrides };
   const secretKey = 'test-secret-key-test-secret-key-0123456789';
   // The production wiring with test config: job workers run in this process, as in the server.
-  const context: AppContext = await createAppContext(config, database, secretKey, silentLog, { work: true });
+  const context: AppContext = await createAppContext(config, database, secretKey, silentLog, {
+    work: true,
+    deferWorkers: options.deferWorkers ?? false,
+  });
+  if (options.deferWorkers) context.startup.complete = true; // the server's start is done; only the workers wait
   const app = await buildObservedApp(context, options);
   await app.ready();
   return {
