@@ -9,10 +9,10 @@ export default defineConfig({
     // Vitest's default, one fork fewer than the cores, is one fork on the 2-core machines we and CI
     // run on: the files ran one after another, though most of their time waits on child processes,
     // timers and the database. Two forks, measured on a slow day of the same machine: PGlite 1,006 s
-    // → 500–617 s, every test passing twice. The PostgreSQL suite keeps one fork: its files share one
-    // server, and with two forks one run failed creating a test file's schema ("schema … does not
-    // exist" in test/job-queues.test.ts), which is not understood yet.
-    maxWorkers: process.env.TEST_DATABASE_URL ? 1 : Math.max(2, availableParallelism() - 1),
+    // → 500–617 s, PostgreSQL 768 s → 454 s. (PostgreSQL with two forks once failed a file's
+    // migration with "schema … does not exist": Kysely's introspection looked up schemas that another
+    // file was dropping; the Migrator now reads the search path's schemas only, search-path-introspector.ts.)
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     testTimeout: 30_000,
     hookTimeout: 60_000,
     reporters: ['default'],

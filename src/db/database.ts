@@ -17,6 +17,7 @@ import { timestamptzParser } from '../lib/timestamps.ts';
 import { pgliteChangeNotices, postgresChangeNotices, type ChangeNotices } from './change-notices.ts';
 import { migrations } from './migrations/index.ts';
 import { asBackgroundWork, PGliteDialect, SessionLock } from './pglite-dialect.ts';
+import { withSearchPathIntrospector } from './search-path-introspector.ts';
 import { maintainPglite } from './pglite-maintenance.ts';
 import type { DB } from './schema.ts';
 
@@ -124,8 +125,8 @@ async function postgresDatabase(url: string, schema: string | undefined): Promis
             : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
   });
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-  const credentialNotices = await postgresChangeNotices(pool, connection);
+  const db = new Kysely<DB>({ dialect: withSearchPathIntrospector(new PostgresDialect({ pool })) });
+  const credentialNotices = await postgresChangeNotices(pool, connection, schema);
   return {
     db,
     kind: 'postgres',
@@ -190,7 +191,7 @@ async function pgliteDatabase(options: DatabaseOptions): Promise<Database> {
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
   });
   const lock = new SessionLock();
-  const db = new Kysely<DB>({ dialect: new PGliteDialect(instance, lock) });
+  const db = new Kysely<DB>({ dialect: withSearchPathIntrospector(new PGliteDialect(instance, lock)) });
   // Nothing else uses the session yet: LISTEN needs no turn of the lock.
   const credentialNotices = await pgliteChangeNotices(instance);
   return {

@@ -54,4 +54,34 @@ describe('migrateToLatest', () => {
       await drop();
     }
   }, 60_000);
+
+  it('is not failed by schemas other connections drop meanwhile (PostgreSQL)', async () => {
+    const url = process.env.TEST_DATABASE_URL;
+    if (!url) return; // one connection on PGlite: nothing drops a schema during a migration
+    const churn = new pg.Client({ connectionString: url });
+    await churn.connect();
+    let churning = true;
+    const prefix = `scanhub_churn_${randomBytes(4).toString('hex')}`;
+    const churned = (async () => {
+      for (let round = 0; churning; round++) {
+        const schema = `${prefix}_${round}`;
+        await churn.query(`create schema ${schema}; create table ${schema}.t (id serial primary key)`);
+        await churn.query(`drop schema ${schema} cascade`);
+      }
+    })();
+    try {
+      for (let attempt = 0; attempt < 6; attempt++) {
+        const { database, schema, drop } = await emptyDatabase();
+        try {
+          expect(await migrateToLatest(database.db, schema)).toEqual(Object.keys(migrations));
+        } finally {
+          await drop();
+        }
+      }
+    } finally {
+      churning = false;
+      await churned;
+      await churn.end();
+    }
+  }, 120_000);
 });
