@@ -2,7 +2,7 @@ import pg from 'pg';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { UserPrincipal } from '../src/access/principal.ts';
-import { CREDENTIAL_NOTICES_APPLICATION_NAME, type ChangeNotices } from '../src/db/change-notices.ts';
+import { credentialNoticesApplicationName, type ChangeNotices } from '../src/db/change-notices.ts';
 import { ApiKeyCache, type CachedApiKey } from '../src/http/api-key-cache.ts';
 import { sha256Hex } from '../src/lib/secrets.ts';
 import { makeUser, type TestUser } from './support/factories.ts';
@@ -199,6 +199,29 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('a cached API key, on Pos
     return false;
   }
 
+  it('is kept on a notice for another schema of the database, and dropped on one for its own', async () => {
+    const user = await cachedMember();
+    await sql`alter table api_keys disable trigger api_keys_credentials_changed`.execute(t.db);
+    try {
+      await t.db
+        .updateTable('api_keys')
+        .set({ revoked_at: new Date() })
+        .where('id', '=', await keyIdOf(user))
+        .execute();
+    } finally {
+      await sql`alter table api_keys enable trigger api_keys_credentials_changed`.execute(t.db);
+    }
+    const schema = await currentSchema();
+    await otherProcess((client) =>
+      client.query(`select pg_notify('scanhub_credentials', $1)`, [`${schema}_other`]),
+    );
+    // A notice on the listening connection arrives in order: the own-schema one below comes after.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect((await me(user.headers)).statusCode).toBe(200);
+    await otherProcess((client) => client.query(`select pg_notify('scanhub_credentials', $1)`, [schema]));
+    expect(await eventually(async () => (await me(user.headers)).statusCode === 401)).toBe(true);
+  });
+
   it('is refused once another process revokes it, as soon as its notice arrives', async () => {
     const user = await cachedMember();
     const id = await keyIdOf(user);
@@ -210,9 +233,11 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('a cached API key, on Pos
 
   it('stops caching when the listening connection breaks, and listens again', async () => {
     const notices = t.database.credentialNotices;
+    // This server's connection only: another test file's server may be listening on the database.
+    const listener = credentialNoticesApplicationName(await currentSchema());
     await otherProcess((client) =>
       client.query(`select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1`, [
-        CREDENTIAL_NOTICES_APPLICATION_NAME,
+        listener,
       ]),
     );
     expect(await eventually(async () => !notices.live)).toBe(true);

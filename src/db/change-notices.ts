@@ -4,8 +4,13 @@ import pg from 'pg';
 /** The channel the credential triggers notify on (credential-change-notices migration). */
 export const CREDENTIALS_CHANNEL = 'scanhub_credentials';
 
-/** How the always-on listening connection names itself in `pg_stat_activity`. */
-export const CREDENTIAL_NOTICES_APPLICATION_NAME = 'scanhub credential notices';
+/**
+ * How the always-on listening connection names itself in `pg_stat_activity`: with the schema when
+ * it is given one, so that one server's connection can be told from another's on the same database.
+ */
+export function credentialNoticesApplicationName(schema?: string): string {
+  return schema ? `scanhub credential notices (${schema})` : 'scanhub credential notices';
+}
 
 const RECONNECT_DELAY_MS = 1000;
 
@@ -51,10 +56,17 @@ class Listeners {
 export async function postgresChangeNotices(
   pool: pg.Pool,
   connection: pg.ClientConfig,
+  schema?: string,
 ): Promise<ChangeNotices> {
   const listeners = new Listeners();
+  // The schema this process's tables are in, as the always-on connection resolves it. A notice
+  // naming another schema is another scanhub's on the same database; until the schema is known, and
+  // for a notice naming none, every notice counts.
+  let ownSchema: string | undefined;
   const onNotification = (message: pg.Notification) => {
-    if (message.channel === CREDENTIALS_CHANNEL) listeners.notify();
+    if (message.channel !== CREDENTIALS_CHANNEL) return;
+    if (message.payload && ownSchema !== undefined && message.payload !== ownSchema) return;
+    listeners.notify();
   };
   const listen = `listen ${CREDENTIALS_CHANNEL}`;
   pool.on('connect', (client) => {
@@ -80,7 +92,10 @@ export async function postgresChangeNotices(
     if (!closed) retry = setTimeout(() => void connect(), RECONNECT_DELAY_MS).unref();
   };
   const connect = async () => {
-    const candidate = new pg.Client({ ...connection, application_name: CREDENTIAL_NOTICES_APPLICATION_NAME });
+    const candidate = new pg.Client({
+      ...connection,
+      application_name: credentialNoticesApplicationName(schema),
+    });
     client = candidate;
     candidate.on('error', lost);
     candidate.on('end', lost);
@@ -88,6 +103,8 @@ export async function postgresChangeNotices(
     try {
       await candidate.connect();
       await candidate.query(listen);
+      const { rows } = await candidate.query<{ schema: string | null }>('select current_schema() as schema');
+      ownSchema = rows[0]?.schema ?? undefined;
     } catch {
       if (client === candidate) lost();
       return;
