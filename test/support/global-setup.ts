@@ -1,11 +1,12 @@
 import type { PGlite } from '@electric-sql/pglite';
-import { writeFileSync, rmSync, mkdtempSync } from 'node:fs';
+import { existsSync, writeFileSync, rmSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { loadConfig } from '../../src/config.ts';
 import { migrateToLatest, openDatabase } from '../../src/db/database.ts';
 import { createAppContext } from '../../src/context.ts';
+import { corpusPath } from './parse-corpus.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -19,6 +20,14 @@ declare module 'vitest' {
  * creating a cluster and migrating it again (seconds per file).
  */
 export default async function setup(project: TestProject): Promise<() => void> {
+  // Without it dozens of tests fail one by one with ENOENT; say once what is missing.
+  const manifest = corpusPath('MANIFEST.tsv');
+  if (!existsSync(manifest)) {
+    throw new Error(
+      `The scanner corpus is read in place from ${dirname(manifest)} (shared/corpus beside the checkout), ` +
+        'and it is not there: run the tests from a checkout that has shared/ next to it.',
+    );
+  }
   const dir = mkdtempSync(join(tmpdir(), 'scanhub-template-'));
   const file = join(dir, 'template.tar');
   if (!process.env.TEST_DATABASE_URL) {
