@@ -41,21 +41,32 @@ const keyIdOf = async (user: TestUser) =>
       .executeTakeFirstOrThrow()
   ).id;
 
+const revokeKey = async (user: TestUser) => {
+  await t.db
+    .updateTable('api_keys')
+    .set({ revoked_at: new Date() })
+    .where('id', '=', await keyIdOf(user))
+    .execute();
+};
+
+/** Runs `change` with the api_keys change notices switched off, so cached keys are not dropped. */
+async function withoutNotices(change: () => Promise<void>): Promise<void> {
+  await sql`alter table api_keys disable trigger api_keys_credentials_changed`.execute(t.db);
+  try {
+    await change();
+  } finally {
+    await sql`alter table api_keys enable trigger api_keys_credentials_changed`.execute(t.db);
+  }
+}
+
 describe('a cached API key', () => {
   it('is not looked up again: with the change notices switched off, a revoked key still passes', async () => {
     // Proves the cache is in use, and that the notices are what keeps it right.
     const user = await cachedMember();
-    await sql`alter table api_keys disable trigger api_keys_credentials_changed`.execute(t.db);
-    try {
-      await t.db
-        .updateTable('api_keys')
-        .set({ revoked_at: new Date() })
-        .where('id', '=', await keyIdOf(user))
-        .execute();
+    await withoutNotices(async () => {
+      await revokeKey(user);
       expect((await me(user.headers)).statusCode).toBe(200);
-    } finally {
-      await sql`alter table api_keys enable trigger api_keys_credentials_changed`.execute(t.db);
-    }
+    });
     // The next notice of any change drops it.
     await t.db.updateTable('api_keys').set({ expires_at: null }).where('id', '=', -1).execute();
     expect((await me(user.headers)).statusCode).toBe(401);
@@ -201,16 +212,7 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('a cached API key, on Pos
 
   it('is kept on a notice for another schema of the database, and dropped on one for its own', async () => {
     const user = await cachedMember();
-    await sql`alter table api_keys disable trigger api_keys_credentials_changed`.execute(t.db);
-    try {
-      await t.db
-        .updateTable('api_keys')
-        .set({ revoked_at: new Date() })
-        .where('id', '=', await keyIdOf(user))
-        .execute();
-    } finally {
-      await sql`alter table api_keys enable trigger api_keys_credentials_changed`.execute(t.db);
-    }
+    await withoutNotices(() => revokeKey(user));
     const schema = await currentSchema();
     await otherProcess((client) =>
       client.query(`select pg_notify('scanhub_credentials', $1)`, [`${schema}_other`]),
