@@ -1,6 +1,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, type LogEvent } from 'kysely';
 import pg from 'pg';
+import { loadConfig } from '../src/config.ts';
 import type { DB } from '../src/db/schema.ts';
 import { PGliteDialect, SessionLock } from '../src/db/pglite-dialect.ts';
 import { copyText, copyFromStdin } from './copy.ts';
@@ -73,11 +74,24 @@ export function postgresExecutor(url: string, poolSize = 10): SqlExecutor {
 }
 
 /**
- * PGlite opened in this process on a server's data dir. PGlite is one session and one process per
- * data dir: only open it while no server runs on that dir.
+ * The `shared_buffers` the server under test gives its PGlite: its own config, read from the
+ * environment the bench passes on to it. PGlite's default is four times as large (128MB against
+ * 32MB): a limit measured with it was the same SQL on a database with a larger cache.
+ */
+export function serverSharedBuffers(env: NodeJS.ProcessEnv = process.env): string {
+  const setting = env.PGLITE_SHARED_BUFFERS;
+  return loadConfig(setting === undefined ? {} : { PGLITE_SHARED_BUFFERS: setting }).pgliteSharedBuffers;
+}
+
+/**
+ * PGlite opened in this process on a server's data dir, configured as the server configures it.
+ * PGlite is one session and one process per data dir: only open it while no server runs on that dir.
  */
 export async function pgliteExecutor(pgDataDir: string | undefined): Promise<SqlExecutor> {
-  const instance = await PGlite.create(pgDataDir ? { dataDir: pgDataDir } : {});
+  const instance = await PGlite.create({
+    postgresqlconf: [`shared_buffers = ${serverSharedBuffers()}`],
+    ...(pgDataDir ? { dataDir: pgDataDir } : {}),
+  });
   const lock = new SessionLock();
   return {
     engine: 'pglite',
