@@ -1,9 +1,14 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Test files that replace a module of the app with `vi.mock`. Vitest applies such a mock to the
+ * module graph of the file that declares it, so these files get a module graph of their own.
+ */
+const MOCKING_FILES = ['test/async-upload-cleanup.test.ts', 'test/ingest-worker.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
     pool: 'forks',
     // Vitest's default, one fork fewer than the cores, is one fork on the 2-core machines we and CI
@@ -12,9 +17,26 @@ export default defineConfig({
     // → 500–617 s, PostgreSQL 768 s → 454 s. (PostgreSQL with two forks once failed a file's
     // migration with "schema … does not exist": Kysely's introspection looked up schemas that another
     // file was dropping; the Migrator now reads the search path's schemas only, search-path-introspector.ts.)
+    // Three forks on two cores changed nothing (345 s against 313–350 s): the suite is CPU-bound.
     maxWorkers: Math.max(2, availableParallelism() - 1),
     testTimeout: 30_000,
     hookTimeout: 60_000,
     reporters: ['default'],
+    projects: [
+      {
+        // A fork imports the app's modules once for all the files it runs, instead of once per file
+        // (Vitest's default isolation): on PGlite 313–350 s → ~215 s, "import" 101 s → 10 s of the
+        // forks' time. Every file builds its own app, database and servers from those modules; state
+        // that outlives a file (fake timers, spies) is restored by the file that set it.
+        extends: true,
+        test: {
+          name: 'shared-modules',
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+          exclude: MOCKING_FILES,
+          isolate: false,
+        },
+      },
+      { extends: true, test: { name: 'module-mocks', include: MOCKING_FILES, isolate: true } },
+    ],
   },
 });
