@@ -10,6 +10,7 @@ const MOCKING_FILES = ['test/async-upload-cleanup.test.ts', 'test/ingest-worker.
 export default defineConfig({
   test: {
     globalSetup: ['test/support/global-setup.ts'],
+    setupFiles: ['test/support/file-hygiene.ts'],
     pool: 'forks',
     // Vitest's default, one fork fewer than the cores, is one fork on the 2-core machines we and CI
     // run on: the files ran one after another, though most of their time waits on child processes,
@@ -25,9 +26,9 @@ export default defineConfig({
     projects: [
       {
         // A fork imports the app's modules once for all the files it runs, instead of once per file
-        // (Vitest's default isolation): on PGlite 313–350 s → ~215 s, "import" 101 s → 10 s of the
+        // (Vitest's default isolation): on PGlite 313–350 s → 228–231 s, "import" 101 s → 13 s of the
         // forks' time. Every file builds its own app, database and servers from those modules; state
-        // that outlives a file (fake timers, spies) is restored by the file that set it.
+        // that outlives a file (spies, fake timers) is checked after each file (file-hygiene.ts).
         extends: true,
         test: {
           name: 'shared-modules',
