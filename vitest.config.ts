@@ -1,11 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
-
-/**
- * Test files that replace a module of the app with `vi.mock`. Vitest applies such a mock to the
- * module graph of the file that declares it, so these files get a module graph of their own.
- */
-const MOCKING_FILES = ['test/async-upload-cleanup.test.ts', 'test/ingest-worker.test.ts'];
+import { MOCKING_FILES } from './test/support/mocking-files.ts';
 
 export default defineConfig({
   test: {
