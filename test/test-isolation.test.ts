@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { endFileHygienically } from './support/file-hygiene.ts';
 import { MOCKING_FILES } from './support/mocking-files.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -11,11 +12,7 @@ const MOCKS_A_MODULE = new RegExp(['\\bvi', 'mock\\('].join('\\.'));
 function testFiles(dir: string): string[] {
   return readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' })
     .filter((name) => name.endsWith('.test.ts'))
-    .map((name) =>
-      relative(ROOT, join(ROOT, dir, name))
-        .split('\\')
-        .join('/'),
-    );
+    .map((name) => `${dir}/${name}`);
 }
 
 // A file that mocks a module in a fork whose files share modules would see the mock only when no
@@ -26,5 +23,20 @@ describe('test files that mock a module', () => {
       .filter((file) => MOCKS_A_MODULE.test(readFileSync(join(ROOT, file), 'utf8')))
       .sort();
     expect(mocking).toEqual([...MOCKING_FILES].sort());
+  });
+});
+
+describe('the end of a test file', () => {
+  it('fails a file that left fake timers on, and switches them off for the next file', () => {
+    vi.useFakeTimers();
+    expect(endFileHygienically).toThrow(/left fake timers on/);
+    expect(vi.isFakeTimers()).toBe(false);
+  });
+
+  it('restores the spies a file left', () => {
+    const target = { answer: () => 42 };
+    vi.spyOn(target, 'answer').mockReturnValue(0);
+    endFileHygienically();
+    expect(target.answer()).toBe(42);
   });
 });
