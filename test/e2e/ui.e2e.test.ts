@@ -18,7 +18,7 @@ import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver
  * The web UI in a real browser (Debian's Chromium through playwright-core) against a real
  * `scanhub serve` on a fresh database (a temporary PGlite directory, or a database of its own on
  * TEST_DATABASE_URL): sign in, triage, compare, webhooks, admin, sign out, a member's narrower view,
- * axe-core on every page (no serious or critical violation) and the findings page's first rows at
+ * axe-core on every page (no violation of any impact) and the findings page's first rows at
  * 10,000+ findings. Screenshots of every page go to test-results/screenshots/.
  */
 
@@ -60,7 +60,7 @@ const app = { id: 0, slug: '', v1: 0, v2: 0 };
 const hidden = { id: 0 };
 const bulk = { id: 0 };
 const axeReport: Record<string, number> = {};
-const seriousViolations: string[] = [];
+const axeViolations: string[] = [];
 
 async function api<T = unknown>(
   path: string,
@@ -89,7 +89,10 @@ async function upload(token: string, file: Buffer, version: string): Promise<voi
   expect(response.status, JSON.stringify(response.body).slice(0, 400)).toBe(201);
 }
 
-/** Runs axe-core on the page and records its serious or critical violations (checked by the last test). */
+/**
+ * Runs axe-core on the page and records its violations of every impact (checked by the last test): a
+ * moderate one (a second banner landmark in a dialog) went unnoticed while only serious ones failed.
+ */
 async function checkAccessibility(name: string): Promise<void> {
   await page.addScriptTag({ path: AXE_SOURCE });
   const violations = await page.evaluate(async () => {
@@ -98,12 +101,12 @@ async function checkAccessibility(name: string): Promise<void> {
     return result.violations as { id: string; impact: string; help: string; nodes: { target: string[] }[] }[];
   });
   axeReport[name] = violations.length;
-  for (const violation of violations.filter(({ impact }) => impact === 'serious' || impact === 'critical')) {
+  for (const violation of violations) {
     const where = violation.nodes
       .map((node) => node.target.join(' '))
       .slice(0, 3)
       .join(', ');
-    seriousViolations.push(`${name}: ${violation.id} (${violation.impact}) ${violation.help} at ${where}`);
+    axeViolations.push(`${name}: ${violation.id} (${violation.impact}) ${violation.help} at ${where}`);
   }
 }
 
@@ -732,9 +735,9 @@ describe.skipIf(!hasChromium)('the web UI in Chromium', () => {
     expect(caption).toContain(`${ownTotal.body.pagination.total} finding(s)`);
   });
 
-  it('passes axe-core on every page visited: no serious or critical violation', () => {
-    if (seriousViolations.length) console.log(seriousViolations.join('\n'));
+  it('passes axe-core on every page visited: no violation of any impact', () => {
+    if (axeViolations.length) console.log(axeViolations.join('\n'));
     expect(Object.keys(axeReport).length).toBeGreaterThanOrEqual(18);
-    expect(seriousViolations).toEqual([]);
+    expect(axeViolations).toEqual([]);
   });
 });

@@ -39,6 +39,9 @@ const theme = createTheme({
   components: {
     // The close button of every dialog has a name screen readers can read.
     Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
+    // Mantine renders a dialog's header as <header>; inside role="dialog" that is a second banner
+    // landmark beside the app's own (axe: landmark-no-duplicate-banner). A dialog's title bar is no banner.
+    ModalHeader: { defaultProps: { component: 'div' } },
   },
 });
 
