@@ -229,4 +229,46 @@ describe('an upload merged in chunks', () => {
       await t.db.selectFrom('scans').select('id').where('id', '=', interrupted.id).executeTakeFirst(),
     ).toBeUndefined();
   });
+
+  it('at a start with every scan completed, counts still set apart for a scan that is gone are removed', async () => {
+    const app = await makeApplication(t, admin);
+    const file = buildSarif({ results: manyResults(5) });
+    expect((await upload(t, '/api/ingest', { 'x-api-token': app.api_token }, { file })).statusCode).toBe(201);
+    const everyScanCompleted = await t.db
+      .selectFrom('scans')
+      .select('id')
+      .where('status', '<>', 'completed')
+      .execute();
+    expect(everyScanCompleted).toEqual([]);
+    const noOne = { isLive: async () => true, close: async () => {} };
+    // Nothing unfinished: nothing is removed.
+    expect(await discardOrphans(t.db, t.config.dataDir, noOne)).toMatchObject({
+      unpublishedFindings: 0,
+      unfinishedScans: 0,
+    });
+    expect(await counted(app.id)).toEqual({ rows: 5, ledger: 5 });
+    // A row left in the unpublished counts by a scan deleted since (no foreign key holds it there).
+    const { version_id } = await t.db
+      .selectFrom('findings')
+      .select('version_id')
+      .where('application_id', '=', app.id)
+      .executeTakeFirstOrThrow();
+    await t.db
+      .insertInto('finding_counts_unpublished')
+      .values({
+        scan_id: 2_000_000_000,
+        application_id: app.id,
+        version_id,
+        severity: 'high',
+        status: 'open',
+        findings: 3,
+        risk: 300,
+        fixed_timed: 0,
+        fix_seconds: '0',
+      })
+      .execute();
+    await discardOrphans(t.db, t.config.dataDir, noOne);
+    expect(await t.db.selectFrom('finding_counts_unpublished').select('scan_id').execute()).toEqual([]);
+    expect(await counted(app.id)).toEqual({ rows: 5, ledger: 5 });
+  });
 });

@@ -23,6 +23,13 @@ export interface OrphansRemoved {
 async function discardUnfinishedMerges(
   db: Kysely<DB>,
 ): Promise<{ unpublishedFindings: number; unfinishedScans: number }> {
+  // Nearly every start finds nothing unfinished. Asked first, this question spares the deletes
+  // below, whose first planning loads findings' dozen indexes and the foreign keys onto scans: on
+  // PGlite, 170–230 ms of each start, against ~8 ms for the question (a new empty database, 4 starts).
+  const unfinished = await sql<{ any: boolean }>`
+    select exists (select 1 from scans where status <> 'completed')
+      or exists (select 1 from finding_counts_unpublished) as any`.execute(db);
+  if (!unfinished.rows[0]?.any) return { unpublishedFindings: 0, unfinishedScans: 0 };
   return db.transaction().execute(async (trx) => {
     const findings = await sql`delete from findings f where exists (
       select 1 from scans s where s.id = f.first_scan_id and s.status <> 'completed')`.execute(trx);
