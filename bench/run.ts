@@ -17,6 +17,7 @@ import { uiScenario } from './scenarios/ui.ts';
 import type { RunOptions, Scenario } from './scenarios/types.ts';
 import { disposeSeeded } from './seed-million.ts';
 import { ensureFreshBuild, REPO_ROOT } from './server.ts';
+import { formatYardstick, measureYardstick } from './yardstick.ts';
 import { adminDatabaseUrl, checkPostgres, ENGINES, redactUrl, type Engine } from './targets.ts';
 
 const USAGE = `Usage: npm run bench -- [--quick | --full] [--only=<scenarios>] [--postgres-only | --pglite-only]
@@ -147,6 +148,8 @@ async function main(): Promise<void> {
   ensureFreshBuild();
   const sourceAtStart = sourceState();
   if (sourceAtStart.dirty) console.log(`note: src/ has uncommitted changes (HEAD ${sourceAtStart.commit})`);
+  const yardstickAtStart = measureYardstick();
+  console.log(formatYardstick('at start', yardstickAtStart));
   const measurements: Measurement[] = [];
   const started = performance.now();
   for (const engine of engines) {
@@ -185,6 +188,8 @@ async function main(): Promise<void> {
     await disposeSeeded();
   }
   measurements.sort((a, b) => Number(a.scenario) - Number(b.scenario));
+  const yardstickAtEnd = measureYardstick();
+  console.log(`\n${formatYardstick('at end', yardstickAtEnd)}`);
   console.log(`\n${formatTable(measurements)}\n`);
   const notes = formatNotes(measurements);
   if (notes) console.log(`${notes}\n`);
@@ -198,6 +203,7 @@ async function main(): Promise<void> {
   }
   const path = await writeResults(measurements, {
     source: { atStart: sourceAtStart, atEnd: sourceAtEnd, changed: sourceChanged },
+    yardstick: { atStart: yardstickAtStart, atEnd: yardstickAtEnd },
     mode: options.mode,
     engines,
     only: only ? [...only] : undefined,
