@@ -53,3 +53,23 @@ describe('queues at start', () => {
     expect(queueHasSettings(stored, { name: 'q', policy: 'stately' })).toBe(false);
   });
 });
+
+describe('the clock', () => {
+  it('turns a due cron schedule into a job once the workers start', async () => {
+    const cronJobs = async () => {
+      const { rows } = await sql<{ jobs: number }>`
+        select count(*)::integer as jobs from ${sql.table(`${t.database.jobSchema}.job`)}
+        where name = 'dispatch-outbox'`.execute(t.db);
+      return rows[0]?.jobs ?? 0;
+    };
+    expect(await cronJobs()).toBe(0);
+    // dispatch-outbox is scheduled every minute, so a schedule is due whenever the clock starts; no
+    // event is waiting, so only the clock sends one.
+    const jobs = await startJobs(t, { work: true, expireInSeconds: 60, log: silent });
+    try {
+      await expect.poll(cronJobs, { timeout: 20_000, interval: 250 }).toBeGreaterThan(0);
+    } finally {
+      await jobs.stop();
+    }
+  }, 30_000);
+});

@@ -153,16 +153,18 @@ export interface Jobs {
  */
 export async function startJobs(context: Omit<AppContext, 'jobs'>, options: JobsOptions): Promise<Jobs> {
   const bossDb = bossDatabase(context.database);
+  const onError = (error: Error) => options.log.error({ err: error }, 'job system error');
   const boss = new PgBoss({
     db: bossDb,
     schema: context.database.jobSchema,
-    schedule: options.work,
+    // Cron schedules are kept by a second pg-boss, the clock, started with the workers (below).
+    schedule: false,
     supervise: options.work,
     // Expired jobs (a worker that died) are retried by the supervisor: check often enough to matter.
     maintenanceIntervalSeconds: Math.max(1, Math.min(120, Math.floor(options.expireInSeconds / 4))),
     monitorStateIntervalSeconds: 300,
   });
-  boss.on('error', (error) => options.log.error({ err: error }, 'job system error'));
+  boss.on('error', onError);
   await boss.start();
   const jobs = jobSpecs(context.config);
   const names = Object.keys(jobs) as JobName[];
@@ -190,6 +192,10 @@ export async function startJobs(context: Omit<AppContext, 'jobs'>, options: Jobs
   let stopped = false;
   let watcher: NodeJS.Timeout | undefined;
   let workersStarted: Promise<void> | undefined;
+  // The clock: a pg-boss that only turns cron schedules into jobs. Its start (clock skew, a queue
+  // of its own, the first use of PL/pgSQL, a first look at the schedules) took ~0.35 s of each PGlite
+  // start; on a pg-boss of its own it starts with the workers, which the server starts after it listens.
+  let clock: PgBoss | undefined;
   const api: Jobs = {
     send: async (executor, name, payload) => {
       await boss.send(name, payload, { db: viaKysely(executor) });
@@ -219,6 +225,7 @@ export async function startJobs(context: Omit<AppContext, 'jobs'>, options: Jobs
       watching = false;
       clearTimeout(watcher);
       await workersStarted?.catch(() => {}); // a worker starting now would outlive the stop
+      await clock?.stop({ graceful: true, wait: true, timeout: 30_000 });
       await boss.stop({ graceful: true, wait: true, timeout: 30_000 });
       // The completions pg-boss started without awaiting them finish before the database closes;
       // anything it starts later is not run.
@@ -231,6 +238,15 @@ export async function startJobs(context: Omit<AppContext, 'jobs'>, options: Jobs
       const spec = jobs[name];
       if (spec.cron) await boss.schedule(name, spec.cron, {}, { tz: 'UTC' });
     }
+    clock = new PgBoss({
+      db: bossDb,
+      schema: context.database.jobSchema,
+      migrate: false,
+      schedule: true,
+      supervise: false,
+    });
+    clock.on('error', onError);
+    await clock.start();
     const jobContext: JobContext = { ...context, jobs: api, log: options.log };
     for (const name of names) {
       const id = await startWorker(boss, name, jobs[name] as AnyJobSpec, jobContext);
