@@ -154,9 +154,9 @@ export interface Jobs {
 export async function startJobs(context: Omit<AppContext, 'jobs'>, options: JobsOptions): Promise<Jobs> {
   const bossDb = bossDatabase(context.database);
   const onError = (error: Error) => options.log.error({ err: error }, 'job system error');
+  const connection = { db: bossDb, schema: context.database.jobSchema };
   const boss = new PgBoss({
-    db: bossDb,
-    schema: context.database.jobSchema,
+    ...connection,
     // Cron schedules are kept by a second pg-boss, the clock, started with the workers (below).
     schedule: false,
     supervise: options.work,
@@ -238,13 +238,7 @@ export async function startJobs(context: Omit<AppContext, 'jobs'>, options: Jobs
       const spec = jobs[name];
       if (spec.cron) await boss.schedule(name, spec.cron, {}, { tz: 'UTC' });
     }
-    clock = new PgBoss({
-      db: bossDb,
-      schema: context.database.jobSchema,
-      migrate: false,
-      schedule: true,
-      supervise: false,
-    });
+    clock = new PgBoss({ ...connection, migrate: false, schedule: true, supervise: false });
     clock.on('error', onError);
     await clock.start();
     const jobContext: JobContext = { ...context, jobs: api, log: options.log };
