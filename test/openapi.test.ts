@@ -149,3 +149,30 @@ describe('the OpenAPI document', () => {
     expect(result.stdout).toBe('');
   }, 120_000);
 });
+
+describe('the browsable docs at /api/docs', () => {
+  it('serves the page, its assets, its logo and the document in JSON and YAML, without signing in', async () => {
+    const page = await t.app.inject({ url: '/api/docs' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    const asset = await t.app.inject({ url: '/api/docs/static/swagger-ui-bundle.js' });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.body.length).toBeGreaterThan(100_000);
+    const initializer = await t.app.inject({ url: '/api/docs/static/swagger-initializer.js' });
+    // The logo is read from the assets' directory at start and inlined in the page's script.
+    expect(initializer.body).toContain('data:image/svg+xml;base64,');
+    expect((await t.app.inject({ url: '/api/docs/json' })).json()).toMatchObject({ openapi: '3.1.0' });
+    const yaml = await t.app.inject({ url: '/api/docs/yaml' });
+    expect(yaml.statusCode).toBe(200);
+    expect(yaml.body).toMatch(/^openapi: 3\.1\.0$/m);
+  });
+
+  it('serves no file outside the docs assets', async () => {
+    // Encoded slashes: the client does not resolve these dots away, the server must refuse them.
+    for (const url of ['/api/docs/..%2f..%2fpackage.json', '/api/docs/static/..%2f..%2f..%2fpackage.json']) {
+      const response = await t.app.inject({ url });
+      expect(response.statusCode, url).toBeGreaterThanOrEqual(400);
+      expect(response.body, url).not.toContain('"dependencies"');
+    }
+  });
+});
