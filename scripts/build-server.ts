@@ -19,7 +19,6 @@ import { PACKAGE_ROOT } from '../src/package-root.ts';
 const EXTERNAL_DEPENDENCIES = [
   '@electric-sql/pglite', // its WebAssembly and data files
   '@node-rs/argon2', // a native addon
-  'pino', // transports run files of its own in threads (fastify imports it)
   // @fastify/cookie loads it by import() and calls its named exports; a bundled CommonJS module
   // imported that way has a default export only (login failed: "stringifySetCookie is not a function").
   'cookie',
