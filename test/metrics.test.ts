@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { Gauge } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeApplication, makeUser } from './support/factories.ts';
 import { buildSarif, manyResults } from './support/sarif-builder.ts';
@@ -152,6 +153,22 @@ describe('/metrics without a token configured', () => {
     // The upload was parsed in the staging thread, which this process started and still runs.
     expect(sampleValue(families, 'scanhub_staging_threads_started_total', {})).toBeGreaterThanOrEqual(1);
     expect(sampleValue(families, 'scanhub_staging_jobs', {})).toBe(0);
+  });
+
+  it('spells not-a-number NaN, as the format requires (prom-client writes Nan)', async () => {
+    const probe = new Gauge({ name: 'scanhub_test_not_a_number', help: 'a gauge set to NaN', registers: [] });
+    probe.set(Number.NaN);
+    t.metrics.registry.registerMetric(probe);
+    try {
+      const body = (await t.app.inject({ url: '/metrics' })).body;
+      expect(body).toMatch(/^scanhub_test_not_a_number NaN$/m);
+      expect(body).not.toMatch(/ Nan$/m);
+      // Help text may hold the word; only sample values are rewritten.
+      expect(body).toContain('# HELP scanhub_test_not_a_number a gauge set to NaN');
+      expect(Number.isNaN(sampleValue(parseExposition(body), 'scanhub_test_not_a_number', {}))).toBe(true);
+    } finally {
+      t.metrics.registry.removeSingleMetric('scanhub_test_not_a_number');
+    }
   });
 
   it('reports ready, and not ready while a migration is pending', async () => {

@@ -113,3 +113,13 @@ export function createMetrics(database: Database): Metrics {
   });
   return { registry, httpRequestDuration, ingestDuration, ingestBytes, ingestFindings, webhookDeliveries };
 }
+
+/**
+ * The registry in the text exposition format, with "not a number" spelled `NaN` as the format
+ * requires: prom-client 15 writes `Nan` (its `getValueAsString`), which Prometheus's own parser
+ * happens to accept but stricter ones (OpenMetrics) do not. The event-loop lag gauges are NaN
+ * whenever no delay was sampled since the last scrape, as when two scrapes come within 10 ms.
+ */
+export async function exposition(registry: Registry): Promise<string> {
+  return (await registry.metrics()).replace(/ Nan$/gm, ' NaN');
+}

@@ -3,6 +3,7 @@ import { pendingMigrations } from '../../db/database.ts';
 import { constantTimeEqual } from '../../lib/secrets.ts';
 import { sendProblem } from '../../http/errors.ts';
 import { loggableError } from '../../lib/loggable-error.ts';
+import { exposition } from '../../observability/metrics.ts';
 
 export function healthRoutes(app: App, { db, config, metrics, startup }: AppContext): void {
   app.get(
@@ -77,7 +78,7 @@ export function healthRoutes(app: App, { db, config, metrics, startup }: AppCont
           );
         }
       }
-      return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+      return reply.type(metrics.registry.contentType).send(await exposition(metrics.registry));
     },
   );
 }
