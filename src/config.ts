@@ -20,6 +20,7 @@ const EnvSchema = Type.Object({
   TRUST_PROXY: Type.Boolean({ default: false }),
   JOBS_IN_SERVER: Type.Boolean({ default: true }),
   JOB_TIMEOUT_SECONDS: Type.Integer({ minimum: 2, default: 1800 }),
+  SHUTDOWN_TIMEOUT_SECONDS: Type.Integer({ minimum: 1, maximum: 3600, default: 45 }),
   OUTBOUND_ALLOW_PRIVATE: Type.Boolean({ default: false }),
   WEBHOOK_TIMEOUT_SECONDS: Type.Integer({ minimum: 1, maximum: 60, default: 10 }),
   WEBHOOK_RETRY_LIMIT: Type.Integer({ minimum: 5, maximum: 20, default: 6 }),
@@ -60,6 +61,12 @@ export interface Config {
     /** A job running longer is taken as abandoned (its worker died) and retried elsewhere. */
     timeoutSeconds: number;
   };
+  /**
+   * How long a graceful shutdown (SIGTERM, Ctrl-C) may take: requests in flight, then running jobs
+   * (pg-boss gives them 30 s), then the database. Past it the process says what it was still
+   * waiting for and exits with 1.
+   */
+  shutdownTimeoutSeconds: number;
   /** Webhook and issue-tracker calls. */
   outbound: {
     /**
@@ -133,6 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     trustProxy: parsed.TRUST_PROXY,
     jobs: { inServer: parsed.JOBS_IN_SERVER, timeoutSeconds: parsed.JOB_TIMEOUT_SECONDS },
+    shutdownTimeoutSeconds: parsed.SHUTDOWN_TIMEOUT_SECONDS,
     outbound: { allowPrivate: parsed.OUTBOUND_ALLOW_PRIVATE },
     webhooks: {
       timeoutMs: parsed.WEBHOOK_TIMEOUT_SECONDS * 1000,

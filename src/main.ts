@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { openRuntime } from './runtime.ts';
+import { shutdownSteps } from './shutdown.ts';
 import { bootstrapAdmin } from './modules/users/bootstrap.ts';
 import { setPasswordByEmail } from './modules/users/passwords.service.ts';
 import { createUser } from './modules/users/users.service.ts';
@@ -48,8 +49,14 @@ async function serve(config: Config): Promise<void> {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
+    const steps = shutdownSteps(config.shutdownTimeoutSeconds, {
+      info: (message, ms) => app.log.info({ ms }, message),
+      error: (message) => app.log.error(message),
+    });
+    steps.next('requests in flight');
     await app.close(); // stops accepting, lets in-flight requests finish
-    await runtime.close(); // lets running jobs finish (or hands them back), then closes the database
+    await runtime.close(steps.next); // lets running jobs finish (or hands them back), then closes the database
+    steps.done();
     process.exit(0);
   };
   // Set before anything says it listens: whoever reads that may signal at once, and a signal
@@ -110,7 +117,12 @@ async function worker(config: Config): Promise<void> {
   const shutdown = async () => {
     if (closing) return;
     closing = true;
-    await runtime.close();
+    const steps = shutdownSteps(config.shutdownTimeoutSeconds, {
+      info: () => {}, // the worker prints no lines at info level; a give-up is still said
+      error: (message) => console.error(message),
+    });
+    await runtime.close(steps.next);
+    steps.done();
     process.exit(0);
   };
   process.once('SIGTERM', () => void shutdown());

@@ -48,7 +48,8 @@ export interface Runtime {
    * Runs once; later calls get the same promise.
    */
   finishStart(): Promise<void>;
-  close(): Promise<void>;
+  /** Closes everything it opened; `step` hears what each part of the close waits for, in turn. */
+  close(step?: (waitingFor: string) => void): Promise<void>;
 }
 
 /**
@@ -146,12 +147,18 @@ export async function openRuntime(
       stages,
       stage,
       finishStart,
-      close: async () => {
+      close: async (step = () => {}) => {
+        step("the start's last step");
         await finished?.catch(() => {}); // its failure is the caller's to report; the close goes on
+        step('running jobs');
         await context.jobs.stop();
+        step('the staging thread');
         await stopStagingThread(); // no upload is staged any more: the thread would idle until exit
+        step("this process's registration");
         await instances.close();
+        step('the database');
         await database.close();
+        step('the data-dir lock');
         await unlock();
       },
     };

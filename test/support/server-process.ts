@@ -56,7 +56,16 @@ export async function startServerProcess(
     stop: async () => {
       if (exited()) return;
       child.kill('SIGTERM');
-      await once(child, 'exit');
+      // Below vitest's 60 s hook timeout, so that a shutdown that hangs fails with what the server
+      // said (its shutdown steps at LOG_LEVEL=info) instead of a bare "Hook timed out".
+      const stopped = await Promise.race([
+        once(child, 'exit').then(() => true),
+        new Promise<false>((resolve) => setTimeout(() => resolve(false), 50_000).unref()),
+      ]);
+      if (!stopped) {
+        child.kill('SIGKILL');
+        throw new Error(`server still running 50 s after SIGTERM:\n${printed.slice(-4000)}`);
+      }
     },
   };
 }
