@@ -62,9 +62,9 @@ export interface Config {
     timeoutSeconds: number;
   };
   /**
-   * How long a graceful shutdown (SIGTERM, Ctrl-C) may take: requests in flight, then running jobs
-   * (pg-boss gives them 30 s), then the database. Past it the process says what it was still
-   * waiting for and exits with 1.
+   * How long a graceful shutdown (SIGTERM, Ctrl-C) may take: requests in flight (a third of it, then
+   * their connections are cut), then running jobs (pg-boss gives them 30 s), then the database.
+   * Past it the process says what it was still waiting for and exits with 1.
    */
   shutdownTimeoutSeconds: number;
   /** Webhook and issue-tracker calls. */

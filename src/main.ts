@@ -54,7 +54,16 @@ async function serve(config: Config): Promise<void> {
       error: (message) => app.log.error(message),
     });
     steps.next('requests in flight');
+    // A request that never ends (a body that stops arriving, a client that stops reading) would
+    // hold the close until the deadline, leaving the jobs and the database unclosed: after a third
+    // of it, the connections still open are cut and the shutdown goes on.
+    const drainMs = (config.shutdownTimeoutSeconds * 1000) / 3;
+    const cut = setTimeout(() => {
+      app.log.warn(`shutdown: requests still in flight after ${drainMs / 1000} s, closing their connections`);
+      app.server.closeAllConnections();
+    }, drainMs);
     await app.close(); // stops accepting, lets in-flight requests finish
+    clearTimeout(cut);
     await runtime.close(steps.next); // lets running jobs finish (or hands them back), then closes the database
     steps.done();
     process.exit(0);
