@@ -62,15 +62,17 @@ describe.skipIf(!distIsFresh())('the built server (dist/)', () => {
   });
 
   let server: ServerProcess | undefined;
-  const dataDir = mkdtempSync(join(tmpdir(), 'scanhub-built-'));
+  // Made by the test that uses it: a suite skipped (dist/ stale) runs no afterAll to remove it.
+  let dataDir: string | undefined;
   afterAll(async () => {
     await server?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
   it.skipIf(Boolean(process.env.TEST_DATABASE_URL))(
     'starts on a new data dir from the template and serves the API, its docs and the web UI',
     async () => {
+      dataDir = mkdtempSync(join(tmpdir(), 'scanhub-built-'));
       server = await startServerProcess({ DATA_DIR: dataDir, LOG_LEVEL: 'info' }, { build: true });
       expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
       // Bodies are read to the end: a connection still sending one would hold the server's close.
@@ -101,16 +103,17 @@ describe.skipIf(!distIsFresh())('the built server (dist/)', () => {
     async () => {
       const workerDataDir = mkdtempSync(join(tmpdir(), 'scanhub-built-worker-'));
       const admin = { email: 'built-admin@scanhub.local', password: 'built-admin-password-1' };
-      const workerServer = await startServerProcess(
-        {
-          DATA_DIR: workerDataDir,
-          INGEST_WORKER_MIN_BYTES: '0',
-          SCANHUB_ADMIN_EMAIL: admin.email,
-          SCANHUB_ADMIN_PASSWORD: admin.password,
-        },
-        { build: true },
-      );
+      let workerServer: ServerProcess | undefined;
       try {
+        workerServer = await startServerProcess(
+          {
+            DATA_DIR: workerDataDir,
+            INGEST_WORKER_MIN_BYTES: '0',
+            SCANHUB_ADMIN_EMAIL: admin.email,
+            SCANHUB_ADMIN_PASSWORD: admin.password,
+          },
+          { build: true },
+        );
         const api = await signIn(workerServer.url, admin.email, admin.password);
         const app = await createApplication(api, await createGroup(api, 'built'), 'built-worker');
         const { body, contentType } = multipartBody({ file: buildSarif({ results: manyResults(300) }) });
@@ -122,7 +125,7 @@ describe.skipIf(!distIsFresh())('the built server (dist/)', () => {
         expect(response.status).toBe(201);
         expect(await response.json()).toMatchObject({ findings_count: 300, new_findings_count: 300 });
       } finally {
-        await workerServer.stop();
+        await workerServer?.stop();
         rmSync(workerDataDir, { recursive: true, force: true });
       }
     },
