@@ -162,6 +162,12 @@ describe('the browsable docs at /api/docs', () => {
     // The logo is read from the assets' directory at start and inlined in the page's script.
     expect(initializer.body).toContain('data:image/svg+xml;base64,');
     expect((await t.app.inject({ url: '/api/docs/json' })).json()).toMatchObject({ openapi: '3.1.0' });
+    // The assets' own index.html lacks the generated initializer: its address leads to the docs.
+    const typed = await t.app.inject({ url: '/api/docs/index.html' });
+    expect(typed.statusCode).toBe(302);
+    expect(new URL(typed.headers.location ?? '', 'http://scanhub/api/docs/index.html').pathname).toBe(
+      '/api/docs/',
+    );
     const yaml = await t.app.inject({ url: '/api/docs/yaml' });
     expect(yaml.statusCode).toBe(200);
     expect(yaml.body).toMatch(/^openapi: 3\.1\.0$/m);

@@ -75,6 +75,9 @@ export async function registerOpenApi(app: App): Promise<void> {
     baseDir: assets,
     logo: { type: 'image/svg+xml', content: readFileSync(join(assets, 'logo.svg')) },
   });
+  // With baseDir the plugin also serves the assets' directory as files, and its index.html there
+  // lacks the initializer the plugin generates: that address, as people type it, goes to the docs.
+  app.get('/api/docs/index.html', { schema: { hide: true } }, (_request, reply) => reply.redirect('./'));
   app.get('/api/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, async () =>
     app.swagger(),
   );
