@@ -59,7 +59,8 @@ async function serve(config: Config): Promise<void> {
     // of it, the connections still open are cut and the shutdown goes on.
     const drainMs = (config.shutdownTimeoutSeconds * 1000) / 3;
     const cut = setTimeout(() => {
-      app.log.warn(`shutdown: requests still in flight after ${drainMs / 1000} s, closing their connections`);
+      const seconds = Number((drainMs / 1000).toFixed(1));
+      app.log.warn(`shutdown: requests still in flight after ${seconds} s, closing their connections`);
       app.server.closeAllConnections();
     }, drainMs);
     await app.close(); // stops accepting, lets in-flight requests finish
