@@ -121,5 +121,6 @@ export function createMetrics(database: Database): Metrics {
  * whenever no delay was sampled since the last scrape, as when two scrapes come within 10 ms.
  */
 export async function exposition(registry: Registry): Promise<string> {
-  return (await registry.metrics()).replace(/ Nan$/gm, ' NaN');
+  // Sample lines only: a HELP text may end with the word.
+  return (await registry.metrics()).replace(/^([^#\n].*) Nan$/gm, '$1 NaN');
 }
