@@ -5,6 +5,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startServerProcess } from './support/server-process.ts';
 
 // SIGTERM or Ctrl-C: the server closes step by step and says so. A request that never ends is cut
 // after a third of SHUTDOWN_TIMEOUT_SECONDS; a step that still never ends makes the process give up
@@ -15,22 +16,14 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
+/** A server from the sources (test/support), ready, with the promise of its exit code and signal. */
 async function startServer(env: Record<string, string>) {
   const dataDir = mkdtempSync(join(tmpdir(), 'scanhub-shutdown-'));
   dirs.push(dataDir);
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', DATA_DIR: dataDir, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
-  await expect.poll(() => output, { timeout: 60_000 }).toMatch(/listening on http:\/\/\S+/);
-  const url = new URL(/listening on (http:\/\/\S+)/.exec(output)?.[1] ?? '');
-  await expect.poll(async () => (await fetch(`${url.origin}/readyz`)).status, { timeout: 30_000 }).toBe(200);
-  return { child, url, exited, output: () => output };
+  const server = await startServerProcess({ LOG_LEVEL: 'info', DATA_DIR: dataDir, ...env });
+  const exited = once(server.child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+  await expect.poll(async () => (await fetch(`${server.url}/readyz`)).status, { timeout: 30_000 }).toBe(200);
+  return { ...server, url: new URL(server.url), exited };
 }
 
 describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('shutting down on SIGTERM', () => {
