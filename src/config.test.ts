@@ -28,7 +28,7 @@ describe('loadConfig', () => {
       rateLimit: { perMinute: 1200, loginPerMinute: 10 },
       trustProxy: false,
       jobs: { inServer: true, timeoutSeconds: 1800 },
-      shutdownTimeoutSeconds: 45,
+      shutdownTimeoutSeconds: 60,
       outbound: { allowPrivate: false },
       webhooks: { timeoutMs: 10_000, retryLimit: 6, retryDelaySeconds: 30 },
       trackers: { timeoutMs: 20_000, retryLimit: 6, retryDelaySeconds: 30 },

@@ -20,7 +20,7 @@ const EnvSchema = Type.Object({
   TRUST_PROXY: Type.Boolean({ default: false }),
   JOBS_IN_SERVER: Type.Boolean({ default: true }),
   JOB_TIMEOUT_SECONDS: Type.Integer({ minimum: 2, default: 1800 }),
-  SHUTDOWN_TIMEOUT_SECONDS: Type.Integer({ minimum: 1, maximum: 3600, default: 45 }),
+  SHUTDOWN_TIMEOUT_SECONDS: Type.Integer({ minimum: 1, maximum: 3600, default: 60 }),
   OUTBOUND_ALLOW_PRIVATE: Type.Boolean({ default: false }),
   WEBHOOK_TIMEOUT_SECONDS: Type.Integer({ minimum: 1, maximum: 60, default: 10 }),
   WEBHOOK_RETRY_LIMIT: Type.Integer({ minimum: 5, maximum: 20, default: 6 }),
@@ -63,8 +63,9 @@ export interface Config {
   };
   /**
    * How long a graceful shutdown (SIGTERM, Ctrl-C) may take: requests in flight (a third of it, then
-   * their connections are cut), then running jobs (pg-boss gives them 30 s), then the database.
-   * Past it the process says what it was still waiting for and exits with 1.
+   * their connections are cut), then running jobs (pg-boss gives them 30 s), then the database:
+   * the default leaves the last ~10 s for the database after both. Past it the process says what it
+   * was still waiting for and exits with 1.
    */
   shutdownTimeoutSeconds: number;
   /** Webhook and issue-tracker calls. */
