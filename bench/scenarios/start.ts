@@ -92,18 +92,20 @@ export const startScenario: Scenario = {
       });
       return;
     }
-    const first: StartSample[] = [];
-    const later: StartSample[] = [];
-    const floorFirst: StartSample[] = [];
-    const floorLater: StartSample[] = [];
+    const samples: Record<Starter, { first: StartSample[]; later: StartSample[] }> = {
+      scanhub: { first: [], later: [] },
+      floor: { first: [], later: [] },
+    };
+    const { first, later } = samples.scanhub;
+    const floor = samples.floor;
     for (let round = 1; round <= ROUNDS; round++) {
       // Alternating which goes first: the start after another one's data dir was removed can be slower.
       const order = round % 2 === 1 ? (['scanhub', 'floor'] as const) : (['floor', 'scanhub'] as const);
       for (const starter of order) {
         const target = await createTarget(engine, `start-${starter}-${round}`);
         try {
-          (starter === 'scanhub' ? first : floorFirst).push(await timeStart(starter, target));
-          (starter === 'scanhub' ? later : floorLater).push(await timeStart(starter, target));
+          samples[starter].first.push(await timeStart(starter, target));
+          samples[starter].later.push(await timeStart(starter, target));
         } finally {
           await target.dispose();
         }
@@ -111,7 +113,7 @@ export const startScenario: Scenario = {
       log(
         `  round ${round}: first ${first.at(-1)?.ms.toFixed(0)} ms (${first.at(-1)?.peakMb.toFixed(0)} MB), ` +
           `later ${later.at(-1)?.ms.toFixed(0)} ms (${later.at(-1)?.peakMb.toFixed(0)} MB); ` +
-          `floor ${floorFirst.at(-1)?.ms.toFixed(0)} and ${floorLater.at(-1)?.ms.toFixed(0)} ms`,
+          `floor ${floor.first.at(-1)?.ms.toFixed(0)} and ${floor.later.at(-1)?.ms.toFixed(0)} ms`,
       );
     }
     const floorName = (start: 'first' | 'later') =>
@@ -125,7 +127,7 @@ export const startScenario: Scenario = {
       unit: 'ms',
       statistic: 'median',
       samples: first.map((sample) => sample.ms),
-      limit: { name: floorName('first'), samples: floorFirst.map((sample) => sample.ms) },
+      limit: { name: floorName('first'), samples: floor.first.map((sample) => sample.ms) },
       target: { text: `≤ ${FIRST_START_MS} ms`, max: FIRST_START_MS, on: 'value' },
       notes: [
         'the limit is the floor (bench/start-floor.js): what any server on this database does before answering; the target is absolute, the ratio says how much of the start is scanhub',
@@ -147,7 +149,7 @@ export const startScenario: Scenario = {
       unit: 'ms',
       statistic: 'median',
       samples: later.map((sample) => sample.ms),
-      limit: { name: floorName('later'), samples: floorLater.map((sample) => sample.ms) },
+      limit: { name: floorName('later'), samples: floor.later.map((sample) => sample.ms) },
       target: { text: `≤ ${LATER_START_MS} ms`, max: LATER_START_MS, on: 'value' },
     });
   },
