@@ -1,7 +1,8 @@
 import { summarize, type Summary } from './stats.ts';
 import type { Engine } from './targets.ts';
 
-export type Unit = 'ms' | 'MB' | 'req/s' | 'results/s';
+/** `CPU ms/s`: CPU time a process used per second of wall time (10 = 1 % of one core). */
+export type Unit = 'ms' | 'MB' | 'req/s' | 'results/s' | 'CPU ms/s';
 
 /** Which statistic of the samples the ratio and the target use. */
 export type Statistic = 'median' | 'p95' | 'max';

@@ -11,6 +11,10 @@ const ROUNDS = 3;
 const FIRST_START_MS = 2_000;
 const LATER_START_MS = 1_500;
 const FIRST_START_RSS_MB = 400;
+/** An idle server's CPU: its timers and polls, with no request and no job to run. */
+const IDLE_SETTLE_MS = 5_000;
+const IDLE_WINDOW_MS = 15_000;
+const IDLE_CPU_MS_PER_S = 50;
 
 interface StartSample {
   ms: number;
@@ -29,11 +33,29 @@ function command(starter: Starter, target: BenchTarget): { args: string[]; env: 
   };
 }
 
+/** CPU time (user + system, every thread) `pid` has used, in ms: /proc counts it in 1/100 s (USER_HZ). */
+export function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** CPU ms per second `pid` uses over `IDLE_WINDOW_MS`, after `IDLE_SETTLE_MS` of rest. */
+async function idleCpu(pid: number): Promise<number> {
+  await new Promise((resolve) => setTimeout(resolve, IDLE_SETTLE_MS));
+  const before = cpuMs(pid);
+  await new Promise((resolve) => setTimeout(resolve, IDLE_WINDOW_MS));
+  return ((cpuMs(pid) - before) * 1000) / IDLE_WINDOW_MS;
+}
+
 /**
  * One start on `target`, from spawning the process to the first 200 of /healthz, and the process's
- * peak RSS by then.
+ * peak RSS by then; `whileUp`, given the pid, runs after that, before the process is stopped.
  */
-async function timeStart(starter: Starter, target: BenchTarget): Promise<StartSample> {
+async function timeStart(
+  starter: Starter,
+  target: BenchTarget,
+  whileUp?: (pid: number) => Promise<void>,
+): Promise<StartSample> {
   const { args, env } = command(starter, target);
   const started = performance.now();
   const child = spawn(process.execPath, args, { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -60,6 +82,7 @@ async function timeStart(starter: Starter, target: BenchTarget): Promise<StartSa
     const ms = performance.now() - started;
     const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
     const peakKb = Number(/^VmHWM:\s+(\d+) kB/m.exec(status)?.[1] ?? Number.NaN);
+    if (whileUp && child.pid !== undefined) await whileUp(child.pid);
     return { ms, peakMb: peakKb / 1024 };
   } finally {
     child.kill('SIGTERM');
@@ -98,6 +121,7 @@ export const startScenario: Scenario = {
     };
     const { first, later } = samples.scanhub;
     const floor = samples.floor;
+    const idle: number[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
       // Alternating which goes first: the start after another one's data dir was removed can be slower.
       const order = round % 2 === 1 ? (['scanhub', 'floor'] as const) : (['floor', 'scanhub'] as const);
@@ -105,7 +129,15 @@ export const startScenario: Scenario = {
         const target = await createTarget(engine, `start-${starter}-${round}`);
         try {
           samples[starter].first.push(await timeStart(starter, target));
-          samples[starter].later.push(await timeStart(starter, target));
+          // The last round's later start of scanhub also stays up, idle, to measure what it costs.
+          const measureIdle = starter === 'scanhub' && round === ROUNDS;
+          samples[starter].later.push(
+            await timeStart(
+              starter,
+              target,
+              measureIdle ? async (pid) => void idle.push(await idleCpu(pid)) : undefined,
+            ),
+          );
         } finally {
           await target.dispose();
         }
@@ -151,6 +183,18 @@ export const startScenario: Scenario = {
       samples: later.map((sample) => sample.ms),
       limit: { name: floorName('later'), samples: floor.later.map((sample) => sample.ms) },
       target: { text: `≤ ${LATER_START_MS} ms`, max: LATER_START_MS, on: 'value' },
+    });
+    record({
+      scenario: '12',
+      name: 'idle server: CPU per second of wall time',
+      engine,
+      unit: 'CPU ms/s',
+      statistic: 'median',
+      samples: idle,
+      target: { text: `≤ ${IDLE_CPU_MS_PER_S} (5 % of a core)`, max: IDLE_CPU_MS_PER_S, on: 'value' },
+      notes: [
+        `after the last later start and ${IDLE_SETTLE_MS / 1000} s of rest, ${IDLE_WINDOW_MS / 1000} s with no request: the server's own CPU (every thread, /proc/<pid>/stat), its job polls and timers; the database's share on PostgreSQL is not counted`,
+      ],
     });
   },
 };
