@@ -27,7 +27,7 @@ describe('loadConfig', () => {
       sessionTtlHours: 24 * 7,
       rateLimit: { perMinute: 1200, loginPerMinute: 10 },
       trustProxy: false,
-      jobs: { inServer: true, timeoutSeconds: 1800 },
+      jobs: { inServer: true, timeoutSeconds: 1800, pollSeconds: 2 },
       shutdownTimeoutSeconds: 60,
       outbound: { allowPrivate: false },
       webhooks: { timeoutMs: 10_000, retryLimit: 6, retryDelaySeconds: 30 },
@@ -61,6 +61,14 @@ describe('loadConfig', () => {
     });
     for (const bad of ['-1', '1.5', '8MiB']) {
       expect(() => loadConfig({ INGEST_WORKER_MIN_BYTES: bad })).toThrow(/INGEST_WORKER_MIN_BYTES/);
+    }
+  });
+
+  it('reads JOB_POLL_SECONDS in seconds, fractions included, and refuses what pg-boss cannot poll at', () => {
+    expect(loadConfig({ JOB_POLL_SECONDS: '0.5' })).toMatchObject({ jobs: { pollSeconds: 0.5 } });
+    expect(loadConfig({ JOB_POLL_SECONDS: '30' })).toMatchObject({ jobs: { pollSeconds: 30 } });
+    for (const bad of ['0.1', '0', '-2', '601', '2s']) {
+      expect(() => loadConfig({ JOB_POLL_SECONDS: bad })).toThrow(/JOB_POLL_SECONDS/);
     }
   });
 

@@ -20,6 +20,8 @@ const EnvSchema = Type.Object({
   TRUST_PROXY: Type.Boolean({ default: false }),
   JOBS_IN_SERVER: Type.Boolean({ default: true }),
   JOB_TIMEOUT_SECONDS: Type.Integer({ minimum: 2, default: 1800 }),
+  // pg-boss polls at most twice a second.
+  JOB_POLL_SECONDS: Type.Number({ minimum: 0.5, maximum: 600, default: 2 }),
   SHUTDOWN_TIMEOUT_SECONDS: Type.Integer({ minimum: 1, maximum: 3600, default: 60 }),
   OUTBOUND_ALLOW_PRIVATE: Type.Boolean({ default: false }),
   WEBHOOK_TIMEOUT_SECONDS: Type.Integer({ minimum: 1, maximum: 60, default: 10 }),
@@ -60,6 +62,12 @@ export interface Config {
     inServer: boolean;
     /** A job running longer is taken as abandoned (its worker died) and retried elsewhere. */
     timeoutSeconds: number;
+    /**
+     * How often each queue's worker looks for jobs it was not woken for. A process wakes its own
+     * workers when it sends them work, so this bounds only the wait of jobs sent by another
+     * process, retries whose delay has passed and cron jobs.
+     */
+    pollSeconds: number;
   };
   /**
    * How long a graceful shutdown (SIGTERM, Ctrl-C) may take: requests in flight (a third of it, then
@@ -140,7 +148,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       loginPerMinute: parsed.LOGIN_RATE_LIMIT_PER_MINUTE,
     },
     trustProxy: parsed.TRUST_PROXY,
-    jobs: { inServer: parsed.JOBS_IN_SERVER, timeoutSeconds: parsed.JOB_TIMEOUT_SECONDS },
+    jobs: {
+      inServer: parsed.JOBS_IN_SERVER,
+      timeoutSeconds: parsed.JOB_TIMEOUT_SECONDS,
+      pollSeconds: parsed.JOB_POLL_SECONDS,
+    },
     shutdownTimeoutSeconds: parsed.SHUTDOWN_TIMEOUT_SECONDS,
     outbound: { allowPrivate: parsed.OUTBOUND_ALLOW_PRIVATE },
     webhooks: {

@@ -110,15 +110,6 @@ const jobSpecs = (config: Config): { [N in JobName]: JobSpec<JobPayloads[N]> } =
 /** How often a worker process looks for committed events no dispatcher has taken yet. */
 const OUTBOX_WATCH_MS = 500;
 
-/**
- * How often each queue's worker looks for jobs it was not woken for. A process wakes its own
- * workers when it sends them work (`wake`, after the sender's commit), and the outbox watch wakes
- * the dispatcher, so polling only finds what arrives otherwise: jobs another process sent, retries
- * whose delay has passed, cron jobs. Every 0.5 s, the eight queues' polls kept an idle PGlite server
- * at 6–8 % of a core (bench scenario 12); at pg-boss's own default of 2 s such jobs wait up to 2 s.
- */
-const QUEUE_POLL_SECONDS = 2;
-
 export interface JobsOptions {
   /** Run workers in this process (the server does by default; `scanhub worker` always does). */
   work: boolean;
@@ -291,15 +282,18 @@ type AnyJobSpec = JobSpec<unknown>;
 
 /** Runs one queue's worker in this process; returns its id (to wake it). */
 function startWorker(boss: PgBoss, name: JobName, spec: AnyJobSpec, context: JobContext): Promise<string> {
+  // Polling finds only what no wake announced (`config.jobs.pollSeconds`). Every 0.5 s, the eight
+  // queues' polls kept an idle PGlite server at 6–9 % of a core (bench scenario 12).
+  const pollingIntervalSeconds = context.config.jobs.pollSeconds;
   if (!('batchHandler' in spec)) {
-    return boss.work(name, { batchSize: 1, pollingIntervalSeconds: QUEUE_POLL_SECONDS }, async ([job]) => {
+    return boss.work(name, { batchSize: 1, pollingIntervalSeconds }, async ([job]) => {
       if (job) await asBackgroundWork(() => spec.handler(context, job.data));
     });
   }
   let workerId = '';
   const started = boss.work(
     name,
-    { batchSize: spec.batchSize, pollingIntervalSeconds: QUEUE_POLL_SECONDS, includeMetadata: true },
+    { batchSize: spec.batchSize, pollingIntervalSeconds, includeMetadata: true },
     async (batch) => {
       const failures = await asBackgroundWork(() =>
         spec.batchHandler(

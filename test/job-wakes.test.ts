@@ -1,0 +1,79 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.ts';
+import { makeApplication, makeUser, type TestUser } from './support/factories.ts';
+import { buildSarif } from './support/sarif-builder.ts';
+import { createTestApp, type TestApp } from './support/test-app.ts';
+import { upload } from './support/upload.ts';
+import { eventually, startReceiver, type WebhookReceiver } from './support/webhook-receiver.ts';
+
+/**
+ * A process wakes its own job workers when it sends them work; polling (JOB_POLL_SECONDS) only
+ * finds what no wake announced: jobs another process sent, retries, cron jobs. With polls ten
+ * minutes apart, what a request starts must still run at once: a missing wake makes these wait
+ * for a poll that does not come within the test.
+ */
+const POLL_SECONDS = 600;
+const WITHIN_MS = 15_000;
+
+let t: TestApp;
+let admin: TestUser;
+let receiver: WebhookReceiver | undefined;
+
+beforeAll(async () => {
+  t = await createTestApp({
+    jobs: { ...loadConfig({}).jobs, pollSeconds: POLL_SECONDS },
+    outbound: { allowPrivate: true },
+  });
+  admin = await makeUser(t, { role: 'admin' });
+});
+afterEach(async () => {
+  await receiver?.close();
+  receiver = undefined;
+});
+afterAll(() => t.close());
+
+const sarif = buildSarif({
+  results: [
+    { ruleId: 'xss', path: 'src/a.ts', line: 3, level: 'error' },
+    { ruleId: 'sqli', path: 'src/b.ts', line: 9, level: 'warning' },
+  ],
+});
+
+describe(`with job polls ${POLL_SECONDS} s apart`, () => {
+  it('an async upload is ingested', async () => {
+    const app = await makeApplication(t, admin);
+    const accepted = await upload(
+      t,
+      '/api/ingest?async=true',
+      { 'x-api-token': app.api_token },
+      { file: sarif },
+    );
+    expect(accepted.statusCode).toBe(202);
+    const scanId = accepted.json().scan.id as number;
+    const scan = await eventually(async () => {
+      const response = await t.app.inject({ url: `/api/scans/${scanId}`, headers: admin.headers });
+      const body = response.json() as { status: string; findings_count: number };
+      return body.status === 'pending' || body.status === 'processing' ? undefined : body;
+    }, WITHIN_MS);
+    expect(scan).toMatchObject({ status: 'completed', findings_count: 2 });
+  });
+
+  it("an upload's events reach a webhook: the outbox watch wakes the dispatcher, the dispatcher the deliveries", async () => {
+    const app = await makeApplication(t, admin);
+    receiver = await startReceiver();
+    const subscribed = await t.app.inject({
+      method: 'POST',
+      url: `/api/applications/${app.id}/webhooks`,
+      headers: admin.headers,
+      payload: { url: receiver.url, events: 'finding.created' },
+    });
+    expect(subscribed.statusCode).toBe(201);
+    const uploaded = await upload(t, `/api/applications/${app.id}/ingest`, admin.headers, { file: sarif });
+    expect(uploaded.statusCode).toBe(201);
+    const requests = await receiver.waitFor(2, WITHIN_MS);
+    expect(requests.map((request) => request.headers['x-service-event'])).toEqual([
+      'finding.created',
+      'finding.created',
+    ]);
+  });
+});
