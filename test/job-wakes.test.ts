@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { makeApplication, makeUser, type TestUser } from './support/factories.ts';
@@ -76,4 +77,31 @@ describe(`with job polls ${POLL_SECONDS} s apart`, () => {
       'finding.created',
     ]);
   });
+
+  it.skipIf(Boolean(process.env.TEST_DATABASE_URL))(
+    "on PGlite, a big upload's vacuum runs after its answer",
+    async () => {
+      const app = await makeApplication(t, admin);
+      const results = Array.from({ length: 10_000 }, (_, index) => ({
+        ruleId: `rule-${index % 7}`,
+        path: `src/file-${index}.ts`,
+        line: index + 1,
+      }));
+      const response = await upload(
+        t,
+        '/api/ingest',
+        { 'x-api-token': app.api_token },
+        { file: buildSarif({ tool: 'vacuum-wake', results }) },
+      );
+      expect(response.statusCode).toBe(201);
+      const state = await eventually(async () => {
+        const { rows } = await sql<{ state: string }>`
+          select state from ${sql.table(`${t.database.jobSchema}.job`)}
+          where name = 'vacuum-after-ingest'`.execute(t.db);
+        return rows[0]?.state === 'completed' ? rows[0].state : undefined;
+      }, WITHIN_MS);
+      expect(state).toBe('completed');
+    },
+    60_000,
+  );
 });

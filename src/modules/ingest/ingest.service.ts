@@ -16,6 +16,11 @@ import { presentScan, type ScanRecord } from '../scans/scans.presenter.ts';
 /** PGlite has no autovacuum: clean up after uploads big enough to leave many dead rows. */
 const MAINTAIN_AFTER_FINDINGS = 10_000;
 
+/** Whether an upload left enough dead rows on PGlite to be vacuumed after its answer. */
+function needsVacuum(database: Database, findings: number): boolean {
+  return database.kind === 'pglite' && findings >= MAINTAIN_AFTER_FINDINGS;
+}
+
 /**
  * Asks for the vacuum of what a big upload churned, in its merge transaction: a background job
  * (`vacuum-after-ingest`) does it after the answer, yielding to requests on PGlite's one session, as
@@ -24,8 +29,13 @@ const MAINTAIN_AFTER_FINDINGS = 10_000;
 function vacuumLater(database: Database, jobs: Pick<Jobs, 'send'>): InMergeTransaction | undefined {
   if (database.kind !== 'pglite') return undefined;
   return async (trx, counts) => {
-    if (counts.findings >= MAINTAIN_AFTER_FINDINGS) await jobs.send(trx, 'vacuum-after-ingest', {});
+    if (needsVacuum(database, counts.findings)) await jobs.send(trx, 'vacuum-after-ingest', {});
   };
+}
+
+/** Starts the vacuum `vacuumLater` queued, now that its transaction has committed. */
+function startVacuum(deps: Pick<IngestDeps, 'database' | 'jobs'>, findings: number): void {
+  if (needsVacuum(deps.database, findings)) deps.jobs.wake('vacuum-after-ingest');
 }
 
 export interface IngestDeps {
@@ -189,6 +199,7 @@ export async function ingestUpload(
       undefined,
       vacuumLater(deps.database, deps.jobs),
     );
+    startVacuum(deps, outcome.counts.findings);
     recordIngest(deps.metrics, outcome.scan, startedAt, 'sync');
     await removeSpooled(file.path);
     // No statement after the commit: the answer is the scan the transaction wrote.
@@ -207,7 +218,7 @@ export async function ingestUpload(
 export interface StoredScanDeps {
   db: Kysely<DB>;
   database: Database;
-  jobs: Pick<Jobs, 'send'>;
+  jobs: Pick<Jobs, 'send' | 'wake'>;
   metrics: IngestMetrics;
   config: Pick<Config, 'dataDir' | 'ingestWorkerMinBytes'>;
 }
@@ -273,7 +284,10 @@ export async function processStoredScan(deps: StoredScanDeps, scanId: number): P
         await vacuum?.(trx, counts);
       },
     );
-    if (outcome) recordIngest(deps.metrics, outcome.scan, startedAt, 'async');
+    if (outcome) {
+      startVacuum(deps, outcome.counts.findings);
+      recordIngest(deps.metrics, outcome.scan, startedAt, 'async');
+    }
   } catch (error) {
     const message = error instanceof AppError ? error.detail : 'Processing failed unexpectedly';
     await db
