@@ -287,3 +287,23 @@ export async function upload(
   }
   return { ms, status: response.status, body: JSON.parse(response.text) as IngestBody, error: undefined };
 }
+
+/**
+ * Resolves once no job of `queue` waits or runs, as the server's `/metrics` reports them (`scanhub_jobs`
+ * by queue and state): the bench cannot open a PGlite data dir while the server holds it.
+ */
+export async function jobsSettled(server: BenchServer, queue: string, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const pending = new RegExp(
+    `^scanhub_jobs\\{name="${queue}",state="(?:created|retry|active)"\\} (\\S+)$`,
+    'gm',
+  );
+  for (;;) {
+    const response = await request(`${server.url}/metrics`);
+    if (response.status !== 200) throw new Error(`GET /metrics → ${response.status}`);
+    const waiting = [...response.text.matchAll(pending)].some((match) => Number(match[1]) > 0);
+    if (!waiting) return;
+    if (Date.now() > deadline) throw new Error(`${queue} jobs still pending after ${timeoutMs / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
