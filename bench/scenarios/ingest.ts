@@ -106,8 +106,9 @@ export const ingestScenario: Scenario = {
       // The same file into another application, once the job that follows a big upload has analyzed
       // the tables: their statistics know the first application's findings and nothing of the new
       // version. PGlite's chunked merge once planned each range against them and took 13 minutes.
-      // PGlite's vacuum job is waited for, not guessed at: in a slow hour, the re-upload's was still
-      // running 3 s later, on the one session the next upload needs (1.29× in one run).
+      // PGlite's vacuum job is waited for, not guessed at: its VACUUM ANALYZE holds the one session
+      // the next upload needs for ~2 s after a 100k upload, longer in a slow hour, so 3 s alone could
+      // measure either tables not yet analyzed or an upload sharing the session with the vacuum.
       await new Promise((resolve) => setTimeout(resolve, 3000));
       await jobsSettled(env.server, 'vacuum-after-ingest');
       const other = await createApplication(env.api(), groupId, 'ingest-other');
