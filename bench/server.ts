@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { distIsFresh } from '../bin/dist-freshness.js';
 import { onCleanup } from './cleanup.ts';
 import { request, requestJson, uploadMultipart, type Headers } from './http.ts';
+import type { JobName } from '../src/jobs/job-map.ts';
 import type { BenchTarget } from './targets.ts';
 
 export const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -292,7 +293,7 @@ export async function upload(
  * Resolves once no job of `queue` waits or runs, as the server's `/metrics` reports them (`scanhub_jobs`
  * by queue and state): the bench cannot open a PGlite data dir while the server holds it.
  */
-export async function jobsSettled(server: BenchServer, queue: string, timeoutMs = 120_000): Promise<void> {
+export async function jobsSettled(server: BenchServer, queue: JobName, timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   const pending = new RegExp(
     `^scanhub_jobs\\{name="${queue}",state="(?:created|retry|active)"\\} (\\S+)$`,

@@ -41,6 +41,18 @@ const sarif = buildSarif({
 });
 
 describe(`with job polls ${POLL_SECONDS} s apart`, () => {
+  it('a job sent without a wake waits for the poll (the setting reaches the workers)', async () => {
+    await t.jobs.send(t.db, 'maintenance-daily', {});
+    // pg-boss's own default would have fetched it within 2 s.
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    const { rows } = await sql<{ state: string }>`
+      select state from ${sql.table(`${t.database.jobSchema}.job`)} where name = 'maintenance-daily'`.execute(
+      t.db,
+    );
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.map((row) => row.state)).toEqual(rows.map(() => 'created'));
+  });
+
   it('an async upload is ingested', async () => {
     const app = await makeApplication(t, admin);
     const accepted = await upload(

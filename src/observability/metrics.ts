@@ -121,7 +121,8 @@ export function createMetrics(database: Database): Metrics {
  * The registry in the text exposition format, with "not a number" spelled `NaN` as the format
  * requires: prom-client 15 writes `Nan` (its `getValueAsString`), which Prometheus's own parser
  * happens to accept but stricter ones (OpenMetrics) do not. The event-loop lag gauges are NaN
- * whenever no delay was sampled since the last scrape, as when two scrapes come within 10 ms.
+ * whenever no delay was sampled since the last scrape, as when two scrapes come within one sampling
+ * interval (100 ms, above).
  */
 export async function exposition(registry: Registry): Promise<string> {
   // Sample lines only: a HELP text may end with the word.
