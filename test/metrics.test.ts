@@ -149,6 +149,13 @@ describe('/metrics without a token configured', () => {
     const connections = families.get('scanhub_database_connections')?.samples ?? [];
     expect(connections.length).toBeGreaterThan(0);
     expect(connections.every((sample) => sample.labels.engine === engine)).toBe(true);
+    const pgliteMemory = families.get('scanhub_pglite_memory_bytes');
+    if (t.database.kind === 'pglite') {
+      // Shared buffers alone are 32 MB; a field PGlite renames would read 0 here.
+      expect(sampleValue(families, 'scanhub_pglite_memory_bytes', {})).toBeGreaterThan(32 * 2 ** 20);
+    } else {
+      expect(pgliteMemory).toBeUndefined();
+    }
     expect(families.has('scanhub_process_cpu_seconds_total')).toBe(true);
     // The upload was parsed in the staging thread, which this process started and still runs.
     expect(sampleValue(families, 'scanhub_staging_threads_started_total', {})).toBeGreaterThanOrEqual(1);

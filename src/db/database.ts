@@ -179,6 +179,16 @@ function blobOver(rows: Buffer): Blob {
   return { arrayBuffer: async () => bytes, size: bytes.byteLength } as unknown as Blob;
 }
 
+/**
+ * Bytes of PGlite's WebAssembly memory: the whole embedded database (shared buffers, sorts, hashes,
+ * caches), which grows to its peak and never shrinks. PGlite keeps its Emscripten module in a
+ * protected field and offers no public size, hence the cast.
+ */
+export function pgliteMemoryBytes(instance: PGlite): number {
+  const module = (instance as unknown as { mod?: { HEAPU8?: Uint8Array } }).mod;
+  return module?.HEAPU8?.byteLength ?? 0;
+}
+
 const pgliteTimestamptz = timestamptzParser(
   (text: string) => pgliteTypes.parsers[TIMESTAMPTZ_OID]?.(text, TIMESTAMPTZ_OID) as unknown,
 );

@@ -1,6 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { sql } from 'kysely';
-import type { Database } from '../db/database.ts';
+import { pgliteMemoryBytes, type Database } from '../db/database.ts';
 import { stagingStats } from '../ingest/stage-in-worker.ts';
 
 /**
@@ -95,6 +95,17 @@ export function createMetrics(database: Database): Metrics {
       }
     },
   });
+  const pglite = database.pglite?.instance;
+  if (pglite) {
+    new Gauge({
+      name: 'scanhub_pglite_memory_bytes',
+      help: "The embedded database's WebAssembly memory: it grows with the work it does and is never returned",
+      registers: [registry],
+      collect() {
+        this.set(pgliteMemoryBytes(pglite));
+      },
+    });
+  }
   new Gauge({
     name: 'scanhub_staging_jobs',
     help: 'Uploads being parsed in the staging thread now',
