@@ -156,6 +156,15 @@ describe('after a big upload', () => {
     // Truncated, not vacuumed: a vacuum keeps the pages of the indexes the upload's rows filled.
     const emptied = await stagingIndexPages(t);
     expect(emptied.pages).toBe(emptied.indexes);
+    // Analyzed on a sample of 9,000 rows, not 30,000 (pglite-maintenance.ts): 10k distinct lines
+    // give a histogram of 31 bounds at target 30, 101 at the default; the default stays for the rest.
+    const { rows } = await sql<{ bounds: number; target: string }>`
+      select array_length(histogram_bounds, 1)::integer as bounds,
+        current_setting('default_statistics_target') as target
+      from pg_stats where schemaname = current_schema() and tablename = 'findings' and attname = 'line'`.execute(
+      t.db,
+    );
+    expect(rows).toEqual([{ bounds: 31, target: '100' }]);
   }, 60_000);
 
   it('keeps the rows an upload has staged: the staging table is vacuumed then, not truncated (PGlite)', async () => {
