@@ -1,6 +1,6 @@
 import { Environment } from '../environment.ts';
 import { sarifFile } from '../generate-sarif.ts';
-import { createApplication, createGroup, upload } from '../server.ts';
+import { createApplication, createGroup, jobsSettled, upload } from '../server.ts';
 import { summarize } from '../stats.ts';
 import { requireCreated } from './ingest.ts';
 import type { Scenario } from './types.ts';
@@ -12,7 +12,8 @@ const MIB_TO_MB = 1.048576;
 
 /**
  * Scenario 3: peak RSS (VmHWM of the server process, in MB) over one ingest, a fresh server for each
- * size and repeat. The peak includes start-up; the RSS when ready is reported beside it.
+ * size and repeat. The peak includes start-up and, on PGlite, the vacuum job that follows the
+ * upload; the RSS when ready is reported beside it.
  */
 export const memoryScenario: Scenario = {
   ids: ['3'],
@@ -34,6 +35,9 @@ export const memoryScenario: Scenario = {
           const before = env.server.memory();
           const result = await upload(env.server, app.token, file, '1.0.0');
           requireCreated(result, `${size} upload`);
+          // PGlite's VACUUM ANALYZE of what the upload churned runs in this process after the answer
+          // (PostgreSQL's autovacuum in its own): part of the ingest's peak, so waited for.
+          if (engine === 'pglite') await jobsSettled(env.server, 'vacuum-after-ingest');
           const after = env.server.memory();
           samples.push(after.peakMb * MIB_TO_MB);
           ready.push(before.peakMb * MIB_TO_MB);
@@ -54,7 +58,11 @@ export const memoryScenario: Scenario = {
         statistic: 'max',
         samples,
         target: { text: `≤ ${PEAK_LIMIT_MB[engine]} MB`, max: PEAK_LIMIT_MB[engine], on: 'value' },
-        notes: ['peak = VmHWM of the server process (start-up included); MB = 10^6 bytes'],
+        notes: [
+          engine === 'pglite'
+            ? 'peak = VmHWM of the server process (start-up and the vacuum after the upload included); MB = 10^6 bytes'
+            : 'peak = VmHWM of the server process (start-up included); MB = 10^6 bytes',
+        ],
         extra: { readyPeakMB: Math.round(summarize(ready).max) },
       });
     }
