@@ -156,7 +156,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
       return error;
     },
   });
-  registerAuthentication(app, context.db, context.secretKey, context.database.credentialNotices);
+  registerAuthentication(app, context.db, context.secretKey, context.database.changeNotices);
   await registerOpenApi(app);
   for (const register of ROUTE_MODULES) register(app, context);
   await registerWebUi(app);

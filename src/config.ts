@@ -63,9 +63,10 @@ export interface Config {
     /** A job running longer is taken as abandoned (its worker died) and retried elsewhere. */
     timeoutSeconds: number;
     /**
-     * How often each queue's worker looks for jobs it was not woken for. A process wakes its own
-     * workers when it sends them work, so this bounds only the wait of jobs sent by another
-     * process, retries whose delay has passed and cron jobs.
+     * How often each queue's worker looks for jobs it was not woken for, and the outbox watch for
+     * events. Every process hears of the jobs and events any process commits (change-notices.ts),
+     * so this bounds only the wait of retries whose delay has passed, cron jobs, and what was
+     * committed while this process's listening connection was down.
      */
     pollSeconds: number;
   };

@@ -2,7 +2,7 @@ import pg from 'pg';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { UserPrincipal } from '../src/access/principal.ts';
-import { credentialNoticesApplicationName, type ChangeNotices } from '../src/db/change-notices.ts';
+import { CREDENTIALS_CHANNEL, noticesApplicationName, type ChangeNotices } from '../src/db/change-notices.ts';
 import { ApiKeyCache, type CachedApiKey } from '../src/http/api-key-cache.ts';
 import { sha256Hex } from '../src/lib/secrets.ts';
 import { makeUser, type TestUser } from './support/factories.ts';
@@ -234,9 +234,9 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('a cached API key, on Pos
   });
 
   it('stops caching when the listening connection breaks, and listens again', async () => {
-    const notices = t.database.credentialNotices;
+    const notices = t.database.changeNotices;
     // This server's connection only: another test file's server may be listening on the database.
-    const listener = credentialNoticesApplicationName(await currentSchema());
+    const listener = noticesApplicationName(await currentSchema());
     await otherProcess((client) =>
       client.query(`select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1`, [
         listener,
@@ -272,9 +272,11 @@ describe('ApiKeyCache', () => {
     const listeners = new Set<() => void>();
     const notices: ChangeNotices & { live: boolean; notify(): void } = {
       live: true,
-      onChange: (listener) => {
-        listeners.add(listener);
-        return () => listeners.delete(listener);
+      onChange: (channel, listener) => {
+        if (channel !== CREDENTIALS_CHANNEL) return () => false;
+        const heard = () => listener(undefined);
+        listeners.add(heard);
+        return () => listeners.delete(heard);
       },
       notify: () => listeners.forEach((listener) => listener()),
       close: async () => {},

@@ -49,8 +49,11 @@ export interface Database {
    * PGlite, whose one session is every transaction's.
    */
   copyTransaction?: <T>(work: (trx: Transaction<DB>, copy: CopyInto) => Promise<T>) => Promise<T>;
-  /** Notices that API keys or users changed, from any process (what the API key cache drops on). */
-  credentialNotices: ChangeNotices;
+  /**
+   * Notices from any process that API keys or users changed (what the API key cache drops on), jobs
+   * were sent (what wakes the workers) or events committed (what wakes the outbox watch).
+   */
+  changeNotices: ChangeNotices;
   close(): Promise<void>;
 }
 
@@ -126,7 +129,7 @@ async function postgresDatabase(url: string, schema: string | undefined): Promis
     },
   });
   const db = new Kysely<DB>({ dialect: withSearchPathIntrospector(new PostgresDialect({ pool })) });
-  const credentialNotices = await postgresChangeNotices(pool, connection, schema);
+  const changeNotices = await postgresChangeNotices(pool, connection, schema);
   return {
     db,
     kind: 'postgres',
@@ -158,9 +161,9 @@ async function postgresDatabase(url: string, schema: string | undefined): Promis
         throw error;
       }
     },
-    credentialNotices,
+    changeNotices,
     close: async () => {
-      await credentialNotices.close();
+      await changeNotices.close();
       await db.destroy();
     },
   };
@@ -203,7 +206,7 @@ async function pgliteDatabase(options: DatabaseOptions): Promise<Database> {
   const lock = new SessionLock();
   const db = new Kysely<DB>({ dialect: withSearchPathIntrospector(new PGliteDialect(instance, lock)) });
   // Nothing else uses the session yet: LISTEN needs no turn of the lock.
-  const credentialNotices = await pgliteChangeNotices(instance);
+  const changeNotices = await pgliteChangeNotices(instance);
   return {
     db,
     kind: 'pglite',
@@ -214,7 +217,7 @@ async function pgliteDatabase(options: DatabaseOptions): Promise<Database> {
       const blob = blobOver(rows);
       await lock.run(() => instance.query(copyStatement(table, columns, `'/dev/blob'`), [], { blob }));
     },
-    credentialNotices,
+    changeNotices,
     close: async () => {
       await db.destroy();
       // Behind whatever background work already waits for the session (pg-boss completing a job
@@ -222,7 +225,7 @@ async function pgliteDatabase(options: DatabaseOptions): Promise<Database> {
       // closed database where pg-boss does not catch them.
       await asBackgroundWork(() =>
         lock.run(async () => {
-          await credentialNotices.close();
+          await changeNotices.close();
           await instance.close();
         }),
       );

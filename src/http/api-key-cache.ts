@@ -1,5 +1,5 @@
 import type { UserPrincipal } from '../access/principal.ts';
-import type { ChangeNotices } from '../db/change-notices.ts';
+import { CREDENTIALS_CHANNEL, type ChangeNotices } from '../db/change-notices.ts';
 
 /** An API key that was valid when looked up, and whom it authenticates. */
 export interface CachedApiKey {
@@ -37,7 +37,7 @@ export class ApiKeyCache {
     private readonly notices: ChangeNotices,
     private readonly capacity = DEFAULT_CAPACITY,
   ) {
-    this.stopListening = notices.onChange(() => {
+    this.stopListening = notices.onChange(CREDENTIALS_CHANNEL, () => {
       this.changes += 1;
       this.entries.clear();
     });

@@ -124,10 +124,10 @@ export function registerAuthentication(
   app: FastifyInstance,
   db: Kysely<DB>,
   secretKey: string,
-  credentialNotices: ChangeNotices,
+  changeNotices: ChangeNotices,
 ): void {
   app.decorateRequest('principal', null);
-  const apiKeys = new ApiKeyCache(credentialNotices);
+  const apiKeys = new ApiKeyCache(changeNotices);
   app.addHook('onClose', async () => apiKeys.stopListening());
 
   app.addHook('onRequest', async (request) => {

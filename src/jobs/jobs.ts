@@ -1,8 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import PgBoss from 'pg-boss';
 import type { AppContext } from '../app-context.ts';
 import type { DB } from '../db/schema.ts';
+import { EVENTS_CHANNEL, JOBS_CHANNEL } from '../db/change-notices.ts';
 import { asBackgroundWork } from '../db/pglite-dialect.ts';
 import { bossDatabase, viaKysely } from './boss-database.ts';
 import type { Config } from '../config.ts';
@@ -81,7 +82,7 @@ const jobSpecs = (config: Config): { [N in JobName]: JobSpec<JobPayloads[N]> } =
   },
   'dispatch-outbox': {
     policy: 'stately',
-    // The watcher below sends it within a second of a commit; the schedule is the backstop.
+    // The watcher below sends it when events are committed; the schedule is the backstop.
     cron: '* * * * *',
     retryLimit: 2,
     handler: dispatchOutbox,
@@ -107,8 +108,14 @@ const jobSpecs = (config: Config): { [N in JobName]: JobSpec<JobPayloads[N]> } =
   },
 });
 
-/** How often a worker process looks for committed events no dispatcher has taken yet. */
-const OUTBOX_WATCH_MS = 500;
+/**
+ * Tells every process's workers that `name` has work, at the commit that makes the job exist: a
+ * worker in another process (a second server, `scanhub worker`) fetches it then, instead of at its
+ * next poll. The payload names the queue after the schema (change-notices.ts).
+ */
+async function announceJobs(executor: Kysely<DB> | Transaction<DB>, name: JobName): Promise<void> {
+  await sql`select pg_notify(${JOBS_CHANNEL}, current_schema() || ' ' || ${name})`.execute(executor);
+}
 
 export interface JobsOptions {
   /** Run workers in this process (the server does by default; `scanhub worker` always does). */
@@ -188,6 +195,7 @@ export async function startJobs(context: Omit<AppContext, 'jobs'>, options: Jobs
   }
 
   const workerIds = new Map<JobName, string>();
+  const listening: (() => void)[] = [];
   let watching = false;
   let stopped = false;
   let watcher: NodeJS.Timeout | undefined;
@@ -199,12 +207,14 @@ export async function startJobs(context: Omit<AppContext, 'jobs'>, options: Jobs
   const api: Jobs = {
     send: async (executor, name, payload) => {
       await boss.send(name, payload, { db: viaKysely(executor) });
+      await announceJobs(executor, name);
     },
     sendMany: async (executor, name, payloads) => {
       for (let start = 0; start < payloads.length; start += 5000) {
         const chunk = payloads.slice(start, start + 5000).map((data) => ({ name, data }));
         await boss.insert(chunk, { db: viaKysely(executor) });
       }
+      if (payloads.length > 0) await announceJobs(executor, name);
     },
     wake: (name) => {
       const id = workerIds.get(name);
@@ -224,6 +234,7 @@ export async function startJobs(context: Omit<AppContext, 'jobs'>, options: Jobs
       stopped = true;
       watching = false;
       clearTimeout(watcher);
+      for (const stopListening of listening) stopListening();
       await workersStarted?.catch(() => {}); // a worker starting now would outlive the stop
       await clock?.stop({ graceful: true, wait: true, timeout: 30_000 });
       await boss.stop({ graceful: true, wait: true, timeout: 30_000 });
@@ -247,20 +258,48 @@ export async function startJobs(context: Omit<AppContext, 'jobs'>, options: Jobs
       workerIds.set(name, id);
     }
     // Events are committed by whoever changed something; a worker process notices them here and
-    // sends the (stately) dispatcher, so no writer has to remember to.
+    // sends the (stately) dispatcher, so no writer has to remember to. Their notice (events-notices
+    // migration) starts a look at once; the timer only finds what no notice announced.
+    const watchIntervalMs = context.config.jobs.pollSeconds * 1000;
+    let looking = false;
+    let lookAgain = false;
     const watchOutbox = async () => {
+      if (looking) {
+        lookAgain = true;
+        return;
+      }
+      looking = true;
+      clearTimeout(watcher);
       try {
-        if (await hasUndispatchedEvents(context.db)) {
-          await boss.send('dispatch-outbox', {});
-          api.wake('dispatch-outbox');
-        }
+        do {
+          lookAgain = false;
+          if (await hasUndispatchedEvents(context.db)) {
+            await boss.send('dispatch-outbox', {});
+            api.wake('dispatch-outbox');
+          }
+        } while (lookAgain && watching);
       } catch (error) {
         if (watching) options.log.warn({ err: error }, 'outbox watch failed');
+      } finally {
+        looking = false;
       }
-      if (watching) watcher = setTimeout(() => void asBackgroundWork(watchOutbox), OUTBOX_WATCH_MS).unref();
+      if (watching) watcher = setTimeout(() => void asBackgroundWork(watchOutbox), watchIntervalMs).unref();
     };
     watching = !stopped;
-    if (watching) watcher = setTimeout(() => void asBackgroundWork(watchOutbox), OUTBOX_WATCH_MS).unref();
+    if (!watching) return;
+    const notices = context.database.changeNotices;
+    listening.push(
+      notices.onChange(EVENTS_CHANNEL, () => {
+        if (watching) void asBackgroundWork(watchOutbox);
+      }),
+      // A job sent by any process: its queue's worker here fetches now. A notice that may have been
+      // missed wakes them all.
+      notices.onChange(JOBS_CHANNEL, (queue) => {
+        for (const name of names) if (queue === undefined || queue === name) api.wake(name);
+      }),
+    );
+    // Events committed while no worker ran are looked for now.
+    void asBackgroundWork(watchOutbox);
   };
 
   if (options.work && !options.deferWorkers) await api.startWorkers();

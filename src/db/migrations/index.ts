@@ -28,6 +28,7 @@ import * as secretEvidenceSpelling from './2026-11-25T0300-secret-evidence-spell
 import * as findingsDisplayStatistics from './2026-11-26T0100-findings-display-statistics.ts';
 import * as byteOrderKeys from './2026-11-26T0200-byte-order-keys.ts';
 import * as credentialNoticesNameSchema from './2026-11-26T0300-credential-notices-name-schema.ts';
+import * as eventsNotices from './2026-11-27T0800-events-notices.ts';
 
 /** Forward-only migrations, applied in key order. Add new files here; never edit an applied one. */
 export const migrations: Record<string, Migration> = {
@@ -60,4 +61,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26T0100-findings-display-statistics': findingsDisplayStatistics,
   '2026-11-26T0200-byte-order-keys': byteOrderKeys,
   '2026-11-26T0300-credential-notices-name-schema': credentialNoticesNameSchema,
+  '2026-11-27T0800-events-notices': eventsNotices,
 };
