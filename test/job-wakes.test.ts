@@ -131,6 +131,32 @@ describe(`with job polls ${POLL_SECONDS} s apart`, () => {
     expect(scan).toMatchObject({ status: 'completed', findings_count: 2 });
   });
 
+  it('async uploads sent together are each ingested, not one per wake', async () => {
+    const app = await makeApplication(t, admin);
+    const accepted = await Promise.all(
+      ['1', '2', '3', '4'].map((version) =>
+        upload(
+          t,
+          '/api/ingest?async=true',
+          { 'x-api-token': app.api_token },
+          { file: sarif, fields: { version } },
+        ),
+      ),
+    );
+    expect(accepted.map((response) => response.statusCode)).toEqual([202, 202, 202, 202]);
+    const scanIds = accepted.map((response) => response.json().scan.id as number);
+    const statuses = await eventually(async () => {
+      const scans = await Promise.all(
+        scanIds.map(async (id) => {
+          const response = await t.app.inject({ url: `/api/scans/${id}`, headers: admin.headers });
+          return (response.json() as { status: string }).status;
+        }),
+      );
+      return scans.every((status) => status === 'completed') ? scans : undefined;
+    }, WITHIN_MS);
+    expect(statuses).toEqual(['completed', 'completed', 'completed', 'completed']);
+  });
+
   it("an upload's events reach a webhook: the outbox watch wakes the dispatcher, the dispatcher the deliveries", async () => {
     const app = await makeApplication(t, admin);
     receiver = await startReceiver();

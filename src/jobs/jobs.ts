@@ -324,12 +324,20 @@ function startWorker(boss: PgBoss, name: JobName, spec: AnyJobSpec, context: Job
   // Polling finds only what no wake announced (`config.jobs.pollSeconds`). Every 0.5 s, the eight
   // queues' polls kept an idle PGlite server at 6–9 % of a core (bench scenario 12).
   const pollingIntervalSeconds = context.config.jobs.pollSeconds;
-  if (!('batchHandler' in spec)) {
-    return boss.work(name, { batchSize: 1, pollingIntervalSeconds }, async ([job]) => {
-      if (job) await asBackgroundWork(() => spec.handler(context, job.data));
-    });
-  }
   let workerId = '';
+  if (!('batchHandler' in spec)) {
+    const started = boss.work(name, { batchSize: 1, pollingIntervalSeconds }, async ([job]) => {
+      if (!job) return;
+      try {
+        await asBackgroundWork(() => spec.handler(context, job.data));
+      } finally {
+        // Another may be waiting: the wakes that came while this one ran are one flag in pg-boss,
+        // which fetches once for them all; each job after the first would wait for a poll.
+        boss.notifyWorker(workerId);
+      }
+    });
+    return started.then((id) => (workerId = id));
+  }
   const started = boss.work(
     name,
     { batchSize: spec.batchSize, pollingIntervalSeconds, includeMetadata: true },
