@@ -39,7 +39,12 @@ export function multipartBody(form: UploadForm): { body: Buffer; contentType: st
 }
 
 /** POSTs an ingest form to `url` with the given auth headers. */
-export async function upload(t: Pick<TestApp, 'app'>, url: string, headers: Record<string, string>, form: UploadForm) {
+export async function upload(
+  t: Pick<TestApp, 'app'>,
+  url: string,
+  headers: Record<string, string>,
+  form: UploadForm,
+) {
   const { body, contentType } = multipartBody(form);
   return t.app.inject({
     method: 'POST',
