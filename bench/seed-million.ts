@@ -1,5 +1,6 @@
 import type { UserPrincipal } from '../src/access/principal.ts';
 import { ASSET_WEIGHT, RISK_FORMULA_VERSION } from '../src/domain/findings/risk.ts';
+import { PGLITE_STATISTICS_TARGET } from '../src/db/pglite-maintenance.ts';
 import { Environment } from './environment.ts';
 import type { Headers } from './http.ts';
 import { createApplication, createGroup, signIn, type Api } from './server.ts';
@@ -189,7 +190,12 @@ async function insertFindings(
       );
     }
   }
-  await sql.exec('vacuum analyze');
+  // As the server's vacuum job leaves the statistics: on PGlite at its lower target.
+  await sql.exec(
+    sql.engine === 'pglite'
+      ? `vacuum; set default_statistics_target = ${PGLITE_STATISTICS_TARGET}; analyze; reset default_statistics_target`
+      : 'vacuum analyze',
+  );
 }
 
 async function seed(engine: Engine, findings: number, logLevel: string, log: (message: string) => void) {
