@@ -190,12 +190,16 @@ async function insertFindings(
       );
     }
   }
-  // As the server's vacuum job leaves the statistics: on PGlite at its lower target.
-  await sql.exec(
-    sql.engine === 'pglite'
-      ? `vacuum; set default_statistics_target = ${PGLITE_STATISTICS_TARGET}; analyze; reset default_statistics_target`
-      : 'vacuum analyze',
-  );
+  // As the server's vacuum job leaves the statistics: on PGlite at its lower target (one statement
+  // per call: PGlite runs a multi-statement string as one transaction, which VACUUM refuses).
+  if (sql.engine !== 'pglite') {
+    await sql.exec('vacuum analyze');
+    return;
+  }
+  await sql.exec('vacuum');
+  await sql.exec(`set default_statistics_target = ${PGLITE_STATISTICS_TARGET}`);
+  await sql.exec('analyze');
+  await sql.exec('reset default_statistics_target');
 }
 
 async function seed(engine: Engine, findings: number, logLevel: string, log: (message: string) => void) {
