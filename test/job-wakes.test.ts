@@ -44,6 +44,44 @@ const sarif = buildSarif({
   ],
 });
 
+/** What receives the request: `t` itself, or another process on the same database. */
+type Receiver = Pick<TestApp, 'app'>;
+
+/** An async upload sent to `via` is ingested (by `t`'s workers) within the test's window. */
+async function expectAsyncUploadIngested(via: Receiver): Promise<void> {
+  const app = await makeApplication(t, admin);
+  const headers = { 'x-api-token': app.api_token };
+  const accepted = await upload(via, '/api/ingest?async=true', headers, { file: sarif });
+  expect(accepted.statusCode).toBe(202);
+  const scanId = accepted.json().scan.id as number;
+  const scan = await eventually(async () => {
+    const response = await t.app.inject({ url: `/api/scans/${scanId}`, headers: admin.headers });
+    const body = response.json() as { status: string; findings_count: number };
+    return body.status === 'pending' || body.status === 'processing' ? undefined : body;
+  }, WITHIN_MS);
+  expect(scan).toMatchObject({ status: 'completed', findings_count: 2 });
+}
+
+/** An upload sent to `via` reaches a subscribed webhook (through `t`'s dispatcher) within the window. */
+async function expectWebhookDelivered(via: Receiver): Promise<void> {
+  const app = await makeApplication(t, admin);
+  receiver = await startReceiver();
+  const subscribed = await t.app.inject({
+    method: 'POST',
+    url: `/api/applications/${app.id}/webhooks`,
+    headers: admin.headers,
+    payload: { url: receiver.url, events: 'finding.created' },
+  });
+  expect(subscribed.statusCode).toBe(201);
+  const uploaded = await upload(via, '/api/ingest', { 'x-api-token': app.api_token }, { file: sarif });
+  expect(uploaded.statusCode).toBe(201);
+  const requests = await receiver.waitFor(2, WITHIN_MS);
+  expect(requests.map((request) => request.headers['x-service-event'])).toEqual([
+    'finding.created',
+    'finding.created',
+  ]);
+}
+
 // PostgreSQL only: two processes cannot share an embedded database. The sender runs no workers,
 // as a server with JOBS_IN_SERVER=false beside a `scanhub worker` (here, `t`).
 describe.runIf(process.env.TEST_DATABASE_URL)(
@@ -68,68 +106,15 @@ describe.runIf(process.env.TEST_DATABASE_URL)(
     });
     afterAll(() => sender?.close());
 
-    it("an async upload is ingested by this process's workers", async () => {
-      const app = await makeApplication(t, admin);
-      const accepted = await upload(
-        sender!,
-        '/api/ingest?async=true',
-        { 'x-api-token': app.api_token },
-        { file: sarif },
-      );
-      expect(accepted.statusCode).toBe(202);
-      const scanId = accepted.json().scan.id as number;
-      const scan = await eventually(async () => {
-        const response = await t.app.inject({ url: `/api/scans/${scanId}`, headers: admin.headers });
-        const body = response.json() as { status: string; findings_count: number };
-        return body.status === 'pending' || body.status === 'processing' ? undefined : body;
-      }, WITHIN_MS);
-      expect(scan).toMatchObject({ status: 'completed', findings_count: 2 });
-    });
+    it("an async upload is ingested by this process's workers", () => expectAsyncUploadIngested(sender!));
 
-    it("an upload's events reach a webhook through this process's dispatcher", async () => {
-      const app = await makeApplication(t, admin);
-      receiver = await startReceiver();
-      const subscribed = await t.app.inject({
-        method: 'POST',
-        url: `/api/applications/${app.id}/webhooks`,
-        headers: admin.headers,
-        payload: { url: receiver.url, events: 'finding.created' },
-      });
-      expect(subscribed.statusCode).toBe(201);
-      const uploaded = await upload(
-        sender!,
-        '/api/ingest',
-        { 'x-api-token': app.api_token },
-        { file: sarif },
-      );
-      expect(uploaded.statusCode).toBe(201);
-      const requests = await receiver.waitFor(2, WITHIN_MS);
-      expect(requests.map((request) => request.headers['x-service-event'])).toEqual([
-        'finding.created',
-        'finding.created',
-      ]);
-    });
+    it("an upload's events reach a webhook through this process's dispatcher", () =>
+      expectWebhookDelivered(sender!));
   },
 );
 
 describe(`with job polls ${POLL_SECONDS} s apart`, () => {
-  it('an async upload is ingested', async () => {
-    const app = await makeApplication(t, admin);
-    const accepted = await upload(
-      t,
-      '/api/ingest?async=true',
-      { 'x-api-token': app.api_token },
-      { file: sarif },
-    );
-    expect(accepted.statusCode).toBe(202);
-    const scanId = accepted.json().scan.id as number;
-    const scan = await eventually(async () => {
-      const response = await t.app.inject({ url: `/api/scans/${scanId}`, headers: admin.headers });
-      const body = response.json() as { status: string; findings_count: number };
-      return body.status === 'pending' || body.status === 'processing' ? undefined : body;
-    }, WITHIN_MS);
-    expect(scan).toMatchObject({ status: 'completed', findings_count: 2 });
-  });
+  it('an async upload is ingested', () => expectAsyncUploadIngested(t));
 
   it('async uploads sent together are each ingested, not one per wake', async () => {
     const app = await makeApplication(t, admin);
@@ -157,24 +142,8 @@ describe(`with job polls ${POLL_SECONDS} s apart`, () => {
     expect(statuses).toEqual(['completed', 'completed', 'completed', 'completed']);
   });
 
-  it("an upload's events reach a webhook: the outbox watch wakes the dispatcher, the dispatcher the deliveries", async () => {
-    const app = await makeApplication(t, admin);
-    receiver = await startReceiver();
-    const subscribed = await t.app.inject({
-      method: 'POST',
-      url: `/api/applications/${app.id}/webhooks`,
-      headers: admin.headers,
-      payload: { url: receiver.url, events: 'finding.created' },
-    });
-    expect(subscribed.statusCode).toBe(201);
-    const uploaded = await upload(t, `/api/applications/${app.id}/ingest`, admin.headers, { file: sarif });
-    expect(uploaded.statusCode).toBe(201);
-    const requests = await receiver.waitFor(2, WITHIN_MS);
-    expect(requests.map((request) => request.headers['x-service-event'])).toEqual([
-      'finding.created',
-      'finding.created',
-    ]);
-  });
+  it("an upload's events reach a webhook: the outbox watch wakes the dispatcher, the dispatcher the deliveries", () =>
+    expectWebhookDelivered(t));
 
   it.skipIf(Boolean(process.env.TEST_DATABASE_URL))(
     "on PGlite, a big upload's vacuum runs after its answer",
