@@ -1,6 +1,6 @@
 import type { UserPrincipal } from '../src/access/principal.ts';
 import { ASSET_WEIGHT, RISK_FORMULA_VERSION } from '../src/domain/findings/risk.ts';
-import { PGLITE_STATISTICS_TARGET } from '../src/db/pglite-maintenance.ts';
+import { maintainPglite } from '../src/db/pglite-maintenance.ts';
 import { Environment } from './environment.ts';
 import type { Headers } from './http.ts';
 import { createApplication, createGroup, signIn, type Api } from './server.ts';
@@ -190,16 +190,9 @@ async function insertFindings(
       );
     }
   }
-  // As the server's vacuum job leaves the statistics: on PGlite at its lower target (one statement
-  // per call: PGlite runs a multi-statement string as one transaction, which VACUUM refuses).
-  if (sql.engine !== 'pglite') {
-    await sql.exec('vacuum analyze');
-    return;
-  }
-  await sql.exec('vacuum');
-  await sql.exec(`set default_statistics_target = ${PGLITE_STATISTICS_TARGET}`);
-  await sql.exec('analyze');
-  await sql.exec('reset default_statistics_target');
+  // As the server's vacuum job leaves the statistics: on PGlite its own maintenance, at its target.
+  if (sql.engine === 'pglite') await maintainPglite(sql.kysely(() => {}));
+  else await sql.exec('vacuum analyze');
 }
 
 async function seed(engine: Engine, findings: number, logLevel: string, log: (message: string) => void) {

@@ -30,7 +30,7 @@ async function truncateEmptyStaging(db: Kysely<DB>): Promise<boolean> {
  * 9,000 findings. 9,000 rows still hold every status and severity, and tell unique columns from
  * repeated ones; every list is served by its index whatever the estimates.
  */
-export const PGLITE_STATISTICS_TARGET = 30;
+const PGLITE_STATISTICS_TARGET = 30;
 
 /** PGlite has no autovacuum: VACUUM ANALYZE `tables` (or every table), the staging table truncated when it can be. */
 export async function maintainPglite(db: Kysely<DB>, tables?: readonly MaintainedTable[]): Promise<void> {
