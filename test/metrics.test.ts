@@ -151,7 +151,7 @@ describe('/metrics without a token configured', () => {
     expect(connections.every((sample) => sample.labels.engine === engine)).toBe(true);
     const pgliteMemory = families.get('scanhub_pglite_memory_bytes');
     if (t.database.kind === 'pglite') {
-      // Shared buffers alone are 32 MB; a field PGlite renames would read 0 here.
+      // Shared buffers alone are 32 MB at the least; a field PGlite renamed would read 0 here.
       expect(sampleValue(families, 'scanhub_pglite_memory_bytes', {})).toBeGreaterThan(32 * 2 ** 20);
     } else {
       expect(pgliteMemory).toBeUndefined();

@@ -106,11 +106,8 @@ export async function postgresChangeNotices(
     if (schema && ownSchema !== undefined && schema !== ownSchema) return;
     listeners.notify(message.channel, detail);
   };
-  const onPoolNotification = (message: pg.Notification) => {
-    if (message.channel === CREDENTIALS_CHANNEL) onNotification(message);
-  };
   pool.on('connect', (client) => {
-    client.on('notification', onPoolNotification);
+    client.on('notification', onNotification);
     // Queued before the first query of whoever asked for the connection. A failure here breaks the
     // connection for that query as well; the always-on listener still sees the change.
     client
