@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { Gauge } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STAGING_YOUNG_GENERATION_MB } from '../src/ingest/stage-in-worker.ts';
 import { makeApplication, makeUser } from './support/factories.ts';
 import { buildSarif, manyResults } from './support/sarif-builder.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
@@ -160,6 +161,13 @@ describe('/metrics without a token configured', () => {
     // The upload was parsed in the staging thread, which this process started and still runs.
     expect(sampleValue(families, 'scanhub_staging_threads_started_total', {})).toBeGreaterThanOrEqual(1);
     expect(sampleValue(families, 'scanhub_staging_jobs', {})).toBe(0);
+    // Its heap, which the process's own heap metrics (the server thread's) leave out.
+    const stagingYoung = sampleValue(families, 'scanhub_staging_heap_bytes', { space: 'young' }) ?? 0;
+    expect(stagingYoung).toBeGreaterThan(0);
+    expect(stagingYoung).toBeLessThanOrEqual(STAGING_YOUNG_GENERATION_MB * 2 ** 20);
+    expect(sampleValue(families, 'scanhub_staging_heap_bytes', { space: 'total' })).toBeGreaterThan(
+      stagingYoung,
+    );
   });
 
   it('spells not-a-number NaN, as the format requires (prom-client writes Nan)', async () => {

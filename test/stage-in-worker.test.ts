@@ -7,7 +7,9 @@ import type { Database } from '../src/db/database.ts';
 import { detectParser } from '../src/ingest/detect.ts';
 import { ParseError, type Sniff } from '../src/ingest/parsers/types.ts';
 import {
+  STAGING_YOUNG_GENERATION_MB,
   stageInWorker,
+  stagingStats,
   stagingThreadId,
   stopStagingThread,
   type StageJob,
@@ -218,5 +220,18 @@ describe('staging in a worker thread', () => {
     const after = await stageInWorker(recordingDatabase().database, jobFor(path, input.sniff));
     expect(after.findingsCount).toBe(6000);
     expect(stagingThreadId()).not.toBe(thread);
+  });
+
+  it("keeps the thread's young generation within its cap through a long parse, and reports its heap", async () => {
+    const path = join(scratch, 'long.sarif');
+    writeFileSync(path, buildSarif({ results: manyResults(40_000) }));
+    const input = await inputFromFile(path);
+    const staged = await stageInWorker(recordingDatabase().database, jobFor(path, input.sniff));
+    expect(staged.findingsCount).toBe(40_000);
+    const heap = stagingStats().heap;
+    // V8's default grows the young generation to 48 MiB under a parse this long.
+    expect(heap?.youngGenerationBytes).toBeGreaterThan(0);
+    expect(heap?.youngGenerationBytes).toBeLessThanOrEqual(STAGING_YOUNG_GENERATION_MB * 2 ** 20);
+    expect(heap?.totalBytes).toBeGreaterThan(heap?.youngGenerationBytes ?? 0);
   });
 });

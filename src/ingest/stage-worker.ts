@@ -1,8 +1,9 @@
+import { getHeapSpaceStatistics, getHeapStatistics } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
 import { findParser } from './parsers/index.ts';
 import { ownArrayBuffer } from '../lib/bytes.ts';
 import { stageRows } from './stage.ts';
-import type { FromWorker, StageJob, ToWorker, WorkerFailure } from './stage-in-worker.ts';
+import type { FromWorker, StageJob, ThreadHeap, ToWorker, WorkerFailure } from './stage-in-worker.ts';
 import { inputFromFile } from './upload-input.ts';
 
 /**
@@ -40,6 +41,14 @@ port.on('message', (message: ToWorker) => {
   job.wake = undefined;
 });
 
+/** This thread's heap now; the young generation is the new space and its large objects. */
+function heapNow(): ThreadHeap {
+  const young = getHeapSpaceStatistics()
+    .filter((space) => space.space_name === 'new_space' || space.space_name === 'new_large_object_space')
+    .reduce((total, space) => total + space.space_size, 0);
+  return { totalBytes: getHeapStatistics().total_heap_size, youngGenerationBytes: young };
+}
+
 function failure(error: unknown): WorkerFailure {
   if (!(error instanceof Error)) return { name: 'Error', message: String(error) };
   const code = (error as { code?: unknown }).code;
@@ -68,7 +77,7 @@ async function stage(id: number, job: StageJob): Promise<void> {
       }
       if (state.cancelled) throw new Cancelled();
     });
-    if (!state.cancelled) send({ type: 'done', id, result });
+    if (!state.cancelled) send({ type: 'done', id, result, heap: heapNow() });
   } catch (error) {
     if (!state.cancelled) send({ type: 'failed', id, error: failure(error) });
   } finally {

@@ -114,6 +114,18 @@ export function createMetrics(database: Database): Metrics {
       this.set(stagingStats().jobs);
     },
   });
+  new Gauge({
+    name: 'scanhub_staging_heap_bytes',
+    help: "The staging thread's V8 heap after its last upload, in bytes committed: all of it (space=total) and its young generation (space=young)",
+    labelNames: ['space'] as const,
+    registers: [registry],
+    collect() {
+      const { heap } = stagingStats();
+      if (!heap) return;
+      this.set({ space: 'total' }, heap.totalBytes);
+      this.set({ space: 'young' }, heap.youngGenerationBytes);
+    },
+  });
   let threadsCounted = 0;
   new Counter({
     name: 'scanhub_staging_threads_started_total',
