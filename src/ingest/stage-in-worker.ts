@@ -84,14 +84,14 @@ function revive(failure: WorkerFailure): Error {
 }
 
 /**
- * The staging thread's young generation, in MiB: 4 MiB semi-spaces, where V8's default lets them
+ * The staging thread's young generation, in MiB: 8 MiB semi-spaces, where V8's default lets them
  * grow to 16 MiB (a 48 MiB young generation). A parse allocates short-lived objects steadily for as
- * long as the upload lasts, and V8 grows the young generation only under such a long run: the peak
- * RSS of a 500k-result upload on PGlite stood 38–68 MB above a 10k one's at the default, 14–29 MB
- * with this cap, the uploads as fast (bench scenario 3, README). A parse alone, timed in one thread
- * with the same cap, took ~10% longer; it overlaps the database's writes.
+ * long as the upload lasts, and V8 grows the young generation only under such a long run: a
+ * 500k-result upload's peak RSS on PGlite stood 38–68 MB above a 10k one's at the default, 2–8 MB
+ * at this cap, the uploads as fast (bench scenarios 1–3, README). At 12 MiB the memory was the same
+ * and re-uploads, whose merge waits for the parse, took ~5% longer.
  */
-export const STAGING_YOUNG_GENERATION_MB = 12;
+export const STAGING_YOUNG_GENERATION_MB = 24;
 
 function startWorker(): Worker {
   const resourceLimits = { maxYoungGenerationSizeMb: STAGING_YOUNG_GENERATION_MB };
