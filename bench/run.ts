@@ -16,7 +16,7 @@ import { startScenario } from './scenarios/start.ts';
 import { uiScenario } from './scenarios/ui.ts';
 import type { RunOptions, Scenario } from './scenarios/types.ts';
 import { disposeSeeded } from './seed-million.ts';
-import { ensureFreshBuild, REPO_ROOT } from './server.ts';
+import { ensureFreshBuild, REPO_ROOT, serverNodeArgs } from './server.ts';
 import { formatYardstick, measureYardstick } from './yardstick.ts';
 import { adminDatabaseUrl, checkPostgres, ENGINES, redactUrl, type Engine } from './targets.ts';
 
@@ -148,6 +148,9 @@ async function main(): Promise<void> {
   ensureFreshBuild();
   const sourceAtStart = sourceState();
   if (sourceAtStart.dirty) console.log(`note: src/ has uncommitted changes (HEAD ${sourceAtStart.commit})`);
+  // Flags change what the servers measure as much as code does; the result file records them.
+  const nodeArgs = serverNodeArgs();
+  if (nodeArgs.length > 0) console.log(`note: the servers run with node flags ${nodeArgs.join(' ')}`);
   const yardstickAtStart = measureYardstick();
   console.log(formatYardstick('at start', yardstickAtStart));
   const measurements: Measurement[] = [];
@@ -203,6 +206,7 @@ async function main(): Promise<void> {
   }
   const path = await writeResults(measurements, {
     source: { atStart: sourceAtStart, atEnd: sourceAtEnd, changed: sourceChanged },
+    serverNodeArgs: nodeArgs.length > 0 ? nodeArgs : undefined,
     yardstick: { atStart: yardstickAtStart, atEnd: yardstickAtEnd },
     mode: options.mode,
     engines,

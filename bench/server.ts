@@ -107,15 +107,19 @@ export function ensureFreshBuild(): void {
 }
 
 /**
+ * BENCH_SERVER_NODE_ARGS: flags for the servers' node only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`
+ * (NODE_OPTIONS refuses --cpu-prof, and would profile the bench process too).
+ */
+export const serverNodeArgs = (): string[] =>
+  process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+
+/**
  * Starts `node dist/main.js serve` on `target` as a child process (what `npm start` runs, without
  * its freshness check, so the pid is the server's own and /proc/<pid>/status measures it) and waits
  * until it listens. `ensureFreshBuild` must have run.
  */
 export async function startServer(target: BenchTarget, options: ServerOptions): Promise<BenchServer> {
-  // BENCH_SERVER_NODE_ARGS: flags for the servers' node only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`
-  // (NODE_OPTIONS refuses --cpu-prof, and would profile the bench process too).
-  const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  const child = spawn(process.execPath, [...nodeArgs, 'dist/main.js', 'serve'], {
+  const child = spawn(process.execPath, [...serverNodeArgs(), 'dist/main.js', 'serve'], {
     cwd: REPO_ROOT,
     env: serverEnv(target, options),
     stdio: ['ignore', 'pipe', 'pipe'],
