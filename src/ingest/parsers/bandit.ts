@@ -80,7 +80,7 @@ function toFinding(result: JsonRecord): NormalizedFinding {
 
 async function* parse(input: ParserInput): AsyncIterable<NormalizedFinding> {
   if (input.sniff.shape !== 'json-object') throw new ParseError('Bandit report must be a JSON object');
-  const scanner = new JsonShapeScanner();
+  const scanner = new JsonShapeScanner({ members: ['results'] });
   for await (const { value } of streamJsonValues(openJson(input, scanner), { paths: ['$.results.*'] })) {
     if (!isRecord(value)) throw new ParseError('Bandit result must be a JSON object');
     yield toFinding(value);

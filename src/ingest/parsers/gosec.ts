@@ -87,7 +87,7 @@ function toFinding(issue: JsonRecord, toolVersion: string | null): NormalizedFin
 async function* parse(input: ParserInput): AsyncIterable<NormalizedFinding> {
   const { sniff } = input;
   if (sniff.shape !== 'json-object') throw new ParseError('gosec report must be a JSON object');
-  const scanner = new JsonShapeScanner();
+  const scanner = new JsonShapeScanner({ members: ['Issues'] });
   // GosecVersion comes after the issues; it is only known up front when the head holds it.
   const version = /"GosecVersion"\s*:\s*"([^"]+)"/.exec(sniff.head)?.[1] ?? null;
   for await (const { value } of streamJsonValues(openJson(input, scanner), { paths: ['$.Issues.*'] })) {

@@ -40,8 +40,28 @@ export class JsonShapeScanner {
   private key: string | null = null;
   private capture: number[] | null = null;
   private captureOverflow = false;
+  private readonly maxDepth: number;
+  private readonly members: readonly string[];
 
-  constructor(private readonly maxDepth = MAX_JSON_DEPTH) {}
+  /** `members`: the top-level members a caller will ask about (see `answered`). */
+  constructor({
+    maxDepth = MAX_JSON_DEPTH,
+    members = [],
+  }: { maxDepth?: number; members?: readonly string[] } = {}) {
+    this.maxDepth = maxDepth;
+    this.members = members;
+  }
+
+  /**
+   * True once nothing later in the document can change what this scanner says about its `members`:
+   * each has been recorded (the first occurrence wins), or the root has closed. Without `members`,
+   * only the root's end answers.
+   */
+  get answered(): boolean {
+    return (
+      this.rootClosed || (this.members.length > 0 && this.members.every((key) => this.topLevel.has(key)))
+    );
+  }
 
   /**
    * True once the first document's root value has closed: `topLevel` then holds every top-level

@@ -44,7 +44,7 @@ function detect(sniff: Sniff): boolean {
 
 /** First pass: the small per-run metadata (tools, rules, taxonomies, base URIs, artifact URIs). */
 async function readRunMeta(input: ParserInput): Promise<RunMeta[]> {
-  const scanner = new JsonShapeScanner();
+  const scanner = new JsonShapeScanner({ members: ['runs'] });
   const runs: RunMeta[] = [];
   for await (const { path, value } of streamJsonValues(openJson(input, scanner), {
     paths: RUN_META_PATHS,
@@ -80,8 +80,8 @@ async function* parse(input: ParserInput, facts?: ReportFacts): AsyncIterable<No
   if (input.sniff.shape !== 'json-object') throw new ParseError('A SARIF log must be a JSON object');
   const runs = await readRunMeta(input);
   if (facts) declareRuns(runs, facts);
-  // The first pass ran the whole document through the nesting guard, and the splitter bounds depth
-  // itself: a second guard over every byte would be a tenth of the parse for nothing.
+  // The splitter bounds nesting itself, in both passes: a guard over every byte would be a tenth of
+  // the parse for nothing.
   const results = streamJsonValues(readBytes(input), { paths: ['$.runs.*.results.*'] });
   for await (const { path, value } of results) {
     const run = runs[asIndex(path[1]) ?? -1];

@@ -64,7 +64,7 @@ function toFinding(result: JsonRecord): NormalizedFinding {
 async function* parse(input: ParserInput): AsyncIterable<NormalizedFinding> {
   const { sniff } = input;
   if (sniff.shape !== 'json-object') throw new ParseError('tfsec report must be a JSON object');
-  const scanner = new JsonShapeScanner();
+  const scanner = new JsonShapeScanner({ members: ['results'] });
   // A module instantiated N times reports the same rule at the same lines N times (one per resource);
   // like DefectDojo, those collapse into one finding that lists every resource.
   const merged = new Map<string, Merged>();
