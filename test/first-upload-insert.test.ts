@@ -1,5 +1,15 @@
+import { createHash } from 'node:crypto';
+import fc from 'fast-check';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INSERT_BATCH_ROWS, OWN_STAGING_MIN_BYTES } from '../src/ingest/upload-in-transaction.ts';
+import type { IngestStagingTable } from '../src/db/schema.ts';
+import type { MergeTarget } from '../src/ingest/merge.ts';
+import type { StagingRow } from '../src/ingest/normalize-row.ts';
+import {
+  INSERT_BATCH_ROWS,
+  insertFirstUploadBatch,
+  OWN_STAGING_MIN_BYTES,
+} from '../src/ingest/upload-in-transaction.ts';
 import { makeApplication, makeUser, type TestUser } from './support/factories.ts';
 import { buildSarif, type SarifResultSpec } from './support/sarif-builder.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
@@ -301,3 +311,146 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))(
     );
   },
 );
+
+describe("a first upload's batch insert (insertFirstUploadBatch)", () => {
+  const fingerprint = (n: number) => createHash('sha256').update(`fingerprint ${n}`).digest('hex');
+  const row = (seq: number, n: number, maybeRepeat: boolean): StagingRow => ({
+    upload_key: 'batch-test',
+    seq,
+    fingerprint: fingerprint(n),
+    base: fingerprint(n),
+    twin_ordinal: false,
+    maybe_repeat: maybeRepeat,
+    category: '',
+    kind: 'sast',
+    title: `finding ${n}`,
+    severity: 'medium',
+    severity_rank: 3,
+    severity_score: null,
+    initial_status: 'open',
+    description: null,
+    remediation: null,
+    rule_id: `rule-${n}`,
+    file_path: 'src/a.ts',
+    line: seq + 1,
+    column: null,
+    end_line: null,
+    snippet: null,
+    package_name: null,
+    package_version: null,
+    fixed_version: null,
+    cve_ids: [],
+    cwe_ids: [],
+    cvss_score: null,
+    cvss_vector: null,
+    references: [],
+    tool_name: 'tool',
+    tool_version: null,
+    tool_fingerprint: null,
+    risk_severity: 0.5,
+    risk_exploitation: 0.1,
+  });
+
+  // A staging filter flags every repeat (no false negatives) and, now and then, a first row too.
+  const report = fc
+    .record({
+      identities: fc.array(fc.integer({ min: 0, max: 6 }), { minLength: 1, maxLength: 30 }),
+      falseAlarms: fc.array(fc.boolean(), { minLength: 30, maxLength: 30 }),
+      cuts: fc.uniqueArray(fc.integer({ min: 1, max: 29 }), { maxLength: 3 }),
+    })
+    .map(({ identities, falseAlarms, cuts }) => {
+      const seen = new Set<number>();
+      const rows = identities.map((n, seq) => {
+        const repeat = seen.has(n);
+        seen.add(n);
+        return row(seq, n, repeat || (falseAlarms[seq] ?? false));
+      });
+      const bounds = [...cuts.filter((cut) => cut < rows.length), rows.length].sort((a, b) => a - b);
+      return { rows, bounds };
+    });
+
+  it('inserts the first row in report order of each fingerprint, once, however the batches fall', async () => {
+    const owner = await makeApplication(t, admin);
+    const version = await defaultVersionOf(owner.id);
+    const scannerType = await t.db
+      .selectFrom('scanner_types')
+      .select('id')
+      .where('name', '=', 'sarif')
+      .executeTakeFirstOrThrow();
+    const scan = await t.db
+      .insertInto('scans')
+      .values({
+        application_id: owner.id,
+        version_id: version.id,
+        scanner_type_id: scannerType.id,
+        scanner_type: 'sarif',
+        tool_name: 'tool',
+        tool_version: null,
+        file_name: 'batch.sarif',
+        file_size: 0,
+        file_sha256: '',
+        status: 'processing',
+        error: null,
+        uploaded_by: null,
+        uploaded_via: 'application_token',
+        idempotency_key: null,
+        spool_path: null,
+        branch: null,
+        category: null,
+        root: null,
+        started_at: null,
+        completed_at: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const target = {
+      uploadKey: 'batch-test',
+      staging: 'upload_rows',
+      applicationId: owner.id,
+      versionId: version.id,
+      scannerTypeId: scannerType.id,
+      scanId: scan.id,
+      assetWeight: 1,
+      scopes: [],
+      partial: false,
+      coveredFiles: [],
+      twinBases: [],
+      stagedRows: 0,
+      twinRows: 0,
+    } satisfies MergeTarget;
+    const rollback = new Error('rolled back');
+
+    await fc.assert(
+      fc.asyncProperty(report, async ({ rows, bounds }) => {
+        const expected = new Map<string, number | null>();
+        for (const staged of rows)
+          if (!expected.has(staged.fingerprint)) expected.set(staged.fingerprint, staged.line);
+        await expect(
+          t.db.transaction().execute(async (trx) => {
+            await sql`create temp table upload_rows (like ingest_staging) on commit drop`.execute(trx);
+            await trx
+              .withTables<{ upload_rows: IngestStagingTable }>()
+              .insertInto('upload_rows')
+              .values(rows)
+              .execute();
+            let inserted = 0;
+            let from = 0;
+            for (const to of bounds) {
+              inserted += await insertFirstUploadBatch(trx, target, from, to);
+              from = to;
+            }
+            const findings = await trx
+              .selectFrom('findings')
+              .select(['fingerprint', 'line'])
+              .where('version_id', '=', version.id)
+              .execute();
+            expect(inserted).toBe(expected.size);
+            expect(new Map(findings.map((finding) => [finding.fingerprint, finding.line]))).toEqual(expected);
+            throw rollback;
+          }),
+        ).rejects.toBe(rollback);
+      }),
+      { numRuns: 40 },
+    );
+  }, 60_000);
+});

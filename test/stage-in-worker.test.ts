@@ -14,6 +14,7 @@ import {
   stopStagingThread,
   type StageJob,
 } from '../src/ingest/stage-in-worker.ts';
+import { STAGING_COLUMNS } from '../src/ingest/normalize-row.ts';
 import { stageFindings, type StageResult } from '../src/ingest/stage.ts';
 import { inputFromFile } from '../src/ingest/upload-input.ts';
 import { corpusPath } from './support/parse-corpus.ts';
@@ -107,6 +108,30 @@ describe('staging in a worker thread', () => {
       .filter(Boolean)
       .map((line) => Number(line.split('\t')[1]));
     expect(seqs).toEqual(seqs.map((_, index) => index));
+  });
+
+  it('flags each row whose fingerprint the upload staged before (maybe_repeat), and no first one', async () => {
+    const path = join(scratch, 'repeats.sarif');
+    const result = (n: number, line: number) => ({
+      ruleId: `r${n}`,
+      path: 'src/a.ts',
+      line,
+      snippet: `s${n}`,
+    });
+    // 1 and 2 are reported again on other lines (twins share their identity base, the staged fingerprint).
+    const identities = [1, 2, 3, 1, 4, 2, 2, 5];
+    writeFileSync(path, buildSarif({ results: identities.map((n, index) => result(n, 10 + index)) }));
+    const input = await inputFromFile(path);
+    const detected = await detectParser(input);
+    const here = recordingDatabase();
+    await stageFindings(here.database, detected!.parser, detected!.input, 'key', UPLOAD);
+    const column = STAGING_COLUMNS.indexOf('maybe_repeat');
+    const flags = Buffer.concat(here.writes)
+      .toString('utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => line.split('\t')[column]);
+    expect(flags).toEqual(identities.map((n, index) => (identities.indexOf(n) < index ? 't' : 'f')));
   });
 
   it('in the server thread, a chunk keeps its bytes while it is written and the next is encoded', async () => {

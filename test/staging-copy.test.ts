@@ -34,6 +34,7 @@ const stagingRow: fc.Arbitrary<StagingRow> = fc.record({
   fingerprint: hostileText,
   base: hostileText,
   twin_ordinal: fc.boolean(),
+  maybe_repeat: fc.boolean(),
   category: hostileText,
   kind: fc.constantFrom('sast', 'sca', 'secret'),
   title: hostileText,

@@ -310,6 +310,8 @@ export interface IngestStagingTable {
   /** Identity base: shared by twins. */
   base: string;
   twin_ordinal: boolean;
+  /** The upload may have staged this fingerprint before (false: this is certainly its first row). */
+  maybe_repeat: Generated<boolean>;
   category: string;
   kind: string;
   title: string;

@@ -157,19 +157,26 @@ export function insertNewFindings(
   target: MergeTarget,
   range?: FingerprintRange,
 ): Promise<number> {
-  return insertStaged(trx, target, staged(target, range), range !== undefined);
+  return insertStaged(trx, target, staged(target, range), range === undefined ? 'join' : 'probe');
 }
 
 /**
+ * How an insert keeps out the fingerprints the version has: `probe` looks each staged row's up in
+ * the unique index (a slice of the upload), `join` lets the planner join (the whole upload), `none`
+ * checks nothing, for rows known to be new (the first of their fingerprint in a version's first
+ * upload: upload-in-transaction.ts).
+ */
+export type ExistingCheck = 'probe' | 'join' | 'none';
+
+/**
  * Inserts the rows of `source` (staged rows, at most one per fingerprint) whose fingerprint the
- * version does not have yet; returns how many. `probeEach`: look each fingerprint up in the unique
- * index (a slice of the upload) instead of letting the planner join (the whole upload).
+ * version does not have yet, checked as `existing` says; returns how many.
  */
 export async function insertStaged(
   trx: Transaction<DB>,
   target: MergeTarget,
   source: RawBuilder<unknown>,
-  probeEach: boolean,
+  existing: ExistingCheck,
 ): Promise<number> {
   // No `on conflict`: the version's advisory lock (pipeline.ts) serializes merges, so `not exists`
   // is exact, and a speculative insert cost 10% of the merge of a 100k upload.
@@ -199,8 +206,13 @@ export async function insertStaged(
       })},
       ${sql.lit(RISK_FORMULA_VERSION)}, now() + make_interval(days => ${slaDaysSql(sql.ref('s.severity'))})
     from ${source} s
-    where not exists (select 1 from findings f where f.version_id = ${target.versionId} and f.fingerprint = s.fingerprint
-      ${probeEach ? sql`offset 0` : sql``})`.execute(trx);
+    ${
+      existing === 'none'
+        ? sql``
+        : sql`where not exists (select 1 from findings f
+            where f.version_id = ${target.versionId} and f.fingerprint = s.fingerprint
+            ${existing === 'probe' ? sql`offset 0` : sql``})`
+    }`.execute(trx);
 
   return Number(inserted.numAffectedRows ?? 0n);
 }
@@ -351,7 +363,7 @@ async function insertFresh(
     target,
     sql`(select * from ${sql.table(target.staging)} where upload_key = ${target.uploadKey}
       and fingerprint = any(${fingerprints}::text[]) and seq = any(${seqs}::integer[]))`,
-    true,
+    'probe',
   );
 }
 

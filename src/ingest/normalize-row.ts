@@ -13,6 +13,7 @@ export const STAGING_COLUMNS = [
   'fingerprint',
   'base',
   'twin_ordinal',
+  'maybe_repeat',
   'category',
   'kind',
   'title',
@@ -69,6 +70,7 @@ export function toStagingRow(
   seq: number,
   identity: FindingIdentity,
   finding: NormalizedFinding,
+  maybeRepeat: boolean,
 ): StagingRow {
   const cvssScore = finiteOrNull(finding.cvssScore);
   const severityScore = finiteOrNull(finding.severityScore);
@@ -78,6 +80,7 @@ export function toStagingRow(
     fingerprint: identity.base,
     base: identity.base,
     twin_ordinal: identity.twins,
+    maybe_repeat: maybeRepeat,
     category: finding.category ?? '',
     kind: finding.kind,
     title: finding.title || '(untitled finding)',

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { RepeatedDigests } from './repeated-digests.ts';
+import { DigestFilter, RepeatedDigests } from './repeated-digests.ts';
 
 const digest = (n: number) => createHash('sha256').update(`identity ${n}`).digest('hex');
 
@@ -37,5 +37,34 @@ describe('RepeatedDigests', () => {
     const odd = new RepeatedDigests();
     odd.add('not a digest');
     expect(odd.repeated()).toBeNull();
+  });
+});
+
+describe('DigestFilter', () => {
+  it('never takes a digest added before for new, even crowded (64 bits for hundreds of digests)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 300 }), { maxLength: 600 }),
+        fc.boolean(),
+        (identities, tiny) => {
+          const filter = new DigestFilter(tiny ? 64 : undefined);
+          const added = new Set<number>();
+          for (const n of identities) {
+            const maybeSeen = filter.add(digest(n));
+            if (added.has(n)) expect(maybeSeen).toBe(true);
+            added.add(n);
+          }
+        },
+      ),
+    );
+  });
+
+  it('takes (nearly) no new digest for seen at its full size: 100k distinct digests', () => {
+    const filter = new DigestFilter();
+    let falseAlarms = 0;
+    for (let n = 0; n < 100_000; n++) if (filter.add(digest(n))) falseAlarms++;
+    expect(falseAlarms).toBeLessThan(10);
+    expect(filter.add(digest(7))).toBe(true);
+    expect(new DigestFilter().add('not a digest')).toBe(true);
   });
 });

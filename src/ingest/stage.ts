@@ -8,7 +8,7 @@ import { STAGING_COLUMNS, stagingLine, toStagingRow } from './normalize-row.ts';
 import type { NormalizedFinding, ParserInput, ParserModule, ReportFacts } from './parsers/types.ts';
 import { normalizedRoot, repositoryPath } from './repository-path.ts';
 import { PROCESS_INSTANCE_ID } from './process-instance.ts';
-import { RepeatedDigests } from './repeated-digests.ts';
+import { DigestFilter, RepeatedDigests } from './repeated-digests.ts';
 
 /**
  * COPY text per statement. Large enough that a statement's fixed cost vanishes, small enough that a
@@ -109,6 +109,9 @@ export async function stageRows(
   };
   const coveredFiles = new Set<string>();
   const twinBases = new RepeatedDigests();
+  // Staged fingerprints (every row's is its identity base here): a row this has not seen is the
+  // first of its fingerprint in the upload, which a version's first upload inserts as it is.
+  const fingerprints = new DigestFilter();
   const facts: ReportFacts = {
     // Report strings, so capped like a finding's (cap-fields.ts).
     scope: (tool, category) =>
@@ -132,7 +135,9 @@ export async function stageRows(
     const finding = capFindingFields(inUploadContext(parsed, context));
     toolName ??= finding.toolName;
     toolVersion ??= finding.toolVersion;
-    const row = toStagingRow(uploadKey, findingsCount, findingIdentity(parser.name, finding), finding);
+    const identity = findingIdentity(parser.name, finding);
+    const maybeRepeat = fingerprints.add(identity.base);
+    const row = toStagingRow(uploadKey, findingsCount, identity, finding, maybeRepeat);
     addScope(row.tool_name ?? 'unknown', row.category ?? null);
     if (row.twin_ordinal) {
       twinBases.add(row.base);

@@ -151,7 +151,7 @@ async function insertWhileParsing(trx: Transaction<DB>, work: InTransaction): Pr
   let inserted = 0;
   let batched = 0;
   const insertBatch = async (to: number) => {
-    inserted += await insertStaged(trx, opened.target, firstInReportOrder(batched, to), true);
+    inserted += await insertFirstUploadBatch(trx, opened.target, batched, to);
     batched = to;
   };
   const staged = await stageOwn(work, async (rowsStaged) => {
@@ -184,13 +184,31 @@ async function mergeOwnStaging(trx: Transaction<DB>, work: InTransaction): Promi
 }
 
 /**
- * Staged rows `from` ≤ seq < `to`, the first in report order of each fingerprint. Only the
- * narrow (fingerprint, seq) pairs are sorted: sorting whole rows of a batch spilled to disk.
+ * Inserts the findings of the rows `from` ≤ seq < `to` in `upload_rows`, the first in report order
+ * of each fingerprint not inserted by an earlier batch; returns how many. The rows the staging
+ * thread knows to be the first of their fingerprint in the upload (`maybe_repeat` false: its filter
+ * has no false negatives) go in as they are: in a version that had no findings, nothing can be in
+ * their way. The others, repeats and the filter's rare false alarms, then go the careful way: one
+ * per fingerprint, only if no finding has it yet (this statement sees the first one's). Checking
+ * every row so took a first upload's 20 batches of 5,000 rows 3.0–3.3 s of the database's CPU
+ * instead of 2.2–2.4 s. Exported for tests.
  */
-const firstInReportOrder = (from: number, to: number) => sql`(
-  select * from upload_rows where seq >= ${from} and seq < ${to} and seq in (
-    select distinct on (fingerprint) seq from upload_rows where seq >= ${from} and seq < ${to}
+export async function insertFirstUploadBatch(
+  trx: Transaction<DB>,
+  target: MergeTarget,
+  from: number,
+  to: number,
+): Promise<number> {
+  const batch = sql`seq >= ${from} and seq < ${to}`;
+  const firsts = sql`(select * from upload_rows where ${batch} and not maybe_repeat)`;
+  // Only the narrow (fingerprint, seq) pairs are sorted: sorting whole rows spilled to disk.
+  const others = sql`(select * from upload_rows where ${batch} and seq in (
+    select distinct on (fingerprint) seq from upload_rows where ${batch} and maybe_repeat
     order by fingerprint, seq))`;
+  return (
+    (await insertStaged(trx, target, firsts, 'none')) + (await insertStaged(trx, target, others, 'probe'))
+  );
+}
 
 /**
  * Twins whose base repeats in the upload went in as one finding (the first) by their shared base.
@@ -227,5 +245,5 @@ async function reinsertRepeatedTwins(trx: Transaction<DB>, target: MergeTarget):
     from json_to_recordset(${JSON.stringify(assigned)}::json) as a(seq integer, fingerprint text)
     where u.seq = a.seq`.execute(trx);
   const source = sql`(select * from upload_rows where twin_ordinal and base = any(${bases}::text[]))`;
-  return (await insertStaged(trx, target, source, false)) - Number(removed.numAffectedRows ?? 0n);
+  return (await insertStaged(trx, target, source, 'join')) - Number(removed.numAffectedRows ?? 0n);
 }
