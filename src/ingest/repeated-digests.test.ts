@@ -5,11 +5,21 @@ import { DigestFilter, RepeatedDigests } from './repeated-digests.ts';
 
 const digest = (n: number) => createHash('sha256').update(`identity ${n}`).digest('hex');
 
+/** A RepeatedDigests fed as stage.ts feeds it, through a filter of every digest. */
+function repeatedDigests() {
+  const seen = new DigestFilter();
+  const repeated = new RepeatedDigests();
+  return {
+    add: (digest: string) => repeated.add(digest, seen.add(digest)),
+    repeated: () => repeated.repeated(),
+  };
+}
+
 describe('RepeatedDigests', () => {
   it('lists every digest added more than once, whatever the order', () => {
     fc.assert(
       fc.property(fc.array(fc.integer({ min: 0, max: 300 }), { maxLength: 600 }), (identities) => {
-        const filter = new RepeatedDigests();
+        const filter = repeatedDigests();
         for (const n of identities) filter.add(digest(n));
         const counts = new Map<number, number>();
         for (const n of identities) counts.set(n, (counts.get(n) ?? 0) + 1);
@@ -20,7 +30,7 @@ describe('RepeatedDigests', () => {
   });
 
   it('lists almost nothing else: 100k distinct digests give (nearly) no candidates', () => {
-    const filter = new RepeatedDigests();
+    const filter = repeatedDigests();
     for (let n = 0; n < 100_000; n++) filter.add(digest(n));
     expect(filter.repeated()!.length).toBeLessThan(10);
     filter.add(digest(42));
@@ -28,13 +38,13 @@ describe('RepeatedDigests', () => {
   });
 
   it('gives up (null: any may repeat) beyond its cap, or on a digest that is not hex', () => {
-    const many = new RepeatedDigests();
+    const many = repeatedDigests();
     for (let n = 0; n < 50_001; n++) {
       many.add(digest(n));
       many.add(digest(n));
     }
     expect(many.repeated()).toBeNull();
-    const odd = new RepeatedDigests();
+    const odd = repeatedDigests();
     odd.add('not a digest');
     expect(odd.repeated()).toBeNull();
   });

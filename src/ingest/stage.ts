@@ -108,10 +108,11 @@ export async function stageRows(
     if (!scopes.has(key) && scopes.size < MAX_SCOPES) scopes.set(key, scope);
   };
   const coveredFiles = new Set<string>();
-  const twinBases = new RepeatedDigests();
   // Staged fingerprints (every row's is its identity base here): a row this has not seen is the
-  // first of its fingerprint in the upload, which a version's first upload inserts as it is.
+  // first of its fingerprint in the upload, which a version's first upload inserts as it is; and a
+  // twin whose base it has seen may be one of a group (the merge's twin groups, twins.ts).
   const fingerprints = new DigestFilter();
+  const twinBases = new RepeatedDigests();
   const facts: ReportFacts = {
     // Report strings, so capped like a finding's (cap-fields.ts).
     scope: (tool, category) =>
@@ -140,7 +141,7 @@ export async function stageRows(
     const row = toStagingRow(uploadKey, findingsCount, identity, finding, maybeRepeat);
     addScope(row.tool_name ?? 'unknown', row.category ?? null);
     if (row.twin_ordinal) {
-      twinBases.add(row.base);
+      twinBases.add(row.base, maybeRepeat);
       twinRows++;
     }
     chunk += stagingLine(row);
