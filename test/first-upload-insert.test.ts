@@ -11,6 +11,7 @@ import {
   OWN_STAGING_MIN_BYTES,
 } from '../src/ingest/upload-in-transaction.ts';
 import { makeApplication, makeUser, type TestUser } from './support/factories.ts';
+import { stagingRow } from './support/staging-row.ts';
 import { buildSarif, type SarifResultSpec } from './support/sarif-builder.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
 import { upload } from './support/upload.ts';
@@ -314,42 +315,18 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))(
 
 describe("a first upload's batch insert (insertFirstUploadBatch)", () => {
   const fingerprint = (n: number) => createHash('sha256').update(`fingerprint ${n}`).digest('hex');
-  const row = (seq: number, n: number, maybeRepeat: boolean): StagingRow => ({
-    upload_key: 'batch-test',
-    seq,
-    fingerprint: fingerprint(n),
-    base: fingerprint(n),
-    twin_ordinal: false,
-    maybe_repeat: maybeRepeat,
-    category: '',
-    kind: 'sast',
-    title: `finding ${n}`,
-    severity: 'medium',
-    severity_rank: 3,
-    severity_score: null,
-    initial_status: 'open',
-    description: null,
-    remediation: null,
-    rule_id: `rule-${n}`,
-    file_path: 'src/a.ts',
-    line: seq + 1,
-    column: null,
-    end_line: null,
-    snippet: null,
-    package_name: null,
-    package_version: null,
-    fixed_version: null,
-    cve_ids: [],
-    cwe_ids: [],
-    cvss_score: null,
-    cvss_vector: null,
-    references: [],
-    tool_name: 'tool',
-    tool_version: null,
-    tool_fingerprint: null,
-    risk_severity: 0.5,
-    risk_exploitation: 0.1,
-  });
+  const row = (seq: number, n: number, maybeRepeat: boolean): StagingRow =>
+    stagingRow({
+      upload_key: 'batch-test',
+      seq,
+      fingerprint: fingerprint(n),
+      base: fingerprint(n),
+      maybe_repeat: maybeRepeat,
+      title: `finding ${n}`,
+      rule_id: `rule-${n}`,
+      file_path: 'src/a.ts',
+      line: seq + 1,
+    });
 
   // A staging filter flags every repeat (no false negatives) and, now and then, a first row too.
   const report = fc

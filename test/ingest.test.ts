@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stagingRow } from './support/staging-row.ts';
 import { grant, makeApplication, makeUser, type TestUser } from './support/factories.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
 import { upload } from './support/upload.ts';
@@ -349,41 +350,7 @@ describe('abandoned staging', () => {
   it('removes staged rows of uploads older than the cut-off and keeps recent ones', async () => {
     const { discardAbandonedStaging, newUploadKey } = await import('../src/ingest/stage.ts');
     const now = Date.now();
-    const row = (key: string) => ({
-      upload_key: key,
-      seq: 0,
-      twin_ordinal: false,
-      fingerprint: 'f',
-      base: 'f',
-      category: '',
-      kind: 'code',
-      title: 't',
-      severity: 'low' as const,
-      severity_rank: 2,
-      severity_score: null,
-      initial_status: 'open' as const,
-      description: null,
-      remediation: null,
-      rule_id: null,
-      file_path: null,
-      line: null,
-      column: null,
-      end_line: null,
-      snippet: null,
-      package_name: null,
-      package_version: null,
-      fixed_version: null,
-      cve_ids: [],
-      cwe_ids: [],
-      cvss_score: null,
-      cvss_vector: null,
-      references: [],
-      tool_name: 'x',
-      tool_version: null,
-      tool_fingerprint: null,
-      risk_severity: 2.5,
-      risk_exploitation: 0.2,
-    });
+    const row = (key: string) => stagingRow({ upload_key: key, seq: 0 });
     const old = newUploadKey(now - 7 * 3_600_000);
     const recent = newUploadKey(now - 60_000);
     await t.db

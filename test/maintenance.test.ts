@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runHourlyMaintenance } from '../src/jobs/handlers/maintenance-hourly.ts';
+import { stagingRow } from './support/staging-row.ts';
 import { makeApplication, makeUser } from './support/factories.ts';
 import { buildSarif, manyResults } from './support/sarif-builder.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
@@ -169,25 +170,13 @@ describe('after a big upload', () => {
 
   it('keeps the rows an upload has staged: the staging table is vacuumed then, not truncated (PGlite)', async () => {
     if (t.database.kind !== 'pglite') return;
-    const row = {
+    const row = stagingRow({
       upload_key: `${'0'.repeat(13)}-maintenance-${randomUUID()}`,
       seq: 0,
-      fingerprint: 'f'.repeat(64),
-      base: 'f'.repeat(64),
-      twin_ordinal: false,
-      category: '',
-      kind: 'sast',
-      title: 'staged',
-      severity: 'high' as const,
+      severity: 'high',
       severity_rank: 4,
-      initial_status: 'open' as const,
-      cve_ids: [],
-      cwe_ids: [],
-      references: [],
       tool_name: 'probe',
-      risk_severity: 7,
-      risk_exploitation: 0.2,
-    };
+    });
     await t.db.insertInto('ingest_staging').values(row).execute();
     await t.database.maintain(['ingest_staging', 'findings']);
     const kept = await t.db
