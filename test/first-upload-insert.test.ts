@@ -3,7 +3,6 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IngestStagingTable } from '../src/db/schema.ts';
-import { compareSettledAhead, prepareSettling, settleAhead } from '../src/ingest/compare-ahead.ts';
 import type { MergeTarget } from '../src/ingest/merge.ts';
 import type { StagingRow } from '../src/ingest/normalize-row.ts';
 import {
@@ -23,8 +22,6 @@ import { upload } from './support/upload.ts';
  * the same findings: one per identity, twins told apart by line, the first report of a repeated
  * identity kept. On PGlite both uploads below take the usual path, and the same holds.
  */
-
-const fingerprint = (n: number) => createHash('sha256').update(`fingerprint ${n}`).digest('hex');
 
 let t: TestApp;
 let admin: TestUser;
@@ -316,60 +313,8 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))(
   },
 );
 
-/** A fresh application's default version, a scan in it, and the merge's view of both. */
-async function batchTarget() {
-  const owner = await makeApplication(t, admin);
-  const version = await defaultVersionOf(owner.id);
-  const scannerType = await t.db
-    .selectFrom('scanner_types')
-    .select('id')
-    .where('name', '=', 'sarif')
-    .executeTakeFirstOrThrow();
-  const scan = await t.db
-    .insertInto('scans')
-    .values({
-      application_id: owner.id,
-      version_id: version.id,
-      scanner_type_id: scannerType.id,
-      scanner_type: 'sarif',
-      tool_name: 'tool',
-      tool_version: null,
-      file_name: 'batch.sarif',
-      file_size: 0,
-      file_sha256: '',
-      status: 'processing',
-      error: null,
-      uploaded_by: null,
-      uploaded_via: 'application_token',
-      idempotency_key: null,
-      spool_path: null,
-      branch: null,
-      category: null,
-      root: null,
-      started_at: null,
-      completed_at: null,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  const target = {
-    uploadKey: 'batch-test',
-    staging: 'upload_rows',
-    applicationId: owner.id,
-    versionId: version.id,
-    scannerTypeId: scannerType.id,
-    scanId: scan.id,
-    assetWeight: 1,
-    scopes: [],
-    partial: false,
-    coveredFiles: [],
-    twinBases: [],
-    stagedRows: 0,
-    twinRows: 0,
-  } satisfies MergeTarget;
-  return { target, versionId: version.id };
-}
-
 describe("a first upload's batch insert (insertFirstUploadBatch)", () => {
+  const fingerprint = (n: number) => createHash('sha256').update(`fingerprint ${n}`).digest('hex');
   const row = (seq: number, n: number, maybeRepeat: boolean): StagingRow =>
     stagingRow({
       upload_key: 'batch-test',
@@ -402,7 +347,54 @@ describe("a first upload's batch insert (insertFirstUploadBatch)", () => {
     });
 
   it('inserts the first row in report order of each fingerprint, once, however the batches fall', async () => {
-    const { target, versionId } = await batchTarget();
+    const owner = await makeApplication(t, admin);
+    const version = await defaultVersionOf(owner.id);
+    const scannerType = await t.db
+      .selectFrom('scanner_types')
+      .select('id')
+      .where('name', '=', 'sarif')
+      .executeTakeFirstOrThrow();
+    const scan = await t.db
+      .insertInto('scans')
+      .values({
+        application_id: owner.id,
+        version_id: version.id,
+        scanner_type_id: scannerType.id,
+        scanner_type: 'sarif',
+        tool_name: 'tool',
+        tool_version: null,
+        file_name: 'batch.sarif',
+        file_size: 0,
+        file_sha256: '',
+        status: 'processing',
+        error: null,
+        uploaded_by: null,
+        uploaded_via: 'application_token',
+        idempotency_key: null,
+        spool_path: null,
+        branch: null,
+        category: null,
+        root: null,
+        started_at: null,
+        completed_at: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const target = {
+      uploadKey: 'batch-test',
+      staging: 'upload_rows',
+      applicationId: owner.id,
+      versionId: version.id,
+      scannerTypeId: scannerType.id,
+      scanId: scan.id,
+      assetWeight: 1,
+      scopes: [],
+      partial: false,
+      coveredFiles: [],
+      twinBases: [],
+      stagedRows: 0,
+      twinRows: 0,
+    } satisfies MergeTarget;
     const rollback = new Error('rolled back');
 
     await fc.assert(
@@ -427,7 +419,7 @@ describe("a first upload's batch insert (insertFirstUploadBatch)", () => {
             const findings = await trx
               .selectFrom('findings')
               .select(['fingerprint', 'line'])
-              .where('version_id', '=', versionId)
+              .where('version_id', '=', version.id)
               .execute();
             expect(inserted).toBe(expected.size);
             expect(new Map(findings.map((finding) => [finding.fingerprint, finding.line]))).toEqual(expected);
@@ -438,70 +430,4 @@ describe("a first upload's batch insert (insertFirstUploadBatch)", () => {
       { numRuns: 40 },
     );
   }, 60_000);
-});
-
-describe("a later large upload's comparison begun during the parse (compare-ahead.ts)", () => {
-  it('settles only rows that keep their fingerprint, and finds again what was fixed meanwhile', async () => {
-    const { target: first, versionId } = await batchTarget();
-    const target = { ...first, scopes: [{ toolName: 'tool', category: '' }] };
-    const rollback = new Error('rolled back');
-    const row = (seq: number, n: number) =>
-      stagingRow({
-        upload_key: 'batch-test',
-        seq,
-        fingerprint: fingerprint(n),
-        base: fingerprint(n),
-        maybe_repeat: false,
-        title: `finding ${n}`,
-        tool_name: 'tool',
-        line: n + 1,
-      });
-    await expect(
-      t.db.transaction().execute(async (trx) => {
-        const rows = trx.withTables<{ upload_rows: IngestStagingTable }>();
-        await sql`create temp table upload_rows (like ingest_staging) on commit drop`.execute(trx);
-        // The version's findings: 0, 1, 2, 3 (a first upload of them).
-        await rows
-          .insertInto('upload_rows')
-          .values([0, 1, 2, 3].map((n) => row(n, n)))
-          .execute();
-        expect(await insertFirstUploadBatch(trx, target, 0, 4)).toBe(4);
-        const idOf = async (n: number) =>
-          (
-            await trx
-              .selectFrom('findings')
-              .select('id')
-              .where('version_id', '=', versionId)
-              .where('fingerprint', '=', fingerprint(n))
-              .executeTakeFirstOrThrow()
-          ).id;
-        await sql`truncate upload_rows`.execute(trx);
-
-        // The next upload: 0 unchanged, 1 unchanged but fixed meanwhile, 2 given another
-        // fingerprint by its twins after settling, 3 changed, 4 new.
-        await prepareSettling(trx);
-        await rows
-          .insertInto('upload_rows')
-          .values([row(0, 0), row(1, 1), row(2, 2), { ...row(3, 3), title: 'changed' }, row(4, 4)])
-          .execute();
-        await settleAhead(trx, versionId, 0, 5);
-        await trx
-          .updateTable('findings')
-          .set({ status: 'fixed' })
-          .where('id', '=', await idOf(1))
-          .execute();
-        await rows
-          .updateTable('upload_rows')
-          .set({ fingerprint: fingerprint(22) })
-          .where('seq', '=', 2)
-          .execute();
-
-        const compared = await compareSettledAhead(trx, { ...target, stagedRows: 5 });
-        expect(compared.gone).toEqual([await idOf(2)]);
-        expect([...compared.matched].sort()).toEqual([await idOf(1), await idOf(3)].sort());
-        expect(compared.fresh.map((fresh) => fresh.seq).sort()).toEqual([2, 4]);
-        throw rollback;
-      }),
-    ).rejects.toBe(rollback);
-  });
 });

@@ -67,7 +67,7 @@ export interface FingerprintRange {
  * same report always gives the same values, and the large rest is read without sorting. All rows
  * of a fingerprint fall in one range, so ranges keep that rule.
  */
-export const staged = (target: Pick<MergeTarget, 'uploadKey' | 'staging'>, range?: FingerprintRange) => {
+const staged = (target: Pick<MergeTarget, 'uploadKey' | 'staging'>, range?: FingerprintRange) => {
   const rows = sql.table(target.staging);
   const inRange = sql.join(
     [
@@ -231,7 +231,7 @@ const scopesJson = (target: MergeTarget) =>
  * Step 1's findings: present in one of the upload's scopes, not reported by it (a partial upload:
  * only in the files it covers), with their scope's last sighting. `among`: a narrower set.
  */
-export const goneRows = (target: MergeTarget, among: RawBuilder<unknown>) => sql`
+const goneRows = (target: MergeTarget, among: RawBuilder<unknown>) => sql`
   select f.id, f.status, fs.last_seen_at, fs.last_scan_id from findings f
   left join finding_scopes fs on fs.version_id = f.version_id and fs.scanner_type_id = f.scanner_type_id
     and fs.tool_name = f.tool_name and fs.category = f.category
@@ -244,7 +244,7 @@ export const goneRows = (target: MergeTarget, among: RawBuilder<unknown>) => sql
     ${among}`;
 
 /** A matched finding `f` the merge writes: absent, fixed, or unlike its staged row `s` now. */
-export const changedFromStaged = sql`(not f.present or f.status = 'fixed'
+const changedFromStaged = sql`(not f.present or f.status = 'fixed'
   or (${columnList('f')}) is distinct from (${columnList('s')}))`;
 
 /** Step 2's findings: reported again, and absent, fixed, or somewhere or something else now. */
@@ -288,7 +288,7 @@ export interface MergedAhead {
   fingerprints: number;
 }
 
-export const idsOf = async (trx: Transaction<DB>, rows: RawBuilder<unknown>): Promise<number[]> =>
+const idsOf = async (trx: Transaction<DB>, rows: RawBuilder<unknown>): Promise<number[]> =>
   (await sql<{ id: number }>`select id from (${rows}) as candidates`.execute(trx)).rows.map((row) => row.id);
 
 /**
@@ -306,7 +306,7 @@ const LARGE_UPLOAD_ROWS = 10_000;
  * once (with the default 4 MB, 100k findings spilled to disk in 16 batches); only it, so the writes
  * and their triggers keep their plans.
  */
-export async function hashJoined<T>(trx: Transaction<DB>, query: () => Promise<T>): Promise<T> {
+async function hashJoined<T>(trx: Transaction<DB>, query: () => Promise<T>): Promise<T> {
   await sql`set local enable_nestloop = off`.execute(trx);
   await sql`set local work_mem = '64MB'`.execute(trx);
   const result = await query();
@@ -316,7 +316,7 @@ export async function hashJoined<T>(trx: Transaction<DB>, query: () => Promise<T
 }
 
 /** What a large upload's merge writes, found before it writes anything (`compareLargeUpload`). */
-export interface LargeUploadComparison {
+interface LargeUploadComparison {
   /** Step 1's findings. */
   gone: number[];
   /** Step 2's findings (reported again and changed). */
@@ -324,12 +324,6 @@ export interface LargeUploadComparison {
   /** Step 3's staged rows (one per new fingerprint). */
   fresh: { seq: number; fingerprint: string }[];
 }
-
-/** How a large upload's rows are compared: `compareLargeUpload`, or one that began during the parse. */
-export type LargeUploadComparer = (
-  trx: Transaction<DB>,
-  target: MergeTarget,
-) => Promise<LargeUploadComparison>;
 
 /**
  * Steps 1–3's rows of a large upload, by two hash joins: the version's findings against the staged
@@ -440,7 +434,6 @@ export async function mergeStaged(
   trx: Transaction<DB>,
   target: MergeTarget,
   ahead?: MergedAhead,
-  compareLarge: LargeUploadComparer = compareLargeUpload,
 ): Promise<MergeCounts> {
   const { uploadKey, versionId, scanId } = target;
   // A version's first upload finds none of its fingerprints stored: each distinct one is inserted,
@@ -454,7 +447,7 @@ export async function mergeStaged(
   const noRows = { rows: [] };
   const large =
     ahead === undefined && target.stagedRows >= LARGE_UPLOAD_ROWS
-      ? await compareLarge(trx, target)
+      ? await compareLargeUpload(trx, target)
       : undefined;
   const goneAmong = ahead?.candidates.gone ?? large?.gone;
 

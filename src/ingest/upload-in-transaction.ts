@@ -9,7 +9,6 @@ import type {
   UploadedFile,
   IngestOptions,
 } from './upload-types.ts';
-import { compareSettledAhead, prepareSettling, settleAhead } from './compare-ahead.ts';
 import { stageUpload } from './stage-upload.ts';
 import { NOTHING_STAGED, type StageResult, type UploadContext } from './stage.ts';
 import { matchTwins, type StagedTwin } from './twins.ts';
@@ -169,27 +168,19 @@ async function insertWhileParsing(trx: Transaction<DB>, work: InTransaction): Pr
 }
 
 /**
- * A later upload: parsed into `upload_rows`, its rows compared with the version's findings every
- * `INSERT_BATCH_ROWS` while the parse goes on (compare-ahead.ts), analyzed (a temporary table has no
- * statistics, and the planner took a 100k-row one for a few hundred rows), then merged. Only the
- * columns the merge joins and filters on, from a small sample: the full analyze took 0.54 s of a
- * 100k re-upload, this one 20 ms.
+ * A later upload: parsed into `upload_rows`, analyzed (a temporary table has no statistics, and the
+ * planner took a 100k-row one for a few hundred rows), then merged. Only the columns the merge
+ * joins and filters on, from a small sample: the full analyze took 0.54 s of a 100k re-upload, this
+ * one 20 ms. No index: a large upload's merge reads every staged row by hash joins (merge.ts).
  */
 async function mergeOwnStaging(trx: Transaction<DB>, work: InTransaction): Promise<IngestOutcome> {
-  await prepareSettling(trx);
-  let settled = 0;
-  const staged = await stageOwn(work, async (rowsStaged) => {
-    if (rowsStaged - settled < INSERT_BATCH_ROWS) return;
-    await settleAhead(trx, work.opened.versionId, settled, rowsStaged);
-    settled = rowsStaged;
-  });
+  const staged = await stageOwn(work);
   await sql`set local default_statistics_target = 10`.execute(trx);
   await sql`analyze upload_rows (upload_key, fingerprint, base, seq, twin_ordinal)`.execute(trx);
-  await sql`analyze upload_settled`.execute(trx);
   await sql`set local default_statistics_target = default`.execute(trx);
   const parsed: StagedUpload = { ...work.provisional, staged };
   const target = mergeTarget(parsed, work.opened, work.opened.target.assetWeight);
-  return settleUpload(trx, parsed, { ...work.opened, target }, undefined, compareSettledAhead);
+  return settleUpload(trx, parsed, { ...work.opened, target });
 }
 
 /**

@@ -4,7 +4,7 @@ import type { DB } from '../db/schema.ts';
 import { ASSET_WEIGHT } from '../domain/findings/risk.ts';
 import { runPolicies } from '../domain/policies/runner.ts';
 import { publishEvents } from '../events/events.ts';
-import { mergeStaged, type LargeUploadComparer, type MergedAhead, type MergeTarget } from './merge.ts';
+import { mergeStaged, type MergedAhead, type MergeTarget } from './merge.ts';
 import type { ParserModule } from './parsers/types.ts';
 import type { IngestOptions, IngestOutcome, PreparedUpload, UploadedFile } from './upload-types.ts';
 import { resolveVersion } from './resolve-version.ts';
@@ -201,10 +201,9 @@ export async function settleUpload(
   work: StagedUpload,
   opened: OpenedScan,
   ahead?: MergedAhead,
-  compareLarge?: LargeUploadComparer,
 ): Promise<IngestOutcome> {
   const { applicationId, versionId, scanId } = opened;
-  const counts = await mergeStaged(trx, opened.target, ahead, compareLarge);
+  const counts = await mergeStaged(trx, opened.target, ahead);
   // Step 7 of the spec's flow: policies act before the answer (and before webhooks, which are
   // dispatched after commit). Status moves by ingest ran them inside mergeStaged.
   const uploaded = { versionId, scanId };
