@@ -40,15 +40,11 @@ export class JsonShapeScanner {
   private key: string | null = null;
   private capture: number[] | null = null;
   private captureOverflow = false;
-  private readonly maxDepth: number;
+  private readonly maxDepth = MAX_JSON_DEPTH;
   private readonly members: readonly string[];
 
   /** `members`: the top-level members a caller will ask about (see `answered`). */
-  constructor({
-    maxDepth = MAX_JSON_DEPTH,
-    members = [],
-  }: { maxDepth?: number; members?: readonly string[] } = {}) {
-    this.maxDepth = maxDepth;
+  constructor({ members = [] }: { members?: readonly string[] } = {}) {
     this.members = members;
   }
 
