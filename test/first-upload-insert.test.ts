@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
-import { sql } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { IngestStagingTable } from '../src/db/schema.ts';
-import type { MergeTarget } from '../src/ingest/merge.ts';
+import type { DB, IngestStagingTable } from '../src/db/schema.ts';
+import { fingerprintRanges, insertNewFindings, type MergeTarget } from '../src/ingest/merge.ts';
 import type { StagingRow } from '../src/ingest/normalize-row.ts';
 import {
   INSERT_BATCH_ROWS,
@@ -346,7 +346,8 @@ describe("a first upload's batch insert (insertFirstUploadBatch)", () => {
       return { rows, bounds };
     });
 
-  it('inserts the first row in report order of each fingerprint, once, however the batches fall', async () => {
+  /** A scan of a new application's default version to insert into; its rows staged in `upload_rows`. */
+  async function emptyTarget(): Promise<MergeTarget> {
     const owner = await makeApplication(t, admin);
     const version = await defaultVersionOf(owner.id);
     const scannerType = await t.db
@@ -380,7 +381,7 @@ describe("a first upload's batch insert (insertFirstUploadBatch)", () => {
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    const target = {
+    const target: MergeTarget = {
       uploadKey: 'batch-test',
       staging: 'upload_rows',
       applicationId: owner.id,
@@ -394,39 +395,78 @@ describe("a first upload's batch insert (insertFirstUploadBatch)", () => {
       twinBases: [],
       stagedRows: 0,
       twinRows: 0,
-    } satisfies MergeTarget;
-    const rollback = new Error('rolled back');
+    };
+    return target;
+  }
 
-    await fc.assert(
-      fc.asyncProperty(report, async ({ rows, bounds }) => {
-        const expected = new Map<string, number | null>();
-        for (const staged of rows)
-          if (!expected.has(staged.fingerprint)) expected.set(staged.fingerprint, staged.line);
-        await expect(
-          t.db.transaction().execute(async (trx) => {
-            await sql`create temp table upload_rows (like ingest_staging) on commit drop`.execute(trx);
-            await trx
-              .withTables<{ upload_rows: IngestStagingTable }>()
-              .insertInto('upload_rows')
-              .values(rows)
-              .execute();
-            let inserted = 0;
-            let from = 0;
-            for (const to of bounds) {
-              inserted += await insertFirstUploadBatch(trx, target, from, to);
-              from = to;
-            }
-            const findings = await trx
-              .selectFrom('findings')
-              .select(['fingerprint', 'line'])
-              .where('version_id', '=', version.id)
-              .execute();
-            expect(inserted).toBe(expected.size);
-            expect(new Map(findings.map((finding) => [finding.fingerprint, finding.line]))).toEqual(expected);
-            throw rollback;
-          }),
-        ).rejects.toBe(rollback);
+  /**
+   * Stages `rows` in `upload_rows`, lets `insert` insert their findings into `target`'s empty
+   * version, and checks that it inserted the first row in report order of each fingerprint, once;
+   * then rolls everything back.
+   */
+  async function expectFirstRowsInserted(
+    target: MergeTarget,
+    rows: StagingRow[],
+    insert: (trx: Transaction<DB>) => Promise<number>,
+  ): Promise<void> {
+    const expected = new Map<string, number | null>();
+    for (const staged of rows)
+      if (!expected.has(staged.fingerprint)) expected.set(staged.fingerprint, staged.line);
+    const rollback = new Error('rolled back');
+    await expect(
+      t.db.transaction().execute(async (trx) => {
+        await sql`create temp table upload_rows (like ingest_staging) on commit drop`.execute(trx);
+        await trx
+          .withTables<{ upload_rows: IngestStagingTable }>()
+          .insertInto('upload_rows')
+          .values(rows)
+          .execute();
+        const inserted = await insert(trx);
+        const findings = await trx
+          .selectFrom('findings')
+          .select(['fingerprint', 'line'])
+          .where('version_id', '=', target.versionId)
+          .execute();
+        expect(inserted).toBe(expected.size);
+        expect(new Map(findings.map((finding) => [finding.fingerprint, finding.line]))).toEqual(expected);
+        throw rollback;
       }),
+    ).rejects.toBe(rollback);
+  }
+
+  it('inserts the first row in report order of each fingerprint, once, however the batches fall', async () => {
+    const target = await emptyTarget();
+    await fc.assert(
+      fc.asyncProperty(report, ({ rows, bounds }) =>
+        expectFirstRowsInserted(target, rows, async (trx) => {
+          let inserted = 0;
+          let from = 0;
+          for (const to of bounds) {
+            inserted += await insertFirstUploadBatch(trx, target, from, to);
+            from = to;
+          }
+          return inserted;
+        }),
+      ),
+      { numRuns: 40 },
+    );
+  }, 60_000);
+
+  // Every other merge reads the staged rows one per fingerprint the same way (merge.ts `staged`):
+  // the rows known to be first as they are, one of the others only where no first row has theirs.
+  it('the merge takes the same row of each fingerprint, whole or in ranges', async () => {
+    const target = await emptyTarget();
+    await fc.assert(
+      fc.asyncProperty(report, fc.integer({ min: 1, max: 12 }), ({ rows }, rowsPerRange) =>
+        expectFirstRowsInserted(target, rows, async (trx) => {
+          if (rowsPerRange > 10) return insertNewFindings(trx, target);
+          let inserted = 0;
+          for (const range of fingerprintRanges(rows.length, rowsPerRange)) {
+            inserted += await insertNewFindings(trx, target, range);
+          }
+          return inserted;
+        }),
+      ),
       { numRuns: 40 },
     );
   }, 60_000);
