@@ -11,6 +11,7 @@ import {
   OWN_STAGING_MIN_BYTES,
 } from '../src/ingest/upload-in-transaction.ts';
 import { makeApplication, makeUser, type TestUser } from './support/factories.ts';
+import { emptyMergeTarget } from './support/merge-target.ts';
 import { stagingRow } from './support/staging-row.ts';
 import { buildSarif, type SarifResultSpec } from './support/sarif-builder.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
@@ -346,59 +347,6 @@ describe("a first upload's batch insert (insertFirstUploadBatch)", () => {
       return { rows, bounds };
     });
 
-  /** A scan of a new application's default version to insert into; its rows staged in `upload_rows`. */
-  async function emptyTarget(): Promise<MergeTarget> {
-    const owner = await makeApplication(t, admin);
-    const version = await defaultVersionOf(owner.id);
-    const scannerType = await t.db
-      .selectFrom('scanner_types')
-      .select('id')
-      .where('name', '=', 'sarif')
-      .executeTakeFirstOrThrow();
-    const scan = await t.db
-      .insertInto('scans')
-      .values({
-        application_id: owner.id,
-        version_id: version.id,
-        scanner_type_id: scannerType.id,
-        scanner_type: 'sarif',
-        tool_name: 'tool',
-        tool_version: null,
-        file_name: 'batch.sarif',
-        file_size: 0,
-        file_sha256: '',
-        status: 'processing',
-        error: null,
-        uploaded_by: null,
-        uploaded_via: 'application_token',
-        idempotency_key: null,
-        spool_path: null,
-        branch: null,
-        category: null,
-        root: null,
-        started_at: null,
-        completed_at: null,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const target: MergeTarget = {
-      uploadKey: 'batch-test',
-      staging: 'upload_rows',
-      applicationId: owner.id,
-      versionId: version.id,
-      scannerTypeId: scannerType.id,
-      scanId: scan.id,
-      assetWeight: 1,
-      scopes: [],
-      partial: false,
-      coveredFiles: [],
-      twinBases: [],
-      stagedRows: 0,
-      twinRows: 0,
-    };
-    return target;
-  }
-
   /**
    * Stages `rows` in `upload_rows`, lets `insert` insert their findings into `target`'s empty
    * version, and checks that it inserted the first row in report order of each fingerprint, once;
@@ -435,7 +383,7 @@ describe("a first upload's batch insert (insertFirstUploadBatch)", () => {
   }
 
   it('inserts the first row in report order of each fingerprint, once, however the batches fall', async () => {
-    const target = await emptyTarget();
+    const target = await emptyMergeTarget(t, admin, 'batch-test');
     await fc.assert(
       fc.asyncProperty(report, ({ rows, bounds }) =>
         expectFirstRowsInserted(target, rows, async (trx) => {
@@ -455,7 +403,7 @@ describe("a first upload's batch insert (insertFirstUploadBatch)", () => {
   // Every other merge reads the staged rows one per fingerprint the same way (merge.ts `staged`):
   // the rows known to be first as they are, one of the others only where no first row has theirs.
   it('the merge takes the same row of each fingerprint, whole or in ranges', async () => {
-    const target = await emptyTarget();
+    const target = await emptyMergeTarget(t, admin, 'batch-test');
     await fc.assert(
       fc.asyncProperty(report, fc.integer({ min: 1, max: 12 }), ({ rows }, rowsPerRange) =>
         expectFirstRowsInserted(target, rows, async (trx) => {
