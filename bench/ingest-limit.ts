@@ -35,7 +35,7 @@ export class IngestLimit {
     if (parsed === null) throw new Error('empty file');
     await this.sql.exec(`drop table if exists ${TABLE}; create table ${TABLE} (like findings)`);
     started = performance.now();
-    await this.sql.copy(TABLE, rows.columns, rows.rows);
+    await this.sql.copy(TABLE, rows.columns, rows.types, rows.rows);
     const copyMs = performance.now() - started;
     await this.sql.exec(`drop table ${TABLE}`);
     return { parseMs, copyMs };

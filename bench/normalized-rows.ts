@@ -1,20 +1,24 @@
+import type { CopyType, CopyValue } from '../src/db/copy-binary.ts';
 import type { SqlExecutor } from './sql.ts';
-
-/** A column value as COPY sees it. */
-export type CellValue = string | number | boolean | null | readonly (string | number)[];
 
 export interface NormalizedRows {
   columns: string[];
-  rows: CellValue[][];
+  /** Each column's type, as the binary COPY writes it. */
+  types: CopyType[];
+  rows: CopyValue[][];
 }
 
-function cell(value: unknown): CellValue {
-  if (value === null || value === undefined) return null;
-  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
-  if (value instanceof Date) return value.toISOString();
-  if (Array.isArray(value)) return value.map((item) => (typeof item === 'number' ? item : String(item)));
-  return JSON.stringify(value);
-}
+/** The catalog's type names (`udt_name`) of the types a binary COPY writes. */
+const COPY_TYPES: Record<string, CopyType> = {
+  text: 'text',
+  int2: 'int2',
+  int4: 'int4',
+  float8: 'float8',
+  bool: 'bool',
+  timestamptz: 'timestamptz',
+  _text: 'text[]',
+  _int4: 'int4[]',
+};
 
 /**
  * The finding rows an upload produced, every column, as scanhub stored them: parsed, normalized,
@@ -22,10 +26,19 @@ function cell(value: unknown): CellValue {
  * copies exactly what the server wrote, whatever the ingest code looks like this week.
  */
 export async function findingRows(sql: SqlExecutor, applicationId: number): Promise<NormalizedRows> {
+  const catalog = await sql.query<{ column_name: string; udt_name: string }>(
+    `select column_name, udt_name from information_schema.columns
+     where table_name = 'findings' and table_schema = current_schema() order by ordinal_position`,
+  );
+  const columns = catalog.map((column) => column.column_name);
+  const types = catalog.map((column) => {
+    const type = COPY_TYPES[column.udt_name];
+    if (!type) throw new Error(`findings.${column.column_name}: no binary COPY for ${column.udt_name}`);
+    return type;
+  });
   const found = await sql.query<Record<string, unknown>>(
     'select * from findings where application_id = $1 order by id',
     [applicationId],
   );
-  const columns = Object.keys(found[0] ?? {});
-  return { columns, rows: found.map((row) => columns.map((column) => cell(row[column]))) };
+  return { columns, types, rows: found.map((row) => columns.map((column) => row[column] as CopyValue)) };
 }

@@ -4,8 +4,8 @@ import pg from 'pg';
 import { loadConfig } from '../src/config.ts';
 import type { DB } from '../src/db/schema.ts';
 import { PGliteDialect, SessionLock } from '../src/db/pglite-dialect.ts';
-import { copyText, copyFromStdin } from './copy.ts';
-import type { CellValue } from './normalized-rows.ts';
+import type { CopyType, CopyValue } from '../src/db/copy-binary.ts';
+import { copyChunks, copyFromStdin } from './copy.ts';
 import type { Engine } from './targets.ts';
 
 /** A statement as Kysely compiled it (what the server sends to the database), and when it ran. */
@@ -26,8 +26,13 @@ export interface SqlExecutor {
   query<R = Record<string, unknown>>(text: string, parameters?: readonly unknown[]): Promise<R[]>;
   /** Parameter-less, possibly multi-statement SQL. */
   exec(text: string): Promise<void>;
-  /** COPY FROM STDIN (PostgreSQL) or from a blob (PGlite) into `table`. */
-  copy(table: string, columns: readonly string[], rows: readonly (readonly CellValue[])[]): Promise<void>;
+  /** Binary COPY FROM STDIN (PostgreSQL) or from a blob (PGlite) into `table`; `types` per column. */
+  copy(
+    table: string,
+    columns: readonly string[],
+    types: readonly CopyType[],
+    rows: readonly (readonly CopyValue[])[],
+  ): Promise<void>;
   /** A Kysely over this database that reports every compiled statement to `onQuery`. */
   kysely(onQuery: (query: CapturedQuery) => void): Kysely<DB>;
   close(): Promise<void>;
@@ -35,7 +40,7 @@ export interface SqlExecutor {
 
 const quoteIdent = (name: string): string => `"${name.replaceAll('"', '""')}"`;
 const copySql = (table: string, columns: readonly string[], source: string) =>
-  `copy ${quoteIdent(table)} (${columns.map(quoteIdent).join(', ')}) from ${source}`;
+  `copy ${quoteIdent(table)} (${columns.map(quoteIdent).join(', ')}) from ${source} with (format binary)`;
 
 function logger(onQuery: (query: CapturedQuery) => void) {
   return (event: LogEvent) => {
@@ -59,10 +64,10 @@ export function postgresExecutor(url: string, poolSize = 10): SqlExecutor {
     exec: async (text) => {
       await pool.query(text);
     },
-    copy: async (table, columns, rows) => {
+    copy: async (table, columns, types, rows) => {
       const client = await pool.connect();
       try {
-        await copyFromStdin(client, copySql(table, columns, 'stdin'), rows);
+        await copyFromStdin(client, copySql(table, columns, 'stdin'), types, rows);
       } finally {
         client.release();
       }
@@ -100,8 +105,8 @@ export async function pgliteExecutor(pgDataDir: string | undefined): Promise<Sql
     exec: async (text) => {
       await lock.run(() => instance.exec(text));
     },
-    copy: async (table, columns, rows) => {
-      const blob = new Blob([copyText(rows)]);
+    copy: async (table, columns, types, rows) => {
+      const blob = new Blob([...copyChunks(types, rows)]);
       await lock.run(() => instance.query(copySql(table, columns, `'/dev/blob'`), [], { blob }));
     },
     kysely: (onQuery) => new Kysely<DB>({ dialect: new PGliteDialect(instance, lock), log: logger(onQuery) }),

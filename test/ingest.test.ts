@@ -140,7 +140,7 @@ describe('POST /api/ingest (application token)', () => {
     const app = await makeApplication(t, admin);
     const sarif = buildSarif({ results: manyResults(6000) });
     // The last result holds a bare word: well-formed enough for the first pass (which skips results
-    // unparsed), so thousands of results, megabytes of COPY text, are staged before the parser fails.
+    // unparsed), so thousands of results, megabytes of COPY rows, are staged before the parser fails.
     const last = sarif.lastIndexOf('"ruleId"');
     const broken = `${sarif.slice(0, last)}"ruleId":unquoted,${sarif.slice(last)}`;
     const response = await upload(t, '/api/ingest', { 'x-api-token': app.api_token }, { file: broken });

@@ -14,9 +14,10 @@ import {
   stopStagingThread,
   type StageJob,
 } from '../src/ingest/stage-in-worker.ts';
-import { STAGING_COLUMNS } from '../src/ingest/normalize-row.ts';
+import { STAGING_COLUMNS, STAGING_COPY_TYPES } from '../src/ingest/normalize-row.ts';
 import { stageFindings, type StageResult } from '../src/ingest/stage.ts';
 import { inputFromFile } from '../src/ingest/upload-input.ts';
+import { readCopyRows } from './support/copy-rows.ts';
 import { corpusPath } from './support/parse-corpus.ts';
 import { buildSarif, manyResults } from './support/sarif-builder.ts';
 
@@ -26,6 +27,13 @@ import { buildSarif, manyResults } from './support/sarif-builder.ts';
  */
 
 const scratch = mkdtempSync(join(tmpdir(), 'scanhub-stage-worker-'));
+
+/** The staging rows in COPY writes, in order. */
+const stagedRows = (writes: Buffer[]) =>
+  readCopyRows(
+    Buffer.concat(writes),
+    STAGING_COLUMNS.map((column) => STAGING_COPY_TYPES[column]),
+  );
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 const UPLOAD = { category: 'ci', root: '/home/runner/work/app' };
@@ -101,12 +109,9 @@ describe('staging in a worker thread', () => {
     await stageInWorker(slow.database, job);
     expect(slow.writes.length).toBeGreaterThan(3);
     expect(slow.mostAtOnce()).toBe(1);
-    // The second COPY column is the row's sequence number: chunks in order, rows in order within them.
-    const seqs = Buffer.concat(slow.writes)
-      .toString('utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => Number(line.split('\t')[1]));
+    // Chunks in order, rows in order within them.
+    const seq = STAGING_COLUMNS.indexOf('seq');
+    const seqs = stagedRows(slow.writes).map((row) => row[seq]);
     expect(seqs).toEqual(seqs.map((_, index) => index));
   });
 
@@ -126,12 +131,8 @@ describe('staging in a worker thread', () => {
     const here = recordingDatabase();
     await stageFindings(here.database, detected!.parser, detected!.input, 'key', UPLOAD);
     const column = STAGING_COLUMNS.indexOf('maybe_repeat');
-    const flags = Buffer.concat(here.writes)
-      .toString('utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => line.split('\t')[column]);
-    expect(flags).toEqual(identities.map((n, index) => (identities.indexOf(n) < index ? 't' : 'f')));
+    const flags = stagedRows(here.writes).map((row) => row[column]);
+    expect(flags).toEqual(identities.map((n, index) => identities.indexOf(n) < index));
   });
 
   it('in the server thread, a chunk keeps its bytes while it is written and the next is encoded', async () => {

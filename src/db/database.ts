@@ -12,6 +12,7 @@ import pg from 'pg';
 import { from as copyFromStdin } from 'pg-copy-streams';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
+import { COPY_BINARY_HEADER, COPY_BINARY_TRAILER } from './copy-binary.ts';
 import { ownArrayBuffer } from '../lib/bytes.ts';
 import { timestamptzParser } from '../lib/timestamps.ts';
 import { pgliteChangeNotices, postgresChangeNotices, type ChangeNotices } from './change-notices.ts';
@@ -38,8 +39,8 @@ export interface Database {
    */
   maintain(tables?: readonly MaintainedTable[]): Promise<void>;
   /**
-   * Appends `rows` (COPY text format, copy-text.ts) to `table` with COPY, outside any transaction:
-   * PostgreSQL reads them FROM STDIN, PGlite from a blob. COPY parses rows in the server with no
+   * Appends `rows` (binary COPY rows, without header or trailer: copy-binary.ts) to `table` with
+   * COPY, outside any transaction: PostgreSQL reads them FROM STDIN, PGlite from a blob. COPY parses rows in the server with no
    * per-row statement or JSON expansion, the cheapest way in for bulk rows on both engines.
    */
   copyFrom(table: CopyTable, columns: readonly string[], rows: Buffer): Promise<void>;
@@ -63,11 +64,14 @@ export interface Database {
  */
 export type CopyTable = 'ingest_staging' | 'upload_rows';
 
-/** Appends rows in COPY text format to a table. */
+/** Appends binary COPY rows (copy-binary.ts, without header or trailer) to a table. */
 export type CopyInto = (table: CopyTable, columns: readonly string[], rows: Buffer) => Promise<void>;
 
 const copyStatement = (table: CopyTable, columns: readonly string[], source: string): string =>
-  `copy ${table} (${columns.map((column) => `"${column.replace(/"/g, '""')}"`).join(', ')}) from ${source}`;
+  `copy ${table} (${columns.map((column) => `"${column.replace(/"/g, '""')}"`).join(', ')}) from ${source} with (format binary)`;
+
+/** The whole COPY data of `rows`: its header, the rows, its trailer. */
+const copyData = (rows: Buffer): Buffer[] => [COPY_BINARY_HEADER, rows, COPY_BINARY_TRAILER];
 
 /** Tables an upload churns; the rest need no vacuum after one. */
 export type MaintainedTable =
@@ -92,7 +96,7 @@ const copyOn =
   (client: pg.PoolClient): CopyInto =>
   async (table, columns, rows) => {
     await pipeline(
-      Readable.from([rows]),
+      Readable.from(copyData(rows)),
       client.query(copyFromStdin(copyStatement(table, columns, 'stdin'))),
     );
   };
@@ -214,7 +218,7 @@ async function pgliteDatabase(options: DatabaseOptions): Promise<Database> {
     pglite: { instance, lock },
     maintain: (tables) => maintainPglite(db, tables),
     copyFrom: async (table, columns, rows) => {
-      const blob = blobOver(rows);
+      const blob = blobOver(Buffer.concat(copyData(rows)));
       await lock.run(() => instance.query(copyStatement(table, columns, `'/dev/blob'`), [], { blob }));
     },
     changeNotices,

@@ -2,52 +2,64 @@ import type { Insertable } from 'kysely';
 import type { IngestStagingTable } from '../db/schema.ts';
 import { exploitationPart, severityPart } from '../domain/findings/risk.ts';
 import { severityRank } from '../domain/findings/severity.ts';
-import { copyLine } from '../db/copy-text.ts';
+import { CopyBinaryWriter, type CopyType, type CopyValue } from '../db/copy-binary.ts';
 import type { FindingIdentity } from './fingerprint.ts';
 import type { NormalizedFinding } from './parsers/types.ts';
 
-/** Every staging column, in the order the COPY rows carry them. */
-export const STAGING_COLUMNS = [
-  'upload_key',
-  'seq',
-  'fingerprint',
-  'base',
-  'twin_ordinal',
-  'maybe_repeat',
-  'category',
-  'kind',
-  'title',
-  'severity',
-  'severity_rank',
-  'severity_score',
-  'initial_status',
-  'description',
-  'remediation',
-  'rule_id',
-  'file_path',
-  'line',
-  'column',
-  'end_line',
-  'snippet',
-  'package_name',
-  'package_version',
-  'fixed_version',
-  'cve_ids',
-  'cwe_ids',
-  'cvss_score',
-  'cvss_vector',
-  'references',
-  'tool_name',
-  'tool_version',
-  'tool_fingerprint',
-  'risk_severity',
-  'risk_exploitation',
-] as const satisfies readonly (keyof IngestStagingTable)[];
+/** Every staging column with its type, in the order the COPY rows carry them. */
+export const STAGING_COPY_TYPES = {
+  upload_key: 'text',
+  seq: 'int4',
+  fingerprint: 'text',
+  base: 'text',
+  twin_ordinal: 'bool',
+  maybe_repeat: 'bool',
+  category: 'text',
+  kind: 'text',
+  title: 'text',
+  severity: 'text',
+  severity_rank: 'int2',
+  severity_score: 'float8',
+  initial_status: 'text',
+  description: 'text',
+  remediation: 'text',
+  rule_id: 'text',
+  file_path: 'text',
+  line: 'int4',
+  column: 'int4',
+  end_line: 'int4',
+  snippet: 'text',
+  package_name: 'text',
+  package_version: 'text',
+  fixed_version: 'text',
+  cve_ids: 'text[]',
+  cwe_ids: 'int4[]',
+  cvss_score: 'float8',
+  cvss_vector: 'text',
+  references: 'text[]',
+  tool_name: 'text',
+  tool_version: 'text',
+  tool_fingerprint: 'text',
+  risk_severity: 'float8',
+  risk_exploitation: 'float8',
+} as const satisfies Record<keyof IngestStagingTable, CopyType>;
 
-// A column added to the table but not to the list fails to compile here.
-type UncopiedColumn = Exclude<keyof IngestStagingTable, (typeof STAGING_COLUMNS)[number]>;
+type StagingColumn = keyof typeof STAGING_COPY_TYPES;
+
+// A column added to the table but not to the list fails to compile here (and `satisfies` above
+// refuses a column the table does not have).
+type UncopiedColumn = Exclude<keyof IngestStagingTable, StagingColumn>;
 const everyColumnCopied: [UncopiedColumn] extends [never] ? true : UncopiedColumn = true;
 void everyColumnCopied;
+
+export const STAGING_COLUMNS = Object.keys(STAGING_COPY_TYPES) as readonly StagingColumn[];
+const STAGING_TYPES: readonly CopyType[] = STAGING_COLUMNS.map((column) => STAGING_COPY_TYPES[column]);
+
+/** A writer of staging rows in binary COPY format (`stagingValues` gives a row's fields). */
+export const stagingWriter = (): CopyBinaryWriter => new CopyBinaryWriter(STAGING_TYPES);
+
+/** A staging row's fields in the order of `STAGING_COLUMNS`. */
+export const stagingValues = (row: StagingRow): CopyValue[] => STAGING_COLUMNS.map((column) => row[column]);
 
 export type StagingRow = Required<Insertable<IngestStagingTable>>;
 
@@ -56,10 +68,6 @@ const finiteOrNull = (value: number | null): number | null =>
 
 const intOrNull = (value: number | null): number | null =>
   value !== null && Number.isSafeInteger(value) && Math.abs(value) <= 2_147_483_647 ? value : null;
-
-/** A staging row as one line of COPY text. */
-export const stagingLine = (row: StagingRow): string =>
-  copyLine(STAGING_COLUMNS.map((column) => row[column]));
 
 /**
  * One parsed finding as a staging row, with its fingerprint and risk inputs. Its strings are already

@@ -66,9 +66,10 @@ async function stage(id: number, job: StageJob): Promise<void> {
     const parser = findParser(job.parserName);
     if (!parser) throw new Error(`Unknown parser ${job.parserName}`);
     const input = { ...(await inputFromFile(job.path)), sniff: job.sniff };
-    const result = await stageRows(parser, input, job.uploadKey, job.upload, async (text, rowsStaged) => {
+    const result = await stageRows(parser, input, job.uploadKey, job.upload, async (rows, rowsStaged) => {
       if (state.cancelled) throw new Cancelled();
-      const bytes = ownArrayBuffer(Buffer.from(text, 'utf8'));
+      // A copy of its own to hand over: the writer's buffer takes the next rows.
+      const bytes = ownArrayBuffer(Buffer.from(rows));
       send({ type: 'chunk', id, bytes, rowsStaged }, [bytes]);
       state.ahead++;
       // Beyond `chunksAhead` the job waits for its writes, so memory stays flat.

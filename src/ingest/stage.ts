@@ -4,18 +4,18 @@ import type { CopyInto, CopyTable, Database } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
 import { capFindingFields, capText, FIELD_CAPS } from './cap-fields.ts';
 import { findingIdentity } from './fingerprint.ts';
-import { STAGING_COLUMNS, stagingLine, toStagingRow } from './normalize-row.ts';
+import { STAGING_COLUMNS, stagingValues, stagingWriter, toStagingRow } from './normalize-row.ts';
 import type { NormalizedFinding, ParserInput, ParserModule, ReportFacts } from './parsers/types.ts';
 import { normalizedRoot, repositoryPath } from './repository-path.ts';
 import { PROCESS_INSTANCE_ID } from './process-instance.ts';
 import { DigestFilter, RepeatedDigests } from './repeated-digests.ts';
 
 /**
- * COPY text per statement. Large enough that a statement's fixed cost vanishes, small enough that a
+ * COPY bytes per statement. Large enough that a statement's fixed cost vanishes, small enough that a
  * statement is short (on PGlite's one session, requests get their turn between chunks) and that the
  * copies the driver makes of it stay small: 2 MiB chunks raised a 100k upload's peak RSS by ~40 MB.
  */
-const CHUNK_CHARS = 512 * 1024;
+const CHUNK_BYTES = 512 * 1024;
 
 export interface StageResult {
   findingsCount: number;
@@ -77,14 +77,15 @@ export function inUploadContext(finding: NormalizedFinding, context: UploadConte
 }
 
 /**
- * Where the staging rows go, chunk by chunk of COPY text, with how many rows the upload has staged
- * once this chunk is in; resolves when the next chunk may be handed over. Each sink turns the text
- * into bytes its own way (copySink: into buffers it reuses).
+ * Where the staging rows go, chunk by chunk in binary COPY format (copy-binary.ts, rows only), with
+ * how many rows the upload has staged once this chunk is in; resolves when the next chunk may be
+ * handed over. `rows` is the staging writer's buffer, valid until then: each sink copies it its own
+ * way (copySink: into buffers it reuses; the staging thread: into bytes it hands over).
  */
-export type ChunkSink = (text: string, rowsStaged: number) => Promise<void>;
+export type ChunkSink = (rows: Buffer, rowsStaged: number) => Promise<void>;
 
 /**
- * Parses the upload into staging rows, fingerprinted, as chunks of COPY text handed to `sink`
+ * Parses the upload into staging rows, fingerprinted, as chunks of binary COPY rows handed to `sink`
  * (awaited: the sink sets the pace, so memory holds a chunk or two). No database here: this runs
  * in the server's thread or in a worker thread (stage-worker.ts).
  */
@@ -95,7 +96,7 @@ export async function stageRows(
   upload: UploadContext,
   sink: ChunkSink,
 ): Promise<StageResult> {
-  let chunk = '';
+  const chunk = stagingWriter();
   let findingsCount = 0;
   let twinRows = 0;
   let toolName: string | null = null;
@@ -128,9 +129,7 @@ export async function stageRows(
   };
   const flush = async () => {
     if (chunk.length === 0) return;
-    const text = chunk;
-    chunk = '';
-    await sink(text, findingsCount);
+    await sink(chunk.take(), findingsCount);
   };
   for await (const parsed of parser.parse(input, facts)) {
     const finding = capFindingFields(inUploadContext(parsed, context));
@@ -144,9 +143,9 @@ export async function stageRows(
       twinBases.add(row.base, maybeRepeat);
       twinRows++;
     }
-    chunk += stagingLine(row);
+    chunk.row(stagingValues(row));
     findingsCount++;
-    if (chunk.length >= CHUNK_CHARS) await flush();
+    if (chunk.length >= CHUNK_BYTES) await flush();
   }
   await flush();
   return {
@@ -196,19 +195,18 @@ function copySink(
   let last: Promise<void> = Promise.resolve();
   let failure: { error: unknown } | null = null;
   let turn = 0;
-  const encode = (text: string): Buffer => {
-    const length = Buffer.byteLength(text, 'utf8');
-    if ((buffers[turn] as Buffer).length < length) buffers[turn] = Buffer.allocUnsafeSlow(length);
+  const keep = (chunk: Buffer): Buffer => {
+    if ((buffers[turn] as Buffer).length < chunk.length) buffers[turn] = Buffer.allocUnsafeSlow(chunk.length);
     const buffer = buffers[turn] as Buffer;
-    buffer.write(text, 0, length, 'utf8');
-    return buffer.subarray(0, length);
+    chunk.copy(buffer);
+    return buffer.subarray(0, chunk.length);
   };
   return {
-    sink: async (text, rowsStaged) => {
+    sink: async (chunk, rowsStaged) => {
       if (failure) throw failure.error;
       turn = (turn + 1) % depth;
       await written[turn];
-      const rows = encode(text);
+      const rows = keep(chunk);
       last = last.then(async () => {
         await copy(table, STAGING_COLUMNS, rows);
         await afterCopy?.(rowsStaged);
@@ -226,7 +224,7 @@ function copySink(
 /**
  * Parses the upload and writes its findings, fingerprinted, into `ingest_staging` under `uploadKey`,
  * chunk by chunk with COPY, outside any transaction (unless `into` says otherwise), in the server's
- * own thread: memory holds a few chunks of COPY text, and a slow parse never holds the database. Nothing staged is visible
+ * own thread: memory holds a few chunks of COPY rows, and a slow parse never holds the database. Nothing staged is visible
  * as a finding until the merge commits. Twins keep their identity base as fingerprint here; the
  * merge tells them apart (twins.ts). Large files are staged in a worker thread (stage-in-worker.ts).
  */
