@@ -401,24 +401,19 @@ describe("a first upload's batch insert (insertFirstUploadBatch)", () => {
   }, 60_000);
 
   // Every other merge reads the staged rows one per fingerprint the same way (merge.ts `staged`):
-  // the rows known to be first as they are, one of the others only where no first row has theirs;
-  // into a version that was empty, the first ones go in unchecked (`versionEmpty`).
-  it('the merge takes the same row of each fingerprint, whole or in ranges, checked or not', async () => {
+  // the rows known to be first as they are, one of the others only where no first row has theirs.
+  it('the merge takes the same row of each fingerprint, whole or in ranges', async () => {
     const target = await emptyMergeTarget(t, admin, 'batch-test');
     await fc.assert(
-      fc.asyncProperty(
-        report,
-        fc.integer({ min: 1, max: 12 }),
-        fc.boolean(),
-        ({ rows }, rowsPerRange, versionEmpty) =>
-          expectFirstRowsInserted(target, rows, async (trx) => {
-            if (rowsPerRange > 10) return insertNewFindings(trx, target, undefined, versionEmpty);
-            let inserted = 0;
-            for (const range of fingerprintRanges(rows.length, rowsPerRange)) {
-              inserted += await insertNewFindings(trx, target, range, versionEmpty);
-            }
-            return inserted;
-          }),
+      fc.asyncProperty(report, fc.integer({ min: 1, max: 12 }), ({ rows }, rowsPerRange) =>
+        expectFirstRowsInserted(target, rows, async (trx) => {
+          if (rowsPerRange > 10) return insertNewFindings(trx, target);
+          let inserted = 0;
+          for (const range of fingerprintRanges(rows.length, rowsPerRange)) {
+            inserted += await insertNewFindings(trx, target, range);
+          }
+          return inserted;
+        }),
       ),
       { numRuns: 40 },
     );

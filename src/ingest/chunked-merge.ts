@@ -80,7 +80,7 @@ export async function mergeInChunks(
         : await inTransaction((trx) => countStagedFingerprints(trx, work.uploadKey, work.staged.twinRows));
       let inserted = 0;
       for (const range of ranges) {
-        inserted += await inTransaction((trx) => insertNewFindings(trx, target, range, firstInVersion));
+        inserted += await inTransaction((trx) => insertNewFindings(trx, target, range));
       }
       const fingerprints = counted ?? inserted;
       return inTransaction(async (trx) => {

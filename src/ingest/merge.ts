@@ -75,15 +75,6 @@ export interface FingerprintRange {
  * disk).
  */
 const staged = (target: Pick<MergeTarget, 'uploadKey' | 'staging'>, range?: FingerprintRange) => {
-  const { firsts, others } = stagedParts(target, range);
-  return sql`(${firsts} union all ${others})`;
-};
-
-/**
- * `staged` in two parts: `firsts`, the rows the staging thread knows to be the first of their
- * fingerprint (twins aside), and `others`, the twins and one row per fingerprint of the rest.
- */
-function stagedParts(target: Pick<MergeTarget, 'uploadKey' | 'staging'>, range?: FingerprintRange) {
   const rows = sql.table(target.staging);
   const inRange = sql.join(
     [
@@ -94,17 +85,14 @@ function stagedParts(target: Pick<MergeTarget, 'uploadKey' | 'staging'>, range?:
     sql` and `,
   );
   const unsure = sql`${inRange} and not twin_ordinal and maybe_repeat`;
-  return {
-    firsts: sql`(select * from ${rows} where ${inRange} and not twin_ordinal and not maybe_repeat)`,
-    others: sql`(select * from ${rows} where ${inRange} and twin_ordinal
-      union all
-      select * from ${rows} where ${unsure} and seq in (
-        select distinct on (fingerprint) seq from ${rows} r where ${unsure}
-          and not exists (select 1 from ${rows} first where first.upload_key = ${target.uploadKey}
-            and first.fingerprint = r.fingerprint and not first.twin_ordinal and not first.maybe_repeat)
-        order by fingerprint, seq))`,
-  };
-}
+  return sql`(select * from ${rows} where ${inRange} and (twin_ordinal or not maybe_repeat)
+    union all
+    select * from ${rows} where ${unsure} and seq in (
+      select distinct on (fingerprint) seq from ${rows} r where ${unsure}
+        and not exists (select 1 from ${rows} first where first.upload_key = ${target.uploadKey}
+          and first.fingerprint = r.fingerprint and not first.twin_ordinal and not first.maybe_repeat)
+      order by fingerprint, seq))`;
+};
 
 /** Hex digits of the cut points: 2^32 slices, far finer than any upload's ranges. */
 const CUT_DIGITS = 8;
@@ -174,22 +162,13 @@ const movesOf = <Row extends StatusRow>(
  * Step 3 of the merge: inserts the staged rows (or a range of them) whose fingerprint the version
  * does not have yet, inheriting nothing yet; returns how many. PGlite calls it chunk by chunk in
  * transactions of their own (pipeline.ts), before the rest of the merge.
- *
- * `versionEmpty`: the version had no findings when this upload's merge began (and only this merge
- * inserts into it). Then the rows known to be the first of their fingerprint go in with no check,
- * as a PostgreSQL first upload's batches do (upload-in-transaction.ts), and only the others are
- * checked: PGlite's chunked first upload of 100k findings took 5.0 s to merge checking every row.
  */
-export async function insertNewFindings(
+export function insertNewFindings(
   trx: Transaction<DB>,
   target: MergeTarget,
   range?: FingerprintRange,
-  versionEmpty = false,
 ): Promise<number> {
-  const check: ExistingCheck = range === undefined ? 'join' : 'probe';
-  if (!versionEmpty) return insertStaged(trx, target, staged(target, range), check);
-  const { firsts, others } = stagedParts(target, range);
-  return (await insertStaged(trx, target, firsts, 'none')) + (await insertStaged(trx, target, others, check));
+  return insertStaged(trx, target, staged(target, range), range === undefined ? 'join' : 'probe');
 }
 
 /**
@@ -542,9 +521,7 @@ export async function mergeStaged(
 
   const newCount =
     ahead?.inserted ??
-    (large
-      ? await insertFresh(trx, target, large.fresh)
-      : await insertNewFindings(trx, target, undefined, firstInVersion));
+    (large ? await insertFresh(trx, target, large.fresh) : await insertNewFindings(trx, target));
 
   // Triage made in another version of the application carries over to the same finding here:
   // one set-wise join from this upload's new findings to the other versions' triaged ones.
