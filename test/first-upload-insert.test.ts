@@ -118,7 +118,7 @@ describe("a version's first upload", () => {
       existing_findings_count: size,
       fixed_findings_count: 0,
     });
-    // A large upload finds what it no longer reports with a hash join (merge.ts goneOfLargeUpload).
+    // A large upload finds what it no longer reports in its one hash join (merge.ts compareLargeUpload).
     const fewer = await upload(
       t,
       '/api/ingest',
