@@ -16,7 +16,7 @@ import { openScan, scanStillOpen, settleUpload, type StagedUpload } from './uplo
  * Staged rows per insert transaction on PGlite: about 0.1 s of its one session each (100k rows took
  * ~10 s in one transaction), so a request waits at most that long for its turn.
  */
-export const MERGE_CHUNK_ROWS = 2500;
+export const MERGE_CHUNK_ROWS = 1000;
 
 /** Merges into one version run one at a time, per database (PGlite: this process is its only user). */
 const versionQueues = new WeakMap<Kysely<DB>, Map<number, Promise<unknown>>>();
