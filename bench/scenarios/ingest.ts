@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { Environment } from '../environment.ts';
 import { sarifFile } from '../generate-sarif.ts';
-import { IngestLimit } from '../ingest-limit.ts';
+import { IngestLimit, LIMIT_SAMPLES } from '../ingest-limit.ts';
 import type { Check } from '../measurement.ts';
 import { findingRows, type NormalizedRows } from '../normalized-rows.ts';
 import { createApplication, createGroup, jobsSettled, upload, type UploadResult } from '../server.ts';
@@ -82,7 +82,8 @@ export const ingestScenario: Scenario = {
           `limit = JSON.parse of the file (median ${median(parse).toFixed(0)} ms) + COPY of the ` +
             `${rows?.rows.length ?? 0} finding rows the upload wrote (every column) into an unindexed table ` +
             `(median ${median(copy).toFixed(0)} ms)` +
-            (engine === 'pglite' ? ', COPY into a PGlite data dir of its own' : ', COPY FROM STDIN via pg'),
+            (engine === 'pglite' ? ', COPY into a PGlite data dir of its own' : ', COPY FROM STDIN via pg') +
+            `, binary COPY format; each part the median of ${LIMIT_SAMPLES} measurements per repeat`,
         ],
         extra: {
           results: size,
