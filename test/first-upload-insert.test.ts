@@ -10,7 +10,7 @@ import {
   insertFirstUploadBatch,
   OWN_STAGING_MIN_BYTES,
 } from '../src/ingest/upload-in-transaction.ts';
-import { makeApplication, makeUser, type TestUser } from './support/factories.ts';
+import { defaultVersionId, makeApplication, makeUser, type TestUser } from './support/factories.ts';
 import { emptyMergeTarget } from './support/merge-target.ts';
 import { stagingRow } from './support/staging-row.ts';
 import { buildSarif, type SarifResultSpec } from './support/sarif-builder.ts';
@@ -178,14 +178,6 @@ const stagedRows = async () =>
     ).n,
   );
 
-const defaultVersionOf = (applicationId: number) =>
-  t.db
-    .selectFrom('application_versions')
-    .select('id')
-    .where('application_id', '=', applicationId)
-    .where('is_default', '=', true)
-    .executeTakeFirstOrThrow();
-
 /**
  * Uploads `file` the usual way (staged in the shared table, then merged): on PostgreSQL by holding
  * the version's merge lock elsewhere until the upload has staged rows, which sends it that way.
@@ -193,15 +185,15 @@ const defaultVersionOf = (applicationId: number) =>
 async function uploadStagedFirst(app: { id: number; api_token: string }, file: string) {
   const headers = { 'x-api-token': app.api_token };
   if (t.database.pool === undefined) return upload(t, '/api/ingest', headers, { file });
-  const version = await defaultVersionOf(app.id);
+  const versionId = await defaultVersionId(t, app.id);
   const holder = await t.database.pool.connect();
   try {
-    await holder.query('select pg_advisory_lock($1, $2)', [0x5ca4, version.id]);
+    await holder.query('select pg_advisory_lock($1, $2)', [0x5ca4, versionId]);
     const uploading = upload(t, '/api/ingest', headers, { file });
     try {
       await expect.poll(stagedRows, { timeout: 20_000 }).toBeGreaterThan(0);
     } finally {
-      await holder.query('select pg_advisory_unlock($1, $2)', [0x5ca4, version.id]);
+      await holder.query('select pg_advisory_unlock($1, $2)', [0x5ca4, versionId]);
     }
     return await uploading;
   } finally {
@@ -282,8 +274,8 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))(
       '%s locked: stages at once, merges once the lock is free',
       async (_, lockOf) => {
         const app = await makeApplication(t, admin);
-        const version = await defaultVersionOf(app.id);
-        const [space, key] = lockOf(app.id, version.id);
+        const versionId = await defaultVersionId(t, app.id);
+        const [space, key] = lockOf(app.id, versionId);
         const holder = await t.database.pool!.connect();
         try {
           await holder.query(

@@ -85,27 +85,34 @@ export async function grant(
     .execute();
 }
 
+/** The id of an application's default version. */
+export async function defaultVersionId(t: TestApp, applicationId: number): Promise<number> {
+  const version = await t.db
+    .selectFrom('application_versions')
+    .select('id')
+    .where('application_id', '=', applicationId)
+    .where('is_default', '=', true)
+    .executeTakeFirstOrThrow();
+  return version.id;
+}
+
+/** The id of a registered scanner type. */
+export async function scannerTypeId(t: TestApp, name = 'sarif'): Promise<number> {
+  const type = await t.db
+    .selectFrom('scanner_types')
+    .select('id')
+    .where('name', '=', name)
+    .executeTakeFirstOrThrow();
+  return type.id;
+}
+
 /** A finding row written directly (no ingest), for tests of the findings API. */
 export async function makeFinding(
   t: TestApp,
   applicationId: number,
   overrides: Partial<Insertable<FindingsTable>> = {},
 ) {
-  const version =
-    overrides.version_id ??
-    (
-      await t.db
-        .selectFrom('application_versions')
-        .select('id')
-        .where('application_id', '=', applicationId)
-        .where('is_default', '=', true)
-        .executeTakeFirstOrThrow()
-    ).id;
-  const scannerType = await t.db
-    .selectFrom('scanner_types')
-    .select('id')
-    .where('name', '=', 'sarif')
-    .executeTakeFirstOrThrow();
+  const version = overrides.version_id ?? (await defaultVersionId(t, applicationId));
   const fingerprint = `fp-${unique()}`;
   const severity = overrides.severity ?? 'high';
   const rank = { critical: 5, high: 4, medium: 3, low: 2, info: 1 }[severity];
@@ -114,7 +121,7 @@ export async function makeFinding(
     .values({
       application_id: applicationId,
       version_id: version,
-      scanner_type_id: scannerType.id,
+      scanner_type_id: await scannerTypeId(t),
       fingerprint,
       identity_base: fingerprint,
       kind: 'code',

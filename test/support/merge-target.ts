@@ -1,5 +1,5 @@
 import type { MergeTarget } from '../../src/ingest/merge.ts';
-import { makeApplication, type TestUser } from './factories.ts';
+import { defaultVersionId, makeApplication, scannerTypeId, type TestUser } from './factories.ts';
 import type { TestApp } from './test-app.ts';
 
 /**
@@ -9,23 +9,14 @@ import type { TestApp } from './test-app.ts';
  */
 export async function emptyMergeTarget(t: TestApp, owner: TestUser, uploadKey: string): Promise<MergeTarget> {
   const application = await makeApplication(t, owner);
-  const version = await t.db
-    .selectFrom('application_versions')
-    .select('id')
-    .where('application_id', '=', application.id)
-    .where('is_default', '=', true)
-    .executeTakeFirstOrThrow();
-  const scannerType = await t.db
-    .selectFrom('scanner_types')
-    .select('id')
-    .where('name', '=', 'sarif')
-    .executeTakeFirstOrThrow();
+  const versionId = await defaultVersionId(t, application.id);
+  const scannerType = await scannerTypeId(t);
   const scan = await t.db
     .insertInto('scans')
     .values({
       application_id: application.id,
-      version_id: version.id,
-      scanner_type_id: scannerType.id,
+      version_id: versionId,
+      scanner_type_id: scannerType,
       scanner_type: 'sarif',
       tool_name: 'tool',
       tool_version: null,
@@ -50,8 +41,8 @@ export async function emptyMergeTarget(t: TestApp, owner: TestUser, uploadKey: s
     uploadKey,
     staging: 'upload_rows',
     applicationId: application.id,
-    versionId: version.id,
-    scannerTypeId: scannerType.id,
+    versionId,
+    scannerTypeId: scannerType,
     scanId: scan.id,
     assetWeight: 1,
     scopes: [],
