@@ -40,8 +40,9 @@ export interface Database {
   maintain(tables?: readonly MaintainedTable[]): Promise<void>;
   /**
    * Appends `rows` (binary COPY rows, without header or trailer: copy-binary.ts) to `table` with
-   * COPY, outside any transaction: PostgreSQL reads them FROM STDIN, PGlite from a blob. COPY parses rows in the server with no
-   * per-row statement or JSON expansion, the cheapest way in for bulk rows on both engines.
+   * COPY, outside any transaction: PostgreSQL reads them FROM STDIN, PGlite from a blob. COPY parses
+   * rows in the server with no per-row statement or JSON expansion, the cheapest way in for bulk rows
+   * on both engines.
    */
   copyFrom(table: CopyTable, columns: readonly string[], rows: Buffer): Promise<void>;
   /**
