@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { sql, type Transaction } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB, IngestStagingTable } from '../src/db/schema.ts';
-import { fingerprintRanges, insertNewFindings, type MergeTarget } from '../src/ingest/merge.ts';
+import { insertNewFindings, stagedRanges, type MergeTarget } from '../src/ingest/merge.ts';
 import type { StagingRow } from '../src/ingest/normalize-row.ts';
 import {
   INSERT_BATCH_ROWS,
@@ -401,7 +401,7 @@ describe("a first upload's batch insert (insertFirstUploadBatch)", () => {
         expectFirstRowsInserted(target, rows, async (trx) => {
           if (rowsPerRange > 10) return insertNewFindings(trx, target);
           let inserted = 0;
-          for (const range of fingerprintRanges(rows.length, rowsPerRange)) {
+          for (const range of stagedRanges(rows.length, rowsPerRange)) {
             inserted += await insertNewFindings(trx, target, range);
           }
           return inserted;

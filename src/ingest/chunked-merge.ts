@@ -3,9 +3,9 @@ import type { DB } from '../db/schema.ts';
 import { hideScanFindings, showScanFindings } from '../domain/findings/unpublished-scans.ts';
 import {
   countStagedFingerprints,
-  fingerprintRanges,
   insertNewFindings,
   mergeCandidates,
+  stagedRanges,
   versionHasFindings,
 } from './merge.ts';
 import type { InMergeTransaction, IngestOutcome } from './upload-types.ts';
@@ -36,7 +36,7 @@ async function oneAtATime<T>(db: Kysely<DB>, versionId: number, work: () => Prom
 
 /**
  * PGlite's merge: the scan is opened, the twins assigned and the new findings inserted in short
- * transactions, about `MERGE_CHUNK_ROWS` staged rows (a range of fingerprints) at a time, then one
+ * transactions, `MERGE_CHUNK_ROWS` staged rows (a range in report order) at a time, then one
  * transaction does the rest. Until that one commits, the new findings are hidden from every reader
  * (unpublished-scans.ts) and left out of the counts ledger; if anything fails, they are deleted,
  * and a sync upload's scan with them. A crash in between leaves findings of a scan that never
@@ -67,7 +67,7 @@ export async function mergeInChunks(
       // One short transaction per step: under the version's lock, only this upload changes the
       // findings these steps read, and its staged rows are its own.
       await inTransaction((trx) => assignTwinFingerprints(trx, work.uploadKey, versionId, target.twinBases));
-      const ranges = fingerprintRanges(target.stagedRows, MERGE_CHUNK_ROWS);
+      const ranges = stagedRanges(target.stagedRows, MERGE_CHUNK_ROWS);
       // A version without findings has none absent, matched or already there: every distinct
       // fingerprint is inserted, and the candidates are none. Their queries, planned on the
       // statistics of other versions, once took 56 s for a 5k-result first upload.

@@ -51,21 +51,19 @@ export interface MergeCounts {
 
 const INGEST: TimelineEntry['actor'] = { system: 'ingest' };
 
-/**
- * A range of staged rows by fingerprint: from `from` (inclusive; null: the first) to `to`
- * (exclusive; null: the last). Ranges of the staging index's own order, so each is read from it.
- */
-export interface FingerprintRange {
-  from: string | null;
-  to: string | null;
+/** Staged rows in report order: `seq` from `from` (inclusive) to `to` (exclusive). */
+export interface StagedRange {
+  from: number;
+  to: number;
 }
 
 /**
- * The staged rows of this upload (or of a range of fingerprints), one per fingerprint. Twins got
- * distinct fingerprints (twins.ts), so only results that are not told apart by line (a secret
- * reported twice by its hash) can repeat one: of those the first in report order is taken, so the
- * same report always gives the same values. All rows of a fingerprint fall in one range, so ranges
- * keep that rule.
+ * The staged rows of this upload (or of a range of them), one per fingerprint. Twins got distinct
+ * fingerprints (twins.ts), so only results that are not told apart by line (a secret reported twice
+ * by its hash) can repeat one: of those the first in report order is taken, so the same report
+ * always gives the same values. A range holds the first row of each of its fingerprints that no
+ * earlier range holds, and the insert skips fingerprints the version has (`probe`), so ranges
+ * inserted in order keep that rule.
  *
  * A row the staging thread knows to be the first of its fingerprint (`maybe_repeat` false: its
  * filter has no false negatives, stage.ts) is taken as it is. Only the others, repeats and the
@@ -74,16 +72,11 @@ export interface FingerprintRange {
  * re-upload's comparison 0.58–0.62 s instead of 0.43–0.48 s (`psql`, the sort spilling 78 MB to
  * disk).
  */
-const staged = (target: Pick<MergeTarget, 'uploadKey' | 'staging'>, range?: FingerprintRange) => {
+const staged = (target: Pick<MergeTarget, 'uploadKey' | 'staging'>, range?: StagedRange) => {
   const rows = sql.table(target.staging);
-  const inRange = sql.join(
-    [
-      sql`upload_key = ${target.uploadKey}`,
-      ...(range?.from != null ? [sql`fingerprint >= ${range.from}`] : []),
-      ...(range?.to != null ? [sql`fingerprint < ${range.to}`] : []),
-    ],
-    sql` and `,
-  );
+  const inRange = range
+    ? sql`upload_key = ${target.uploadKey} and seq >= ${range.from} and seq < ${range.to}`
+    : sql`upload_key = ${target.uploadKey}`;
   const unsure = sql`${inRange} and not twin_ordinal and maybe_repeat`;
   return sql`(select * from ${rows} where ${inRange} and (twin_ordinal or not maybe_repeat)
     union all
@@ -94,27 +87,13 @@ const staged = (target: Pick<MergeTarget, 'uploadKey' | 'staging'>, range?: Fing
       order by fingerprint, seq))`;
 };
 
-/** Hex digits of the cut points: 2^32 slices, far finer than any upload's ranges. */
-const CUT_DIGITS = 8;
-
-/**
- * Ranges of about `rowsPerRange` of `stagedRows` staged rows each, cut at equal steps of the
- * fingerprints' hex space, with no query. Every fingerprint is a SHA-256 in lowercase hex
- * (fingerprint.ts), spread evenly over that space, so equal slices hold about equal numbers of rows;
- * and the ranges cover every string whatever it holds, so only their sizes depend on that. Reading
- * the cuts from the staged rows sorted all their fingerprints, which took the embedded database 23
- * MB of memory at 200k results, never given back (PGlite's memory only grows).
- */
-export function fingerprintRanges(stagedRows: number, rowsPerRange: number): FingerprintRange[] {
+/** Ranges of `rowsPerRange` of `stagedRows` staged rows (seq 0 to stagedRows − 1), at least one. */
+export function stagedRanges(stagedRows: number, rowsPerRange: number): StagedRange[] {
   const count = Math.max(1, Math.ceil(stagedRows / rowsPerRange));
-  const space = 16 ** CUT_DIGITS;
-  const cuts = Array.from({ length: count - 1 }, (_, index) =>
-    Math.floor(((index + 1) * space) / count)
-      .toString(16)
-      .padStart(CUT_DIGITS, '0'),
-  );
-  const bounds = [null, ...cuts, null];
-  return bounds.slice(1).map((to, index) => ({ from: bounds[index] ?? null, to }));
+  return Array.from({ length: count }, (_, index) => ({
+    from: index * rowsPerRange,
+    to: Math.min((index + 1) * rowsPerRange, stagedRows),
+  }));
 }
 
 /** Columns a matched finding takes from every upload that reports it: where it is and what it says. */
@@ -166,7 +145,7 @@ const movesOf = <Row extends StatusRow>(
 export function insertNewFindings(
   trx: Transaction<DB>,
   target: MergeTarget,
-  range?: FingerprintRange,
+  range?: StagedRange,
 ): Promise<number> {
   return insertStaged(trx, target, staged(target, range), range === undefined ? 'join' : 'probe');
 }

@@ -30,6 +30,7 @@ import * as byteOrderKeys from './2026-11-26T0200-byte-order-keys.ts';
 import * as credentialNoticesNameSchema from './2026-11-26T0300-credential-notices-name-schema.ts';
 import * as eventsNotices from './2026-11-27T0800-events-notices.ts';
 import * as stagingMaybeRepeat from './2026-11-27T1400-staging-maybe-repeat.ts';
+import * as stagingSeqIndex from './2026-11-27T1800-staging-seq-index.ts';
 
 /** Forward-only migrations, applied in key order. Add new files here; never edit an applied one. */
 export const migrations: Record<string, Migration> = {
@@ -64,4 +65,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26T0300-credential-notices-name-schema': credentialNoticesNameSchema,
   '2026-11-27T0800-events-notices': eventsNotices,
   '2026-11-27T1400-staging-maybe-repeat': stagingMaybeRepeat,
+  '2026-11-27T1800-staging-seq-index': stagingSeqIndex,
 };
