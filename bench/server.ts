@@ -294,6 +294,20 @@ export async function upload(
 }
 
 /**
+ * Resolves once the server has finished starting: `/readyz` answers 200 once its job workers and
+ * schedules run (main.ts `finishStartWhileServing`). The server answers requests before that, and on
+ * PGlite those last start-up statements share the one session with them: the first requests of a
+ * scenario measured a server still starting (scenario 12 measures starts).
+ */
+export async function startFinished(server: BenchServer, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while ((await request(`${server.url}/readyz`)).status !== 200) {
+    if (Date.now() > deadline) throw new Error(`/readyz not 200 after ${timeoutMs / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/**
  * Resolves once no job of `queue` waits or runs, as the server's `/metrics` reports them (`scanhub_jobs`
  * by queue and state): the bench cannot open a PGlite data dir while the server holds it.
  */
