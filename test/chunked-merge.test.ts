@@ -154,13 +154,33 @@ describe('an upload merged in chunks', () => {
       end $$`.execute(t.db);
     await sql`create trigger explode after insert on findings referencing new table as new_rows
       for each statement execute function explode_on_insert()`.execute(t.db);
+    // How many findings each delete statement removes: the clean-up must not hold the one session
+    // for one long delete either.
+    await sql`create table deleted_per_statement (deleted integer not null)`.execute(t.db);
+    await sql`create function log_deleted() returns trigger language plpgsql as $$
+      begin
+        insert into deleted_per_statement select count(*) from old_rows;
+        return null;
+      end $$`.execute(t.db);
+    await sql`create trigger log_deleted after delete on findings referencing old table as old_rows
+      for each statement execute function log_deleted()`.execute(t.db);
     try {
       const file = buildSarif({ results: manyResults(RESULTS) });
       const response = await upload(t, '/api/ingest', { 'x-api-token': app.api_token }, { file });
       expect(response.statusCode).toBe(500);
+      const { rows } = await sql<{ deleted: number }>`select deleted from deleted_per_statement`.execute(
+        t.db,
+      );
+      const deleted = rows.map((row) => row.deleted);
+      // The ranges before the failing one went in, more than one range's worth; none came out at once.
+      expect(deleted.reduce((sum, count) => sum + count, 0)).toBeGreaterThan(MERGE_CHUNK_ROWS);
+      expect(Math.max(...deleted)).toBeLessThanOrEqual(MERGE_CHUNK_ROWS);
     } finally {
       await sql`drop trigger explode on findings`.execute(t.db);
       await sql`drop function explode_on_insert()`.execute(t.db);
+      await sql`drop trigger log_deleted on findings`.execute(t.db);
+      await sql`drop function log_deleted()`.execute(t.db);
+      await sql`drop table deleted_per_statement`.execute(t.db);
     }
     expect(await counted(app.id)).toEqual({ rows: 0, ledger: 0 });
     expect(

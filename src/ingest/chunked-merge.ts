@@ -107,11 +107,32 @@ export async function mergeInChunks(
  * Deletes what a failed chunked merge inserted: its scan never completed, so the ledger never
  * counted these findings; their counts, set apart for the scan, go with them. A sync upload's scan
  * goes too; an async one's stays for its job to mark failed.
+ *
+ * The findings go `MERGE_CHUNK_ROWS` at a time, each batch in a transaction of its own, as they came:
+ * deleting 100k findings in one statement held PGlite's session for 5–8 s (a copied data dir, a
+ * scratch script). Readers never saw them (the scan is unpublished), so a half-deleted scan shows
+ * nothing either, and a crash in between leaves what orphans.ts deletes at the next start.
  */
 async function discardUnpublished(db: Kysely<DB>, scanId: number, deleteScan: boolean): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  const stillUnpublished = async (trx: Transaction<DB>) => {
     const scan = await trx.selectFrom('scans').select('status').where('id', '=', scanId).executeTakeFirst();
-    if (!scan || scan.status === 'completed') return;
+    return scan !== undefined && scan.status !== 'completed';
+  };
+  for (;;) {
+    const deleted = await db.transaction().execute(async (trx) => {
+      if (!(await stillUnpublished(trx))) return 0;
+      const batch = trx
+        .selectFrom('findings')
+        .select('id')
+        .where('first_scan_id', '=', scanId)
+        .limit(MERGE_CHUNK_ROWS);
+      const result = await trx.deleteFrom('findings').where('id', 'in', batch).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    });
+    if (deleted < MERGE_CHUNK_ROWS) break;
+  }
+  await db.transaction().execute(async (trx) => {
+    if (!(await stillUnpublished(trx))) return;
     await trx.deleteFrom('findings').where('first_scan_id', '=', scanId).execute();
     // Their counts were set apart for the scan and now sum to zero.
     await trx.deleteFrom('finding_counts_unpublished').where('scan_id', '=', scanId).execute();
