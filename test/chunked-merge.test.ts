@@ -172,9 +172,14 @@ describe('an upload merged in chunks', () => {
         t.db,
       );
       const deleted = rows.map((row) => row.deleted);
-      // The ranges before the failing one went in, more than one range's worth; none came out at once.
-      expect(deleted.reduce((sum, count) => sum + count, 0)).toBeGreaterThan(MERGE_CHUNK_ROWS);
-      expect(Math.max(...deleted)).toBeLessThanOrEqual(MERGE_CHUNK_ROWS);
+      if (t.database.kind === 'pglite') {
+        // The ranges before the failing one went in, more than one range's worth; none came out at once.
+        expect(deleted.reduce((sum, count) => sum + count, 0)).toBeGreaterThan(MERGE_CHUNK_ROWS);
+        expect(Math.max(...deleted)).toBeLessThanOrEqual(MERGE_CHUNK_ROWS);
+      } else {
+        // PostgreSQL's one transaction rolled back: nothing was there to delete.
+        expect(deleted).toEqual([]);
+      }
     } finally {
       await sql`drop trigger explode on findings`.execute(t.db);
       await sql`drop function explode_on_insert()`.execute(t.db);
