@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { jobsSettled, type BenchServer } from '../bench/server.ts';
+import { jobsSettled, startFinished, type BenchServer } from '../bench/server.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
 
 // Scenario 2 waits on this before its upload into a second application: a wait that returned while
@@ -28,4 +28,24 @@ it("waits while a job of the queue is queued, not for other queues' jobs, and re
   expect(metrics.body).not.toMatch(
     /^scanhub_jobs\{name="vacuum-after-ingest",state="(created|retry|active)"\} [1-9]/m,
   );
+});
+
+// Every scenario measures a server that has finished starting (bench/README.md): the bench waits for
+// /readyz, which answers 503 until the start's last step (the job workers) is done.
+it('waits until the server has finished starting, and gives up after its timeout', async () => {
+  t.startup.complete = false;
+  try {
+    await expect(startFinished(server, 300)).rejects.toThrow(/readyz/);
+    let finished = false;
+    const waiting = startFinished(server, 30_000).then(() => {
+      finished = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(finished).toBe(false);
+    t.startup.complete = true;
+    await waiting;
+    expect(finished).toBe(true);
+  } finally {
+    t.startup.complete = true;
+  }
 });
