@@ -1,7 +1,14 @@
 import type { KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listFindings } from '../src/modules/findings/findings.service.ts';
-import { grant, makeApplication, makeFinding, makeUser, type TestUser } from './support/factories.ts';
+import {
+  defaultVersionId,
+  grant,
+  makeApplication,
+  makeFinding,
+  makeUser,
+  type TestUser,
+} from './support/factories.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
 import { upload } from './support/upload.ts';
 
@@ -19,17 +26,12 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function makeScan(applicationId: number) {
-  const version = await t.db
-    .selectFrom('application_versions')
-    .select('id')
-    .where('application_id', '=', applicationId)
-    .where('is_default', '=', true)
-    .executeTakeFirstOrThrow();
+  const versionId = await defaultVersionId(t, applicationId);
   return t.db
     .insertInto('scans')
     .values({
       application_id: applicationId,
-      version_id: version.id,
+      version_id: versionId,
       file_size: 1,
       file_sha256: 'x',
       status: 'completed',
