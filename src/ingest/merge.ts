@@ -6,6 +6,7 @@ import { RISK_FORMULA_VERSION, riskScoreSql, slaDaysSql } from '../domain/findin
 import { changeStatus, type StatusMove } from '../domain/findings/status.ts';
 import { recordTimeline, type TimelineEntry } from '../domain/findings/timeline.ts';
 import type { UploadScope } from './stage.ts';
+import { rowKeyOf, stagedRowKey } from './staged-row-key.ts';
 import { assignTwinFingerprints } from './twins.ts';
 
 export interface MergeTarget {
@@ -238,7 +239,7 @@ const goneRows = (target: MergeTarget, among: RawBuilder<unknown>) => sql`
     and fs.tool_name = f.tool_name and fs.category = f.category
   where f.version_id = ${target.versionId} and ${closableByUpload(target)}
     and not exists (select 1 from ${sql.table(target.staging)} s
-      where s.upload_key = ${target.uploadKey} and s.fingerprint = f.fingerprint)
+      where ${stagedRowKey('s')} = ${rowKeyOf(target.uploadKey, sql.ref('f.fingerprint'))})
     ${among}`;
 
 /** A matched finding `f` the merge writes: absent, fixed, or unlike its staged row `s` now. */
@@ -249,7 +250,7 @@ const changedFromStaged = sql`(not f.present or f.status = 'fixed'
 const matchedRows = (target: MergeTarget, among: readonly number[] | undefined) => {
   if (among !== undefined) {
     return sql`select f.id, f.status, f.severity as old_severity, f.present, s.*
-      from findings f join ${staged(target)} s on s.fingerprint = f.fingerprint
+      from findings f join ${staged(target)} s on ${stagedRowKey('s')} = ${rowKeyOf(target.uploadKey, sql.ref('f.fingerprint'))}
       where f.version_id = ${target.versionId} and f.id = any(${idArray(among)}::integer[]) and ${changedFromStaged}`;
   }
   // Every staged row looks its finding up in the unique index (`offset 0` keeps the lateral join

@@ -2,6 +2,7 @@ import { sql, type Transaction } from 'kysely';
 import type { CopyTable } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
 import { twinFingerprint } from './fingerprint.ts';
+import { rowKeyOf, rowKeysLiteral, stagedRowKey } from './staged-row-key.ts';
 
 /** A staged result of a twin group: its position in the upload and where it is now. */
 export interface StagedTwin {
@@ -158,21 +159,24 @@ export async function assignTwinFingerprints(
   staging: CopyTable = 'ingest_staging',
 ): Promise<void> {
   const stagedRows = sql.table(staging);
-  // Staged twins still have their base as fingerprint: the candidates are looked up by the index.
-  const candidates = bases === null ? sql`` : sql`and fingerprint = any(${`{${bases.join(',')}}`}::text[])`;
+  // Staged twins still have their base as fingerprint: the candidates are looked up by their key.
+  const candidates =
+    bases === null
+      ? sql`s.upload_key = ${uploadKey}`
+      : sql`${stagedRowKey('s')} = any(${rowKeysLiteral(uploadKey, bases)}::text[])`;
   const found = await sql<TwinRow>`
     with staged_groups as (
-      select base from ${stagedRows} where upload_key = ${uploadKey} and twin_ordinal ${candidates}
+      select base from ${stagedRows} s where ${candidates} and twin_ordinal
       group by base having count(*) > 1
     ), stored_groups as (
       select distinct f.identity_base as base from findings f
       where f.version_id = ${versionId} and f.fingerprint <> f.identity_base
         and exists (select 1 from ${stagedRows} s
-          where s.upload_key = ${uploadKey} and s.fingerprint = f.identity_base and s.twin_ordinal)
+          where ${stagedRowKey('s')} = ${rowKeyOf(uploadKey, sql.ref('f.identity_base'))} and s.twin_ordinal)
     ), groups as (select base from staged_groups union select base from stored_groups)
     select s.base, s.seq, null::integer as id, null::text as fingerprint, s.line, s."column"
-    from ${stagedRows} s join groups g on g.base = s.fingerprint
-    where s.upload_key = ${uploadKey} and s.twin_ordinal
+    from ${stagedRows} s join groups g on ${stagedRowKey('s')} = ${rowKeyOf(uploadKey, sql.ref('g.base'))}
+    where s.twin_ordinal
     union all
     select f.identity_base, null, f.id, f.fingerprint, f.line, f."column"
     from findings f join groups g on f.fingerprint = g.base

@@ -31,6 +31,7 @@ import * as credentialNoticesNameSchema from './2026-11-26T0300-credential-notic
 import * as eventsNotices from './2026-11-27T0800-events-notices.ts';
 import * as stagingMaybeRepeat from './2026-11-27T1400-staging-maybe-repeat.ts';
 import * as stagingSeqIndex from './2026-11-27T1800-staging-seq-index.ts';
+import * as stagingRowKeyHash from './2026-11-27T2100-staging-row-key-hash.ts';
 
 /** Forward-only migrations, applied in key order. Add new files here; never edit an applied one. */
 export const migrations: Record<string, Migration> = {
@@ -66,4 +67,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-27T0800-events-notices': eventsNotices,
   '2026-11-27T1400-staging-maybe-repeat': stagingMaybeRepeat,
   '2026-11-27T1800-staging-seq-index': stagingSeqIndex,
+  '2026-11-27T2100-staging-row-key-hash': stagingRowKeyHash,
 };
