@@ -131,9 +131,9 @@ async function discardUnpublished(db: Kysely<DB>, scanId: number, deleteScan: bo
     });
     if (deleted < MERGE_CHUNK_ROWS) break;
   }
+  // The last batch came short: none of the scan's findings is left (nothing else writes them).
   await db.transaction().execute(async (trx) => {
     if (!(await stillUnpublished(trx))) return;
-    await trx.deleteFrom('findings').where('first_scan_id', '=', scanId).execute();
     // Their counts were set apart for the scan and now sum to zero.
     await trx.deleteFrom('finding_counts_unpublished').where('scan_id', '=', scanId).execute();
     if (deleteScan) await trx.deleteFrom('scans').where('id', '=', scanId).execute();
