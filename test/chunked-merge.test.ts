@@ -51,7 +51,12 @@ interface Observation {
 /** What a user sees of the application, while the upload may still be merging. */
 async function observe(applicationId: number): Promise<Observation> {
   const headers = admin.headers;
-  const scans = await t.app.inject({ url: `/api/scans?application_id=${applicationId}`, headers });
+  const scanStatus = async () =>
+    scanList((await t.app.inject({ url: `/api/scans?application_id=${applicationId}`, headers })).json())[0]
+      ?.status;
+  // Read before and after the rest: an upload that completes in between (its last transaction may
+  // take the session between two requests on a loaded machine) makes an observation of neither state.
+  const statusBefore = await scanStatus();
   const list = await t.app.inject({ url: `/api/findings?application_id=${applicationId}`, headers });
   const dashboard = await t.app.inject({
     url: `/api/dashboard/stats?application_id=${applicationId}`,
@@ -69,8 +74,9 @@ async function observe(applicationId: number): Promise<Observation> {
     headers,
   });
   const stats = dashboard.json();
+  const statusAfter = await scanStatus();
   return {
-    scanStatus: scanList(scans.json())[0]?.status,
+    scanStatus: statusBefore === statusAfter ? statusAfter : `${statusBefore} → ${statusAfter}`,
     total: list.json().pagination.total,
     page: list.json().findings.length,
     dashboardTotal: stats.totals.findings,
@@ -83,6 +89,30 @@ async function observe(applicationId: number): Promise<Observation> {
 
 const scanList = (body: unknown): { status: string }[] =>
   Array.isArray(body) ? body : (body as { items: { status: string }[] }).items;
+
+/** Logs how many findings each delete statement removes, until `stop`. */
+async function logDeletesOfFindings(): Promise<{
+  logged(): Promise<{ deleted: number }[]>;
+  stop(): Promise<void>;
+}> {
+  await sql`create table deleted_per_statement (deleted integer not null)`.execute(t.db);
+  await sql`create function log_deleted() returns trigger language plpgsql as $$
+    begin
+      insert into deleted_per_statement select count(*) from old_rows;
+      return null;
+    end $$`.execute(t.db);
+  await sql`create trigger log_deleted after delete on findings referencing old table as old_rows
+    for each statement execute function log_deleted()`.execute(t.db);
+  return {
+    logged: async () =>
+      (await sql<{ deleted: number }>`select deleted from deleted_per_statement`.execute(t.db)).rows,
+    stop: async () => {
+      await sql`drop trigger log_deleted on findings`.execute(t.db);
+      await sql`drop function log_deleted()`.execute(t.db);
+      await sql`drop table deleted_per_statement`.execute(t.db);
+    },
+  };
+}
 
 describe('an upload merged in chunks', () => {
   it('shows none of its findings, in no list, total or detail, until its scan completes', async () => {
@@ -156,21 +186,12 @@ describe('an upload merged in chunks', () => {
       for each statement execute function explode_on_insert()`.execute(t.db);
     // How many findings each delete statement removes: the clean-up must not hold the one session
     // for one long delete either.
-    await sql`create table deleted_per_statement (deleted integer not null)`.execute(t.db);
-    await sql`create function log_deleted() returns trigger language plpgsql as $$
-      begin
-        insert into deleted_per_statement select count(*) from old_rows;
-        return null;
-      end $$`.execute(t.db);
-    await sql`create trigger log_deleted after delete on findings referencing old table as old_rows
-      for each statement execute function log_deleted()`.execute(t.db);
+    const deletes = await logDeletesOfFindings();
     try {
       const file = buildSarif({ results: manyResults(RESULTS) });
       const response = await upload(t, '/api/ingest', { 'x-api-token': app.api_token }, { file });
       expect(response.statusCode).toBe(500);
-      const { rows } = await sql<{ deleted: number }>`select deleted from deleted_per_statement`.execute(
-        t.db,
-      );
+      const rows = await deletes.logged();
       const deleted = rows.map((row) => row.deleted);
       if (t.database.kind === 'pglite') {
         // The ranges before the failing one went in, more than one range's worth; none came out at once.
@@ -183,9 +204,7 @@ describe('an upload merged in chunks', () => {
     } finally {
       await sql`drop trigger explode on findings`.execute(t.db);
       await sql`drop function explode_on_insert()`.execute(t.db);
-      await sql`drop trigger log_deleted on findings`.execute(t.db);
-      await sql`drop function log_deleted()`.execute(t.db);
-      await sql`drop table deleted_per_statement`.execute(t.db);
+      await deletes.stop();
     }
     expect(await counted(app.id)).toEqual({ rows: 0, ledger: 0 });
     expect(
@@ -207,6 +226,47 @@ describe('an upload merged in chunks', () => {
       headers: admin.headers,
     });
     expect(list.json().pagination.total).toBe(10);
+  });
+
+  it('leaves nothing of a report broken after findings went in, not even the version it created', async () => {
+    const app = await makeApplication(t, admin);
+    // Whole as JSON (the parser's first pass reads every run), broken in its last result.
+    const log = JSON.parse(buildSarif({ results: manyResults(RESULTS) })) as {
+      runs: { results: unknown[] }[];
+    };
+    log.runs[0]!.results.push(42);
+    const broken = JSON.stringify(log);
+    const deletes = await logDeletesOfFindings();
+    try {
+      const response = await upload(
+        t,
+        '/api/ingest',
+        { 'x-api-token': app.api_token },
+        { file: broken, fields: { version: 'broken-build' } },
+      );
+      expect(response.statusCode).toBe(400);
+      expect(response.json().code ?? response.json().type).toMatch(/malformed_file/);
+      const rows = await deletes.logged();
+      const deleted = rows.reduce((sum, row) => sum + row.deleted, 0);
+      // PGlite inserted batches while the file was parsed, and took them out again; PostgreSQL's
+      // one transaction rolled them back.
+      if (t.database.kind === 'pglite') expect(deleted).toBeGreaterThan(MERGE_CHUNK_ROWS);
+      else expect(deleted).toBe(0);
+    } finally {
+      await deletes.stop();
+    }
+    expect(await counted(app.id)).toEqual({ rows: 0, ledger: 0 });
+    expect(
+      await t.db.selectFrom('scans').select('id').where('application_id', '=', app.id).execute(),
+    ).toEqual([]);
+    const versions = await t.db
+      .selectFrom('application_versions')
+      .select('name')
+      .where('application_id', '=', app.id)
+      .execute();
+    expect(versions.map((version) => version.name)).toEqual([DEFAULT_VERSION_NAME]);
+    expect(await t.db.selectFrom('ingest_staging').select('upload_key').execute()).toEqual([]);
+    expect(await t.db.selectFrom('finding_counts_unpublished').select('scan_id').execute()).toEqual([]);
   });
 
   it('a crash mid-merge leaves findings of a scan that never completed: uncounted, and deleted at the next start', async () => {
@@ -253,6 +313,67 @@ describe('an upload merged in chunks', () => {
     expect(
       await t.db.selectFrom('scans').select('id').where('id', '=', interrupted.id).executeTakeFirst(),
     ).toBeUndefined();
+  });
+
+  it('a crash in an upload that created its version: the next start deletes that version, and no other', async () => {
+    const app = await makeApplication(t, admin);
+    const file = buildSarif({ results: manyResults(3) });
+    const into = { 'x-api-token': app.api_token };
+    expect((await upload(t, '/api/ingest', into, { file, fields: { version: 'reused' } })).statusCode).toBe(
+      201,
+    );
+    const versionIds = async () =>
+      Object.fromEntries(
+        (
+          await t.db
+            .selectFrom('application_versions')
+            .select(['name', 'id'])
+            .where('application_id', '=', app.id)
+            .execute()
+        ).map((version) => [version.name, version.id]),
+      );
+    const made = await t.db
+      .insertInto('application_versions')
+      .values([
+        { application_id: app.id, name: 'crashed' },
+        { application_id: app.id, name: 'by-hand' },
+      ])
+      .returning(['id', 'name'])
+      .execute();
+    const id = Object.fromEntries(made.map((version) => [version.name, version.id]));
+    const reusedId = (await versionIds()).reused!;
+    // What killed uploads leave (PGlite opens the scan, and creates the version, in a transaction of
+    // their own): processing scans, each saying whether its upload created its version.
+    const interrupted = (versionId: number, createdVersion: boolean) => ({
+      application_id: app.id,
+      version_id: versionId,
+      created_version: createdVersion,
+      scanner_type: 'sarif',
+      file_sha256: 'e'.repeat(64),
+      file_size: 1,
+      uploaded_via: 'api_key' as const,
+      status: 'processing' as const,
+    });
+    await t.db
+      .insertInto('scans')
+      .values([
+        interrupted(id.crashed!, true),
+        // Created by hand, then uploaded into: not the upload's to delete.
+        interrupted(id['by-hand']!, false),
+        // Created by the interrupted upload, but another upload has completed in it since.
+        interrupted(reusedId, true),
+      ])
+      .execute();
+
+    const removed = await discardOrphans(t.db, t.config.dataDir, {
+      isLive: async () => true,
+      close: async () => {},
+    });
+    expect(removed).toMatchObject({ unfinishedScans: 3, createdVersions: 1 });
+    expect(Object.keys(await versionIds()).sort()).toEqual(
+      ['by-hand', DEFAULT_VERSION_NAME, 'reused'].sort(),
+    );
+    expect(await counted(app.id)).toEqual({ rows: 3, ledger: 3 });
   });
 
   it('at a start with every scan completed, counts still set apart for a scan that is gone are removed', async () => {

@@ -5,11 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB, IngestStagingTable } from '../src/db/schema.ts';
 import { insertNewFindings, stagedRanges, type MergeTarget } from '../src/ingest/merge.ts';
 import type { StagingRow } from '../src/ingest/normalize-row.ts';
-import {
-  INSERT_BATCH_ROWS,
-  insertFirstUploadBatch,
-  OWN_STAGING_MIN_BYTES,
-} from '../src/ingest/upload-in-transaction.ts';
+import { insertFirstUploadBatch } from '../src/ingest/first-upload.ts';
+import { INSERT_BATCH_ROWS, OWN_STAGING_MIN_BYTES } from '../src/ingest/upload-in-transaction.ts';
 import { defaultVersionId, makeApplication, makeUser, type TestUser } from './support/factories.ts';
 import { emptyMergeTarget } from './support/merge-target.ts';
 import { stagingRow } from './support/staging-row.ts';
@@ -18,10 +15,10 @@ import { createTestApp, type TestApp } from './support/test-app.ts';
 import { upload } from './support/upload.ts';
 
 /**
- * On PostgreSQL a version's first upload inserts its findings batch by batch while the file is
- * parsed (upload-in-transaction.ts); any later upload stages first and merges after. Both must give
- * the same findings: one per identity, twins told apart by line, the first report of a repeated
- * identity kept. On PGlite both uploads below take the usual path, and the same holds.
+ * A version's first upload inserts its findings batch by batch while the file is parsed
+ * (first-upload.ts: in one transaction on PostgreSQL, in short ones on PGlite); any later upload
+ * stages first and merges after. Both must give the same findings: one per identity, twins told
+ * apart by line, the first report of a repeated identity kept.
  */
 
 let t: TestApp;

@@ -363,3 +363,32 @@ describe('abandoned staging', () => {
     await t.db.deleteFrom('ingest_staging').execute();
   });
 });
+
+describe('staging after an upload', () => {
+  it('keeps the rows of another upload still staging, and on PGlite leaves the table truncated once none is', async () => {
+    const { discardUploadStaging, newUploadKey, stagingBegins } = await import('../src/ingest/stage.ts');
+    const { sql } = await import('kysely');
+    const pages = async () =>
+      (await sql<{ bytes: string }>`select pg_relation_size('ingest_staging') as bytes`.execute(t.db))
+        .rows[0]!.bytes;
+    const other = newUploadKey();
+    stagingBegins(t.database, other);
+    await t.db
+      .insertInto('ingest_staging')
+      .values(stagingRow({ upload_key: other, seq: 0 }))
+      .execute();
+
+    const app = await makeApplication(t, admin);
+    const file = buildSarif({ results: manyResults(300) });
+    expect((await upload(t, '/api/ingest', { 'x-api-token': app.api_token }, { file })).statusCode).toBe(201);
+    // The upload's own rows are gone, the other upload's row is still there.
+    expect(await t.db.selectFrom('ingest_staging').select('upload_key').execute()).toEqual([
+      { upload_key: other },
+    ]);
+
+    await discardUploadStaging(t.database, other, true);
+    expect(await t.db.selectFrom('ingest_staging').select('upload_key').execute()).toEqual([]);
+    // A delete leaves the table's pages behind; PGlite's last upload truncates it instead.
+    if (t.database.kind === 'pglite') expect(Number(await pages())).toBe(0);
+  });
+});

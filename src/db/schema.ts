@@ -155,6 +155,8 @@ export interface ScansTable {
   partial: Generated<boolean>;
   /** The scanned directory, stripped from the front of every path. */
   root: string | null;
+  /** Whether this scan's upload created its version (deleted with a failed upload's scan when unused). */
+  created_version: Generated<boolean>;
   started_at: Timestamp | null;
   completed_at: Timestamp | null;
   created_at: CreatedAt;

@@ -3,19 +3,21 @@ import type { Database } from '../db/database.ts';
 import { asBackgroundWork } from '../db/pglite-dialect.ts';
 import type { DB } from '../db/schema.ts';
 import { AppError, badRequest } from '../errors.ts';
+import { ingestFirstUploadInChunks } from './chunked-first-upload.ts';
 import { mergeInChunks } from './chunked-merge.ts';
 import { detectParser } from './detect.ts';
 import { findParser, PARSERS } from './parsers/index.ts';
 import { ParseError } from './parsers/types.ts';
-import { stageUpload } from './stage-upload.ts';
+import { stageUpload, toParseOf } from './stage-upload.ts';
 import {
   discardStaged,
+  discardUploadStaging,
   NOTHING_STAGED,
   newUploadKey,
+  stagingBegins,
   type StageResult,
-  type UploadContext,
 } from './stage.ts';
-import { ingestInOneTransaction, STAGE_THEN_MERGE } from './upload-in-transaction.ts';
+import { ingestInOneTransaction, STAGE_THEN_MERGE, type UploadToStage } from './upload-in-transaction.ts';
 import { inputFromFile } from './upload-input.ts';
 import { openScan, settleUpload, type StagedUpload } from './upload-merge.ts';
 import type {
@@ -129,24 +131,8 @@ export async function ingestPrepared(
  * the parse overlaps it; on PostgreSQL the parse no longer waits for the COPY's turns of the event
  * loop (a 100k re-upload staged in 4.3–4.4 s in the server's thread).
  */
-function stage(
-  database: Database,
-  prepared: PreparedUpload,
-  file: UploadedFile,
-  uploadKey: string,
-  upload: UploadContext,
-  options: IngestOptions,
-): Promise<StageResult> {
-  const toParse = {
-    parser: prepared.parser,
-    input: prepared.input,
-    path: file.path,
-    size: file.size,
-    uploadKey,
-    upload,
-    workerMinBytes: options.workerMinBytes,
-  };
-  return stageUpload(database, toParse, { depth: 2 });
+function stage(database: Database, upload: UploadToStage): Promise<StageResult> {
+  return stageUpload(database, toParseOf(upload), { depth: 2 });
 }
 
 async function ingestInBackground(
@@ -160,41 +146,36 @@ async function ingestInBackground(
   const uploadKey = newUploadKey();
   const startedAt = new Date();
   let stagingDiscarded = false;
+  stagingBegins(database, uploadKey);
   try {
     const upload = { category: options.category ?? null, root: options.root ?? null };
     const { copyTransaction } = database;
+    const { workerMinBytes } = options;
+    const toStage = { prepared, file, options, upload, uploadKey, startedAt, existingScanId, workerMinBytes };
+    const contentError = (error: unknown) => {
+      throw isContentError(error) ? malformed(prepared.parser.displayName, error) : error;
+    };
     if (copyTransaction !== undefined && file.size > 0) {
-      const { workerMinBytes } = options;
-      const toStage = {
-        prepared,
-        file,
-        options,
-        upload,
-        uploadKey,
-        startedAt,
-        existingScanId,
-        workerMinBytes,
-      };
       const outcome = await ingestInOneTransaction(
         { ...database, copyTransaction },
         toStage,
         inMergeTransaction,
-      ).catch((error: unknown) => {
-        throw isContentError(error) ? malformed(prepared.parser.displayName, error) : error;
-      });
+      ).catch(contentError);
       // Committed or rolled back, the transaction took its staged rows with it.
       if (outcome !== STAGE_THEN_MERGE) {
         stagingDiscarded = true;
         return outcome;
       }
     }
+    if (database.kind === 'pglite' && file.size > 0) {
+      // Its staged rows stay in the shared table until `finally` below.
+      const outcome = await ingestFirstUploadInChunks(database, toStage, inMergeTransaction).catch(
+        contentError,
+      );
+      if (outcome !== STAGE_THEN_MERGE) return outcome;
+    }
     // A zero-byte report named by its scanner type is a tool that found nothing.
-    const staged =
-      file.size === 0
-        ? NOTHING_STAGED
-        : await stage(database, prepared, file, uploadKey, upload, options).catch((error: unknown) => {
-            throw isContentError(error) ? malformed(prepared.parser.displayName, error) : error;
-          });
+    const staged = file.size === 0 ? NOTHING_STAGED : await stage(database, toStage).catch(contentError);
     const work: StagedUpload = { prepared, file, options, uploadKey, startedAt, staged, existingScanId };
     if (database.kind === 'pglite') return await mergeInChunks(database.db, work, inMergeTransaction);
     const outcome = await database.db.transaction().execute(async (trx) => {
@@ -209,6 +190,6 @@ async function ingestInBackground(
     stagingDiscarded = outcome !== null;
     return outcome;
   } finally {
-    if (!stagingDiscarded) await discardStaged(database.db, uploadKey);
+    await discardUploadStaging(database, uploadKey, !stagingDiscarded);
   }
 }

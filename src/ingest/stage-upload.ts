@@ -15,6 +15,32 @@ export interface UploadToParse {
   workerMinBytes: number | undefined;
 }
 
+/** An upload about to be staged, as the pipeline holds it. */
+export interface UploadToStageFields {
+  prepared: { parser: ParserModule; input: ParserInput };
+  file: { path: string; size: number };
+  uploadKey: string;
+  upload: UploadContext;
+  workerMinBytes: number | undefined;
+}
+
+/** What the parse needs of an upload. */
+export const toParseOf = ({
+  prepared,
+  file,
+  uploadKey,
+  upload,
+  workerMinBytes,
+}: UploadToStageFields): UploadToParse => ({
+  parser: prepared.parser,
+  input: prepared.input,
+  path: file.path,
+  size: file.size,
+  uploadKey,
+  upload,
+  workerMinBytes,
+});
+
 /**
  * Stages an upload in the staging thread, or below `workerMinBytes` in this thread, into `into`;
  * `into.depth` chunks may wait to be written either way.

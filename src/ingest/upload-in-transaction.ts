@@ -1,7 +1,8 @@
 import { sql, type Transaction } from 'kysely';
 import type { CopyInto, Database } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
-import { arrayLiteral, insertStaged, versionHasFindings, type MergeTarget } from './merge.ts';
+import { insertWhileStaging } from './first-upload.ts';
+import { versionHasFindings } from './merge.ts';
 import type {
   IngestOutcome,
   InMergeTransaction,
@@ -9,9 +10,8 @@ import type {
   UploadedFile,
   IngestOptions,
 } from './upload-types.ts';
-import { stageUpload } from './stage-upload.ts';
-import { NOTHING_STAGED, type StageResult, type UploadContext } from './stage.ts';
-import { matchTwins, type StagedTwin } from './twins.ts';
+import { stageUpload, toParseOf } from './stage-upload.ts';
+import { NOTHING_STAGED, type AfterCopy, type StageResult, type UploadContext } from './stage.ts';
 import {
   mergeTarget,
   openScan,
@@ -115,21 +115,8 @@ interface InTransaction {
 }
 
 /** Parses the upload into `upload_rows` (in the staging thread, see `workerMinBytes`), with `into`'s hooks. */
-function stageOwn(
-  { database, copy, upload }: InTransaction,
-  afterCopy?: (rowsStaged: number) => Promise<void>,
-): Promise<StageResult> {
-  const { file, prepared } = upload;
-  const toParse = {
-    parser: prepared.parser,
-    input: prepared.input,
-    path: file.path,
-    size: file.size,
-    uploadKey: upload.uploadKey,
-    upload: upload.upload,
-    workerMinBytes: upload.workerMinBytes,
-  };
-  return stageUpload(database, toParse, {
+function stageOwn({ database, copy, upload }: InTransaction, afterCopy?: AfterCopy): Promise<StageResult> {
+  return stageUpload(database, toParseOf(upload), {
     table: 'upload_rows',
     copy,
     depth: QUEUED_CHUNKS,
@@ -138,33 +125,22 @@ function stageOwn(
 }
 
 /**
- * Into a version without findings nothing can be absent, matched or reopened, so a first upload's
- * merge is its inserts. Identity is the merge's: one finding per fingerprint, the first in report
- * order (each batch takes its first per fingerprint, and later batches skip fingerprints already
- * inserted). Twins (one base on several lines) are told apart only once every row is in: the
- * groups whose base repeats are deleted and inserted again with their ordinals (twins.ts), as the
- * usual merge would have given them.
+ * A version's first upload: its findings inserted every `INSERT_BATCH_ROWS` staged rows while the
+ * file is parsed, its repeated twins told apart at the end (first-upload.ts).
  */
 async function insertWhileParsing(trx: Transaction<DB>, work: InTransaction): Promise<IngestOutcome> {
-  const { opened, provisional } = work;
   await sql`create index on upload_rows (seq)`.execute(trx);
-  let inserted = 0;
-  let batched = 0;
-  const insertBatch = async (to: number) => {
-    inserted += await insertFirstUploadBatch(trx, opened.target, batched, to);
-    batched = to;
+  const steps = {
+    stage: (afterCopy: AfterCopy) => stageOwn(work, afterCopy),
+    step: <T>(step: (trx: Transaction<DB>) => Promise<T>) => step(trx),
   };
-  const staged = await stageOwn(work, async (rowsStaged) => {
-    if (rowsStaged - batched >= INSERT_BATCH_ROWS) await insertBatch(rowsStaged);
-  });
-  if (staged.findingsCount > batched) await insertBatch(staged.findingsCount);
-
-  const parsed: StagedUpload = { ...provisional, staged };
-  const target = mergeTarget(parsed, opened, opened.target.assetWeight);
-  inserted += await reinsertRepeatedTwins(trx, target);
-  // Every distinct fingerprint staged was new: the version had none.
-  const ahead = { inserted, candidates: { gone: [], matched: [] }, fingerprints: inserted };
-  return settleUpload(trx, parsed, { ...opened, target }, ahead);
+  const { parsed, opened, ahead } = await insertWhileStaging(
+    steps,
+    work.provisional,
+    work.opened,
+    INSERT_BATCH_ROWS,
+  );
+  return settleUpload(trx, parsed, opened, ahead);
 }
 
 /**
@@ -181,69 +157,4 @@ async function mergeOwnStaging(trx: Transaction<DB>, work: InTransaction): Promi
   const parsed: StagedUpload = { ...work.provisional, staged };
   const target = mergeTarget(parsed, work.opened, work.opened.target.assetWeight);
   return settleUpload(trx, parsed, { ...work.opened, target });
-}
-
-/**
- * Inserts the findings of the rows `from` ≤ seq < `to` in `upload_rows`, the first in report order
- * of each fingerprint not inserted by an earlier batch; returns how many. The rows the staging
- * thread knows to be the first of their fingerprint in the upload (`maybe_repeat` false: its filter
- * has no false negatives) go in as they are: in a version that had no findings, nothing can be in
- * their way. The others, repeats and the filter's rare false alarms, then go the careful way: one
- * per fingerprint, only if no finding has it yet (this statement sees the first one's). Checking
- * every row so took a first upload's 20 batches of 5,000 rows 3.0–3.3 s of the database's CPU
- * instead of 2.2–2.4 s. Exported for tests.
- */
-export async function insertFirstUploadBatch(
-  trx: Transaction<DB>,
-  target: MergeTarget,
-  from: number,
-  to: number,
-): Promise<number> {
-  const batch = sql`seq >= ${from} and seq < ${to}`;
-  const firsts = sql`(select * from upload_rows where ${batch} and not maybe_repeat)`;
-  // Only the narrow (fingerprint, seq) pairs are sorted: sorting whole rows spilled to disk.
-  const others = sql`(select * from upload_rows where ${batch} and seq in (
-    select distinct on (fingerprint) seq from upload_rows where ${batch} and maybe_repeat
-    order by fingerprint, seq))`;
-  return (
-    (await insertStaged(trx, target, firsts, 'none')) + (await insertStaged(trx, target, others, 'probe'))
-  );
-}
-
-/**
- * Twins whose base repeats in the upload went in as one finding (the first) by their shared base.
- * Their groups are deleted (every finding of the version is this upload's), given their twin
- * fingerprints by `matchTwins` (with nothing stored to match, by line), and inserted again, every
- * member. Returns the net number of findings added.
- */
-async function reinsertRepeatedTwins(trx: Transaction<DB>, target: MergeTarget): Promise<number> {
-  const { twinBases } = target;
-  if (twinBases !== null && twinBases.length === 0) return 0;
-  const candidates = twinBases === null ? sql`` : sql`and base = any(${arrayLiteral(twinBases)}::text[])`;
-  const repeated = await sql<{ base: string }>`
-    select base from upload_rows where twin_ordinal ${candidates} group by base having count(*) > 1`.execute(
-    trx,
-  );
-  if (repeated.rows.length === 0) return 0;
-  const bases = arrayLiteral(repeated.rows.map((row) => row.base));
-  const removed = await sql`delete from findings
-    where version_id = ${target.versionId} and identity_base = any(${bases}::text[])`.execute(trx);
-  const members = await sql<StagedTwin & { base: string }>`
-    select base, seq, line, "column" from upload_rows where twin_ordinal and base = any(${bases}::text[])`.execute(
-    trx,
-  );
-  const groups = new Map<string, StagedTwin[]>();
-  for (const { base, ...member } of members.rows) {
-    const group = groups.get(base);
-    if (group) group.push(member);
-    else groups.set(base, [member]);
-  }
-  const assigned = [...groups].flatMap(([base, staged]) =>
-    [...matchTwins(base, staged, [])].map(([seq, fingerprint]) => ({ seq, fingerprint })),
-  );
-  await sql`update upload_rows u set fingerprint = a.fingerprint
-    from json_to_recordset(${JSON.stringify(assigned)}::json) as a(seq integer, fingerprint text)
-    where u.seq = a.seq`.execute(trx);
-  const source = sql`(select * from upload_rows where twin_ordinal and base = any(${bases}::text[]))`;
-  return (await insertStaged(trx, target, source, 'join')) - Number(removed.numAffectedRows ?? 0n);
 }

@@ -7,7 +7,7 @@ import { publishEvents } from '../events/events.ts';
 import { mergeStaged, type MergedAhead, type MergeTarget } from './merge.ts';
 import type { ParserModule } from './parsers/types.ts';
 import type { IngestOptions, IngestOutcome, PreparedUpload, UploadedFile } from './upload-types.ts';
-import { resolveVersion } from './resolve-version.ts';
+import { resolveVersion, type ResolvedVersion } from './resolve-version.ts';
 import type { StageResult, UploadScope } from './stage.ts';
 
 /**
@@ -81,6 +81,7 @@ export async function openScan(
           partial: options.partial ?? false,
           root: options.root ?? null,
           ...scanColumns(work, version.id),
+          created_version: version.created,
           status: 'processing',
         })
         .returning('id')
@@ -117,7 +118,7 @@ export function mergeTarget(
 /** An upload's application and version, the version locked for this transaction's merge. */
 export interface LockedVersion {
   application: { id: number; asset_criticality: keyof typeof ASSET_WEIGHT };
-  version: { id: number };
+  version: Pick<ResolvedVersion, 'id' | 'created'>;
 }
 
 /** Resolves (creating if need be) the upload's version and takes its merge lock. */

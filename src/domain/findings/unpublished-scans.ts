@@ -14,17 +14,30 @@ import type { DB } from '../../db/schema.ts';
 const hiddenScans = new WeakMap<Kysely<DB>, Map<number, number>>();
 
 /** Hides a scan's findings until each `hideScanFindings` is matched by a `showScanFindings` (a job run twice). */
-export function hideScanFindings(db: Kysely<DB>, scanId: number): void {
+function hideScanFindings(db: Kysely<DB>, scanId: number): void {
   let scans = hiddenScans.get(db);
   if (!scans) hiddenScans.set(db, (scans = new Map()));
   scans.set(scanId, (scans.get(scanId) ?? 0) + 1);
 }
 
-export function showScanFindings(db: Kysely<DB>, scanId: number): void {
+function showScanFindings(db: Kysely<DB>, scanId: number): void {
   const scans = hiddenScans.get(db);
   const holds = scans?.get(scanId) ?? 0;
   if (holds > 1) scans?.set(scanId, holds - 1);
   else scans?.delete(scanId);
+}
+
+/**
+ * Hides a scan's findings for one merge; the function returned shows them, once however often it is
+ * called (at the commit that completes the scan, and again in a `finally`).
+ */
+export function hideScanFindingsUntilShown(db: Kysely<DB>, scanId: number): () => void {
+  hideScanFindings(db, scanId);
+  let hidden = true;
+  return () => {
+    if (hidden) showScanFindings(db, scanId);
+    hidden = false;
+  };
 }
 
 /**

@@ -166,6 +166,7 @@ export async function ingestUpload(
           .values({
             application_id: options.applicationId,
             version_id: version.id,
+            created_version: version.created,
             scanner_type_id: prepared.scannerTypeId,
             scanner_type: prepared.parser.name,
             file_name: file.name,
