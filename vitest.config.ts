@@ -17,6 +17,10 @@ export default defineConfig({
     maxWorkers: Math.max(2, availableParallelism() - 1),
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // expect.poll's default of 1 s is shorter than a debounced search's round trip under the full
+    // suite's load on 2 cores: CI's PostgreSQL pass once read the unfiltered 50 rows at the deadline
+    // (ui.e2e.test.ts, "filters findings"). A poll that can never pass still fails, only later.
+    expect: { poll: { timeout: 10_000 } },
     reporters: ['default'],
     projects: [
       {

@@ -125,8 +125,14 @@ async function screenshot(name: string): Promise<void> {
   await page.setViewportSize(viewport);
 }
 
-/** Checks and photographs the page once the network is quiet. */
+/**
+ * Checks and photographs the page once it has rendered (its main landmark and its heading, which every
+ * page has) and the network is quiet. A quiet network alone is not enough: under load axe once ran on
+ * the sign-in page while React had not yet replaced the loader with it.
+ */
 async function visit(name: string): Promise<void> {
+  await page.locator('main').first().waitFor();
+  await page.locator('h1').first().waitFor();
   await page.waitForLoadState('networkidle');
   await page.mouse.move(0, 0); // the page as it rests (hover states are checked where they matter)
   await checkAccessibility(name);
