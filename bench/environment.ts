@@ -3,8 +3,10 @@ import type { Headers } from './http.ts';
 import {
   ADMIN,
   Api,
+  jobsSettled,
   signIn,
   startFinished,
+  untilIdle,
   startServer,
   type BenchServer,
   type ServerOptions,
@@ -43,6 +45,34 @@ export class Environment {
     const server = await startedServer(target, options);
     const admin = await signIn(server.url, ADMIN.email, ADMIN.password);
     return new Environment(target, server, admin.headers, options);
+  }
+
+  /**
+   * Waits until nothing is left working after the server's last answer, so a limit measured next
+   * has the machine's two cores to itself: PGlite's vacuum after a big upload (its job), PostgreSQL's
+   * autovacuum in the server's database, and anything else the server does (its CPU under
+   * 100 ms per second: `untilIdle`). Returns how long it waited and what for; gives up after `timeoutMs`.
+   */
+  async quiet(timeoutMs = 120_000): Promise<{ waitedMs: number; busy: string[] }> {
+    const started = performance.now();
+    await jobsSettled(this.current, 'vacuum-after-ingest', timeoutMs);
+    // Settled at the first look: a few ms; pending: at least one more look, 250 ms later.
+    const vacuumJob = performance.now() - started > 200 ? ['vacuum-after-ingest job'] : [];
+    const database = this.target.databaseUrl ? postgresExecutor(this.target.databaseUrl, 1) : undefined;
+    try {
+      const autovacuum = async () => {
+        if (!database) return [];
+        const [running] = await database.query<{ workers: number }>(
+          `select count(*)::int as workers from pg_stat_activity
+           where backend_type = 'autovacuum worker' and datname = current_database()`,
+        );
+        return (running?.workers ?? 0) > 0 ? ['autovacuum'] : [];
+      };
+      const idle = await untilIdle(this.current.pid, autovacuum, timeoutMs - (performance.now() - started));
+      return { waitedMs: performance.now() - started - idle.windowMs, busy: [...vacuumJob, ...idle.busy] };
+    } finally {
+      await database?.close();
+    }
   }
 
   /** Stops the server and starts a fresh process on the same database (a new port). */

@@ -37,6 +37,41 @@ export interface BenchServer {
   stop(): Promise<void>;
 }
 
+/** CPU time (user + system, every thread) `pid` has used, in ms: /proc counts it in 1/100 s (USER_HZ). */
+export function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** The window `untilIdle` samples a process's CPU over; /proc counts CPU in 10 ms ticks. */
+const IDLE_WINDOW_MS = 500;
+/** CPU, in ms per second, under which a server counts as idle (its idle polls use ~15–40). */
+const IDLE_CPU_MS_PER_S = 100;
+
+/**
+ * Waits until process `pid` uses under `IDLE_CPU_MS_PER_S` over an `IDLE_WINDOW_MS` window and
+ * `othersBusy` (asked at each window) names nothing; gives up after `timeoutMs`. Returns what it
+ * waited for (`server CPU` and whatever `othersBusy` named) and the last window's length, which a
+ * caller takes off its wait: that window found the process idle.
+ */
+export async function untilIdle(
+  pid: number,
+  othersBusy: () => Promise<string[]>,
+  timeoutMs: number,
+): Promise<{ busy: string[]; windowMs: number }> {
+  const started = performance.now();
+  const busy = new Set<string>();
+  while (performance.now() - started < timeoutMs) {
+    const now = await othersBusy();
+    const before = cpuMs(pid);
+    await new Promise((resolve) => setTimeout(resolve, IDLE_WINDOW_MS));
+    if (((cpuMs(pid) - before) * 1000) / IDLE_WINDOW_MS > IDLE_CPU_MS_PER_S) now.push('server CPU');
+    if (now.length === 0) break;
+    for (const reason of now) busy.add(reason);
+  }
+  return { busy: [...busy], windowMs: IDLE_WINDOW_MS };
+}
+
 /** The environment of a server on `target`: only what the bench means to set, over the caller's. */
 export function serverEnv(target: BenchTarget, options: ServerOptions): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };

@@ -1,6 +1,6 @@
 import { cpuUsage } from 'node:process';
 import { expect, it } from 'vitest';
-import { cpuMs } from '../bench/scenarios/start.ts';
+import { cpuMs } from '../bench/server.ts';
 
 // Scenario 12's idle row divides /proc's CPU count by the window: fields read from the wrong
 // columns of /proc/<pid>/stat (its command name may hold spaces) or in the wrong unit would make

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { distIsFresh } from '../../bin/dist-freshness.js';
 import { TEMPLATE_DIR } from '../../src/db/pglite-template.ts';
-import { REPO_ROOT, serverEnv } from '../server.ts';
+import { cpuMs, REPO_ROOT, serverEnv } from '../server.ts';
 import { serverSharedBuffers } from '../sql.ts';
 import { createTarget, type BenchTarget } from '../targets.ts';
 import type { Scenario } from './types.ts';
@@ -31,12 +31,6 @@ function command(starter: Starter, target: BenchTarget): { args: string[]; env: 
     args: ['bench/start-floor.js'],
     env: { ...env, TEMPLATE_DIR, PGLITE_SHARED_BUFFERS: serverSharedBuffers(env) },
   };
-}
-
-/** CPU time (user + system, every thread) `pid` has used, in ms: /proc counts it in 1/100 s (USER_HZ). */
-export function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /** CPU ms per second `pid` uses over `IDLE_WINDOW_MS`, after `IDLE_SETTLE_MS` of rest. */
