@@ -63,10 +63,11 @@ export interface Config {
     /** A job running longer is taken as abandoned (its worker died) and retried elsewhere. */
     timeoutSeconds: number;
     /**
-     * How often each queue's worker looks for jobs it was not woken for, and the outbox watch for
-     * events. Every process hears of the jobs and events any process commits (change-notices.ts),
-     * so this bounds only the wait of retries whose delay has passed, cron jobs, and what was
-     * committed while this process's listening connection was down.
+     * How often one look at every queue finds the jobs no worker was woken for, and the outbox
+     * watch looks for events (each queue's own poll is a fallback a minute apart). Every process
+     * hears of the jobs and events any process commits (change-notices.ts), so this bounds only
+     * the wait of retries whose delay has passed, cron jobs, and what was committed while this
+     * process's listening connection was down.
      */
     pollSeconds: number;
   };
