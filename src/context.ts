@@ -8,14 +8,15 @@ import { createMetrics } from './observability/metrics.ts';
 /**
  * Wires the application context: database, secrets and the job system. The server, `scanhub
  * worker` and the tests all build it here; `work` says whether this process runs job workers, and
- * `deferWorkers` that they start later, with the rest of the start (`startup.complete` says when).
+ * `deferWorkers` that they start later, with the rest of the start (`startup.complete` says when),
+ * and `clock: false` that cron schedules send nothing (tests that count an outside API's requests).
  */
 export async function createAppContext(
   config: Config,
   database: Database,
   secretKey: string,
   log: JobLog,
-  options: { work: boolean; deferWorkers?: boolean },
+  options: { work: boolean; deferWorkers?: boolean; clock?: boolean },
 ): Promise<AppContext> {
   const base = {
     config,
@@ -30,6 +31,7 @@ export async function createAppContext(
   const jobs = await startJobs(base, {
     work: options.work,
     deferWorkers: options.deferWorkers ?? false,
+    clock: options.clock ?? true,
     expireInSeconds: config.jobs.timeoutSeconds,
     log,
   });

@@ -72,4 +72,19 @@ describe('the clock', () => {
       await jobs.stop();
     }
   }, 30_000);
+
+  it('with `clock: false` keeps no schedule, so no cron job is ever sent', async () => {
+    const schedules = async (app: TestApp) => {
+      const { rows } = await sql<{ name: string }>`
+        select name from ${sql.table(`${app.database.jobSchema}.schedule`)} order by name`.execute(app.db);
+      return rows.map((row) => row.name);
+    };
+    expect(await schedules(t)).toContain('tracker-reconcile');
+    const clockless = await createTestApp({}, { clock: false });
+    try {
+      expect(await schedules(clockless)).toEqual([]);
+    } finally {
+      await clockless.close();
+    }
+  });
 });

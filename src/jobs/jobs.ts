@@ -125,6 +125,11 @@ export interface JobsOptions {
    * it listens). Jobs sent before are kept in their queues, as when every worker is busy.
    */
   deferWorkers?: boolean;
+  /**
+   * With `work`: turn cron schedules into jobs (the default). Off only in tests whose fake APIs
+   * count requests: a tracker reconciliation at a ten-minute mark would add its own.
+   */
+  clock?: boolean;
   /** How long a job may run before pg-boss considers its worker dead and lets another take it. */
   expireInSeconds: number;
   log: JobLog;
@@ -245,13 +250,15 @@ export async function startJobs(context: Omit<AppContext, 'jobs'>, options: Jobs
   };
 
   const runWorkers = async () => {
-    for (const name of names) {
-      const spec = jobs[name];
-      if (spec.cron) await boss.schedule(name, spec.cron, {}, { tz: 'UTC' });
+    if (options.clock ?? true) {
+      for (const name of names) {
+        const spec = jobs[name];
+        if (spec.cron) await boss.schedule(name, spec.cron, {}, { tz: 'UTC' });
+      }
+      clock = new PgBoss({ ...connection, migrate: false, schedule: true, supervise: false });
+      clock.on('error', onError);
+      await clock.start();
     }
-    clock = new PgBoss({ ...connection, migrate: false, schedule: true, supervise: false });
-    clock.on('error', onError);
-    await clock.start();
     const jobContext: JobContext = { ...context, jobs: api, log: options.log };
     for (const name of names) {
       const id = await startWorker(boss, name, jobs[name] as AnyJobSpec, jobContext);

@@ -64,6 +64,8 @@ export interface TestAppOptions {
    * any worker could take it.
    */
   deferWorkers?: boolean;
+  /** `false`: cron schedules send no jobs (a test that counts a fake API's requests). */
+  clock?: boolean;
 }
 
 /** Builds the app; with `onRoute`, hooks the instance the moment Fastify creates it. */
@@ -104,6 +106,7 @@ export async function createTestApp(
   const context: AppContext = await createAppContext(config, database, secretKey, silentLog, {
     work: true,
     deferWorkers: options.deferWorkers ?? false,
+    clock: options.clock ?? true,
   });
   if (options.deferWorkers) context.startup.complete = true; // the server's start is done; only the workers wait
   const app = await buildObservedApp(context, options);
