@@ -73,17 +73,24 @@ describe('the clock', () => {
     }
   }, 30_000);
 
-  it('with `clock: false` keeps no schedule, so no cron job is ever sent', async () => {
+  it('keeps every cron schedule, and none with `clock: false` (the test apps)', async () => {
     const schedules = async (app: TestApp) => {
       const { rows } = await sql<{ name: string }>`
         select name from ${sql.table(`${app.database.jobSchema}.schedule`)} order by name`.execute(app.db);
       return rows.map((row) => row.name);
     };
-    expect(await schedules(t)).toContain('tracker-reconcile');
-    const clockless = await createTestApp({}, { clock: false });
+    const clocked = await createTestApp({}, { clock: true });
+    const clockless = await createTestApp();
     try {
+      expect(await schedules(clocked)).toEqual([
+        'dispatch-outbox',
+        'maintenance-daily',
+        'maintenance-hourly',
+        'tracker-reconcile',
+      ]);
       expect(await schedules(clockless)).toEqual([]);
     } finally {
+      await clocked.close();
       await clockless.close();
     }
   });

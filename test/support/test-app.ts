@@ -64,7 +64,12 @@ export interface TestAppOptions {
    * any worker could take it.
    */
   deferWorkers?: boolean;
-  /** `false`: cron schedules send no jobs (a test that counts a fake API's requests). */
+  /**
+   * Cron schedules send their jobs: off unless asked for. A test must not depend on the hour it
+   * runs at: a tracker reconciliation at a ten-minute mark added a GET to the exact requests a
+   * test expected, and the hourly maintenance (vacuum) or the daily re-score (risk by age) would
+   * change what others measure. Tests run those jobs themselves.
+   */
   clock?: boolean;
 }
 
@@ -106,7 +111,7 @@ export async function createTestApp(
   const context: AppContext = await createAppContext(config, database, secretKey, silentLog, {
     work: true,
     deferWorkers: options.deferWorkers ?? false,
-    clock: options.clock ?? true,
+    clock: options.clock ?? false,
   });
   if (options.deferWorkers) context.startup.complete = true; // the server's start is done; only the workers wait
   const app = await buildObservedApp(context, options);

@@ -22,15 +22,11 @@ export function useTrackerBed(): TrackerBed {
   const fakes: FakeTracker[] = [];
   const state: { t?: TestApp; admin?: TestUser } = {};
   beforeAll(async () => {
-    // No clock: a scheduled reconciliation at a ten-minute mark would add its reads to the exact
-    // requests the tests expect; they run it themselves when they mean to.
-    state.t = await createTestApp(
-      {
-        outbound: { allowPrivate: true },
-        trackers: { timeoutMs: 2000, retryLimit: 3, retryDelaySeconds: 1 },
-      },
-      { clock: false },
-    );
+    // Without the clock (createTestApp's default): the tests run reconciliation when they mean to.
+    state.t = await createTestApp({
+      outbound: { allowPrivate: true },
+      trackers: { timeoutMs: 2000, retryLimit: 3, retryDelaySeconds: 1 },
+    });
     state.admin = await makeUser(state.t, { role: 'admin' });
   });
   afterEach(async () => {
