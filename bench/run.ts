@@ -110,7 +110,7 @@ function parseOptions(argv: string[]) {
     ingestSize: 100_000,
     seedFindings: positiveInt(values.findings, 'findings') ?? (full ? 1_000_000 : 100_000),
     // The same in both modes: a p95 over 50 requests is about their third-slowest and moved by
-    // ±30% between runs (README, footnote 4). 200 and 100 add ~23 s to a quick run of both engines.
+    // ±30% between runs (bench/MEASUREMENTS.md, ⁴). 200 and 100 add ~23 s to a quick run of both engines.
     listRequests: positiveInt(values.requests, 'requests') ?? 200,
     dashboardRequests: 100,
     httpSeconds: 10,

@@ -117,7 +117,7 @@ export const listScenario: Scenario = {
         notes: [
           `SQL captured by running the route's service (listFindings) on a logging Kysely, replayed as sent: ` +
             `${describeWaves(result.waves)}; the server answers the API key from its key cache, as the replay needs none`,
-          // The ratio's other reading: what the route adds in milliseconds (README, footnote 4).
+          // The ratio's other reading: what the route adds in milliseconds (bench/MEASUREMENTS.md, ⁴).
           `route p50 − SQL p50: ${(summarize(result.http).p50 - summarize(result.sql).p50).toFixed(2)} ms`,
         ],
         extra: {
