@@ -16,7 +16,7 @@ import { startScenario } from './scenarios/start.ts';
 import { uiScenario } from './scenarios/ui.ts';
 import type { RunOptions, Scenario } from './scenarios/types.ts';
 import { disposeSeeded } from './seed-million.ts';
-import { ensureFreshBuild, REPO_ROOT, serverNodeArgs } from './server.ts';
+import { ensureFreshBuild, inheritedServerSettings, REPO_ROOT, serverNodeArgs } from './server.ts';
 import { formatYardstick, measureYardstick } from './yardstick.ts';
 import { adminDatabaseUrl, checkPostgres, ENGINES, redactUrl, type Engine } from './targets.ts';
 
@@ -151,6 +151,10 @@ async function main(): Promise<void> {
   // Flags change what the servers measure as much as code does; the result file records them.
   const nodeArgs = serverNodeArgs();
   if (nodeArgs.length > 0) console.log(`note: the servers run with node flags ${nodeArgs.join(' ')}`);
+  const serverSettings = inheritedServerSettings();
+  for (const [name, value] of Object.entries(serverSettings)) {
+    console.log(`note: the servers run with ${name}=${value} from this environment`);
+  }
   const yardstickAtStart = measureYardstick();
   console.log(formatYardstick('at start', yardstickAtStart));
   const measurements: Measurement[] = [];
@@ -207,6 +211,7 @@ async function main(): Promise<void> {
   const path = await writeResults(measurements, {
     source: { atStart: sourceAtStart, atEnd: sourceAtEnd, changed: sourceChanged },
     serverNodeArgs: nodeArgs.length > 0 ? nodeArgs : undefined,
+    serverSettings: Object.keys(serverSettings).length > 0 ? serverSettings : undefined,
     yardstick: { atStart: yardstickAtStart, atEnd: yardstickAtEnd },
     mode: options.mode,
     engines,

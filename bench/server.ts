@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { distIsFresh } from '../bin/dist-freshness.js';
 import { onCleanup } from './cleanup.ts';
 import { request, requestJson, uploadMultipart, type Headers } from './http.ts';
+import { CONFIG_VARIABLES, SECRET_CONFIG_VARIABLES } from '../src/config.ts';
 import type { JobName } from '../src/jobs/job-map.ts';
 import type { BenchTarget } from './targets.ts';
 
@@ -72,9 +73,36 @@ export async function untilIdle(
   return { busy: [...busy], windowMs: IDLE_WINDOW_MS };
 }
 
+/**
+ * The server settings a bench run takes from its caller's environment (`PGLITE_SHARED_BUFFERS=128MB
+ * npm run bench`): every variable the server reads that is set there and that `serverEnv` neither
+ * sets nor drops, secrets as `(set)`. Recorded with the run, as two runs that differ only by one of
+ * them otherwise leave result files that cannot be told apart.
+ */
+export function inheritedServerSettings(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const anyTarget: BenchTarget = {
+    engine: 'pglite',
+    dataDir: '',
+    databaseUrl: undefined,
+    dispose: async () => {},
+  };
+  const bench = serverEnv(anyTarget, { logLevel: 'warn' }, env);
+  const settings: Record<string, string> = {};
+  for (const name of CONFIG_VARIABLES) {
+    const value = env[name];
+    if (value === undefined || bench[name] !== value) continue;
+    settings[name] = SECRET_CONFIG_VARIABLES.has(name) ? '(set)' : value;
+  }
+  return settings;
+}
+
 /** The environment of a server on `target`: only what the bench means to set, over the caller's. */
-export function serverEnv(target: BenchTarget, options: ServerOptions): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env };
+export function serverEnv(
+  target: BenchTarget,
+  options: ServerOptions,
+  inherited: NodeJS.ProcessEnv = process.env,
+): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...inherited };
   for (const key of Object.keys(env)) {
     if (key === 'DATABASE_URL' || key.startsWith('SCANHUB_')) delete env[key];
   }

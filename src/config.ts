@@ -37,6 +37,17 @@ const EnvSchema = Type.Object({
 
 type Env = Static<typeof EnvSchema>;
 
+/** Every environment variable the server reads. */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(EnvSchema.properties);
+
+/** Those whose value is a secret or may hold one (a database URL may carry a password). */
+export const SECRET_CONFIG_VARIABLES: ReadonlySet<string> = new Set([
+  'DATABASE_URL',
+  'SCANHUB_SECRET_KEY',
+  'SCANHUB_ADMIN_PASSWORD',
+  'METRICS_TOKEN',
+]);
+
 export interface Config {
   port: number;
   host: string;
