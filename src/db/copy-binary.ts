@@ -14,8 +14,12 @@
 /** The column types staged rows (and the bench's copies) carry; each must match its column exactly. */
 export type CopyType = 'text' | 'int2' | 'int4' | 'float8' | 'bool' | 'timestamptz' | 'text[]' | 'int4[]';
 
-/** A field's value: null is SQL NULL; arrays hold no nulls. */
-export type CopyValue = string | number | boolean | Date | null | undefined | readonly (string | number)[];
+/**
+ * A field's value: null is SQL NULL; arrays hold no nulls. A timestamp is a Date, or a bigint of
+ * microseconds since the Unix epoch (PostgreSQL's own precision, which a Date would cut to ms).
+ */
+export type CopyValue =
+  string | number | bigint | boolean | Date | null | undefined | readonly (string | number)[];
 
 /** `PGCOPY\n\377\r\n\0`, no flags, no header extension. */
 export const COPY_BINARY_HEADER: Buffer = Buffer.from([
@@ -28,6 +32,7 @@ export const COPY_BINARY_TRAILER: Buffer = Buffer.from([0xff, 0xff]);
 const ELEMENT_OID = { 'text[]': 25, 'int4[]': 23 } as const;
 /** PostgreSQL's epoch, 2000-01-01T00:00:00Z, in JavaScript milliseconds. */
 const POSTGRES_EPOCH_MS = 946_684_800_000;
+const POSTGRES_EPOCH_MICROS = BigInt(POSTGRES_EPOCH_MS) * 1000n;
 /** UTF-8 takes at most three bytes per UTF-16 code unit. */
 const MAX_UTF8_PER_UNIT = 3;
 
@@ -37,6 +42,14 @@ function checkedInteger(value: number, bits: 16 | 32): number {
     throw new RangeError(`COPY field is not a ${bits}-bit integer: ${value}`);
   }
   return value;
+}
+
+/** A timestamp field's value as microseconds since PostgreSQL's epoch. */
+function sincePostgresEpoch(value: Exclude<CopyValue, null | undefined>): bigint {
+  if (typeof value === 'bigint') return value - POSTGRES_EPOCH_MICROS;
+  const ms = (value instanceof Date ? value : new Date(String(value))).getTime();
+  if (!Number.isFinite(ms)) throw new RangeError(`COPY field is not a timestamp: ${String(value)}`);
+  return BigInt(ms - POSTGRES_EPOCH_MS) * 1000n;
 }
 
 /**
@@ -130,11 +143,9 @@ export class CopyBinaryWriter {
         this.buffer[this.at++] = value === true ? 1 : 0;
         return;
       case 'timestamptz': {
-        const ms = (value instanceof Date ? value : new Date(String(value))).getTime();
-        if (!Number.isFinite(ms)) throw new RangeError(`COPY field is not a timestamp: ${String(value)}`);
         this.reserve(12);
         this.at = this.buffer.writeInt32BE(8, this.at);
-        this.at = this.buffer.writeBigInt64BE(BigInt(ms - POSTGRES_EPOCH_MS) * 1000n, this.at);
+        this.at = this.buffer.writeBigInt64BE(sincePostgresEpoch(value), this.at);
         return;
       }
       case 'text[]':

@@ -61,9 +61,10 @@ export interface Database {
 
 /**
  * Tables filled by COPY (their names are spliced into the statement, so they are a closed set):
- * `upload_rows` is a transaction's own staging table (upload-in-transaction.ts).
+ * `upload_rows` is a transaction's own staging table (upload-in-transaction.ts); `findings` takes a
+ * version's first upload's certain firsts (first-upload.ts).
  */
-export type CopyTable = 'ingest_staging' | 'upload_rows';
+export type CopyTable = 'ingest_staging' | 'upload_rows' | 'findings';
 
 /** Appends binary COPY rows (copy-binary.ts, without header or trailer) to a table. */
 export type CopyInto = (table: CopyTable, columns: readonly string[], rows: Buffer) => Promise<void>;

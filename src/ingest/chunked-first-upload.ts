@@ -2,6 +2,7 @@ import type { Transaction } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
 import { MERGE_CHUNK_ROWS, tryTakeTurn, unpublishedUntilSettled } from './chunked-merge.ts';
+import type { DirectFindings } from './finding-copy-rows.ts';
 import { insertWhileStaging } from './first-upload.ts';
 import { versionHasFindings } from './merge.ts';
 import { stageUpload, toParseOf } from './stage-upload.ts';
@@ -79,8 +80,8 @@ async function insertAndSettle(
   const deleteScan = upload.existingScanId === undefined;
   return unpublishedUntilSettled(db, opened.scanId, deleteScan, inMergeTransaction, async (settle) => {
     const steps = {
-      stage: (afterCopy: AfterCopy) =>
-        stageUpload(database, toParseOf(upload), { depth: QUEUED_CHUNKS, afterCopy }),
+      stage: (afterCopy: AfterCopy, direct: DirectFindings) =>
+        stageUpload(database, toParseOf(upload), { depth: QUEUED_CHUNKS, afterCopy, direct }),
       step: <T>(step: (trx: Transaction<DB>) => Promise<T>) => db.transaction().execute(step),
     };
     const settling = await insertWhileStaging(steps, provisional, opened, MERGE_CHUNK_ROWS);

@@ -2,7 +2,7 @@ import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { CopyTable } from '../db/database.ts';
 import type { DB, FindingStatus, SeverityName } from '../db/schema.ts';
 import { publishEvents } from '../events/events.ts';
-import { RISK_FORMULA_VERSION, riskScoreSql, slaDaysSql } from '../domain/findings/risk.ts';
+import { dueDateSql, RISK_FORMULA_VERSION, riskScoreSql } from '../domain/findings/risk.ts';
 import { changeStatus, type StatusMove } from '../domain/findings/status.ts';
 import { recordTimeline, type TimelineEntry } from '../domain/findings/timeline.ts';
 import type { UploadScope } from './stage.ts';
@@ -195,7 +195,7 @@ export async function insertStaged(
         age: sql.lit(0),
         asset: sql`${target.assetWeight}`,
       })},
-      ${sql.lit(RISK_FORMULA_VERSION)}, now() + make_interval(days => ${slaDaysSql(sql.ref('s.severity'))})
+      ${sql.lit(RISK_FORMULA_VERSION)}, ${dueDateSql(sql.ref('s.severity'))}
     from ${source} s
     ${
       existing === 'none'

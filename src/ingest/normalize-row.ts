@@ -66,6 +66,16 @@ export type StagingRow = Required<Insertable<IngestStagingTable>>;
 const finiteOrNull = (value: number | null): number | null =>
   value !== null && Number.isFinite(value) ? value : null;
 
+/**
+ * A score (CVSS, a tool's): finite, and 0 below a magnitude no score means. A subnormal double
+ * (a report's `5e-324`) is stored, but PostgreSQL's risk arithmetic on it underflows (22003) and
+ * failed the upload.
+ */
+export const scoreOrNull = (value: number | null): number | null => {
+  const finite = finiteOrNull(value);
+  return finite !== null && Math.abs(finite) < 1e-9 ? 0 : finite;
+};
+
 const intOrNull = (value: number | null): number | null =>
   value !== null && Number.isSafeInteger(value) && Math.abs(value) <= 2_147_483_647 ? value : null;
 
@@ -80,8 +90,8 @@ export function toStagingRow(
   finding: NormalizedFinding,
   maybeRepeat: boolean,
 ): StagingRow {
-  const cvssScore = finiteOrNull(finding.cvssScore);
-  const severityScore = finiteOrNull(finding.severityScore);
+  const cvssScore = scoreOrNull(finding.cvssScore);
+  const severityScore = scoreOrNull(finding.severityScore);
   return {
     upload_key: uploadKey,
     seq,

@@ -5,8 +5,8 @@ import type { Database } from '../db/database.ts';
 import { AppError } from '../errors.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
 import { ParseError, type Sniff } from './parsers/types.ts';
-import { STAGING_COLUMNS } from './normalize-row.ts';
-import type { StageResult, StagingTarget, UploadContext } from './stage.ts';
+import type { DirectFindings } from './finding-copy-rows.ts';
+import { writeChunk, type StageResult, type StagingTarget, type UploadContext } from './stage.ts';
 
 /**
  * Staging in a worker thread: the worker parses and encodes (stage.ts `stageRows`), the server's
@@ -32,6 +32,8 @@ export interface StageJob {
   upload: UploadContext;
   /** Chunks the worker may hand over before the first of them is written. */
   chunksAhead: number;
+  /** A version's first upload: where its certain firsts go as findings (`StagingTarget.direct`). */
+  direct?: DirectFindings;
 }
 
 /** A failure, as plain data across the thread boundary. */
@@ -50,7 +52,7 @@ export interface ThreadHeap {
 
 /** What the staging thread sends, about the job `id`. */
 export type FromWorker = { id: number } & (
-  | { type: 'chunk'; bytes: ArrayBuffer; rowsStaged: number }
+  | { type: 'chunk'; bytes: ArrayBuffer; findingBytes: ArrayBuffer; rowsStaged: number }
   | { type: 'done'; result: StageResult; heap: ThreadHeap }
   | { type: 'failed'; error: WorkerFailure }
 );
@@ -61,7 +63,7 @@ export type FromWorker = { id: number } & (
  */
 export type ToWorker =
   | { type: 'stage'; id: number; job: StageJob }
-  | { type: 'written'; id: number; bytes: ArrayBuffer }
+  | { type: 'written'; id: number; bytes: ArrayBuffer; findingBytes: ArrayBuffer }
   | { type: 'cancel'; id: number };
 
 /** The name a job's failure takes when the thread itself stopped under it. */
@@ -177,9 +179,10 @@ export function stageInWorker(
     const onMessage = AsyncResource.bind((message: FromWorker) => {
       if (finished) return;
       if (message.type === 'chunk') {
-        const { bytes, rowsStaged } = message;
+        const { bytes, findingBytes, rowsStaged } = message;
         const written = writes.then(async () => {
-          await copy(into.table ?? 'ingest_staging', STAGING_COLUMNS, Buffer.from(bytes));
+          const chunk = { staging: Buffer.from(bytes), findings: Buffer.from(findingBytes) };
+          await writeChunk(copy, into.table ?? 'ingest_staging', chunk);
           await into.afterCopy?.(rowsStaged);
         });
         writes = written;
@@ -187,7 +190,10 @@ export function stageInWorker(
         // collects, so chunks left here could wait long for a collection, while the worker drops
         // them among its many short-lived objects.
         written.then(() => {
-          if (!finished) worker.postMessage({ type: 'written', id, bytes } satisfies ToWorker, [bytes]);
+          if (!finished) {
+            const back = { type: 'written', id, bytes, findingBytes } satisfies ToWorker;
+            worker.postMessage(back, [bytes, findingBytes]);
+          }
         }, fail);
       } else if (message.type === 'done') {
         lastHeap = message.heap;

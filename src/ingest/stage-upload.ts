@@ -62,6 +62,7 @@ export function stageUpload(
     uploadKey,
     upload,
     chunksAhead: depth,
+    ...(into.direct ? { direct: into.direct } : {}),
   };
   return stageInWorker(database, job, target);
 }

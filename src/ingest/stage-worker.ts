@@ -2,7 +2,7 @@ import { getHeapSpaceStatistics, getHeapStatistics } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
 import { findParser } from './parsers/index.ts';
 import { ownArrayBuffer } from '../lib/bytes.ts';
-import { stageRows } from './stage.ts';
+import { stageRows, type StagedChunk } from './stage.ts';
 import type { FromWorker, StageJob, ThreadHeap, ToWorker, WorkerFailure } from './stage-in-worker.ts';
 import { inputFromFile } from './upload-input.ts';
 
@@ -66,18 +66,20 @@ async function stage(id: number, job: StageJob): Promise<void> {
     const parser = findParser(job.parserName);
     if (!parser) throw new Error(`Unknown parser ${job.parserName}`);
     const input = { ...(await inputFromFile(job.path)), sniff: job.sniff };
-    const result = await stageRows(parser, input, job.uploadKey, job.upload, async (rows, rowsStaged) => {
+    const handOver = async (chunk: StagedChunk, rowsStaged: number) => {
       if (state.cancelled) throw new Cancelled();
-      // A copy of its own to hand over: the writer's buffer takes the next rows.
-      const bytes = ownArrayBuffer(Buffer.from(rows));
-      send({ type: 'chunk', id, bytes, rowsStaged }, [bytes]);
+      // Copies of its own to hand over: the writers' buffers take the next rows.
+      const bytes = ownArrayBuffer(Buffer.from(chunk.staging));
+      const findingBytes = ownArrayBuffer(Buffer.from(chunk.findings));
+      send({ type: 'chunk', id, bytes, findingBytes, rowsStaged }, [bytes, findingBytes]);
       state.ahead++;
       // Beyond `chunksAhead` the job waits for its writes, so memory stays flat.
       while (state.ahead >= job.chunksAhead && !state.cancelled) {
         await new Promise<void>((resolve) => (state.wake = resolve));
       }
       if (state.cancelled) throw new Cancelled();
-    });
+    };
+    const result = await stageRows(parser, input, job.uploadKey, job.upload, handOver, job.direct);
     if (!state.cancelled) send({ type: 'done', id, result, heap: heapNow() });
   } catch (error) {
     if (!state.cancelled) send({ type: 'failed', id, error: failure(error) });

@@ -4,6 +4,12 @@ import type { CopyInto, CopyTable, Database } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
 import { capFindingFields, capText, FIELD_CAPS } from './cap-fields.ts';
 import { findingIdentity } from './fingerprint.ts';
+import {
+  FINDING_COPY_COLUMNS,
+  findingValues,
+  findingWriter,
+  type DirectFindings,
+} from './finding-copy-rows.ts';
 import { STAGING_COLUMNS, stagingValues, stagingWriter, toStagingRow } from './normalize-row.ts';
 import type { NormalizedFinding, ParserInput, ParserModule, ReportFacts } from './parsers/types.ts';
 import { normalizedRoot, repositoryPath } from './repository-path.ts';
@@ -32,6 +38,8 @@ export interface StageResult {
   twinBases: string[] | null;
   /** Staged rows told apart by line (`twin_ordinal`): each ends with a fingerprint of its own. */
   twinRows: number;
+  /** Rows copied straight into `findings` (`StagingTarget.direct`), each a finding; the rest are staged. */
+  directRows: number;
 }
 
 /** An upload without results (an empty report, or one not parsed yet). */
@@ -43,6 +51,7 @@ export const NOTHING_STAGED: StageResult = {
   coveredFiles: [],
   twinBases: [],
   twinRows: 0,
+  directRows: 0,
 };
 
 /** What the uploader says about the report besides its content. */
@@ -77,17 +86,30 @@ export function inUploadContext(finding: NormalizedFinding, context: UploadConte
 }
 
 /**
- * Where the staging rows go, chunk by chunk in binary COPY format (copy-binary.ts, rows only), with
- * how many rows the upload has staged once this chunk is in; resolves when the next chunk may be
- * handed over. `rows` is the staging writer's buffer, valid until then: each sink copies it its own
- * way (copySink: into buffers it reuses; the staging thread: into bytes it hands over).
+ * One hand-over of rows in binary COPY format (copy-binary.ts, rows only): staging rows, and finding
+ * rows for `findings` (only with `StagingTarget.direct`; else empty).
  */
-export type ChunkSink = (rows: Buffer, rowsStaged: number) => Promise<void>;
+export interface StagedChunk {
+  staging: Buffer;
+  findings: Buffer;
+}
+
+/**
+ * Where the rows go, chunk by chunk, with how many rows the upload has staged or copied once this
+ * chunk is in; resolves when the next chunk may be handed over. The chunk's buffers are the
+ * writers', valid until then: each sink copies them its own way (copySink: into buffers it reuses;
+ * the staging thread: into bytes it hands over).
+ */
+export type ChunkSink = (chunk: StagedChunk, rowsStaged: number) => Promise<void>;
 
 /**
  * Parses the upload into staging rows, fingerprinted, as chunks of binary COPY rows handed to `sink`
  * (awaited: the sink sets the pace, so memory holds a chunk or two). No database here: this runs
  * in the server's thread or in a worker thread (stage-worker.ts).
+ *
+ * With `direct` (a version's first upload, first-upload.ts), a row that is certainly the first of its
+ * identity base in the upload is written as the finding it becomes instead: nothing stored can
+ * match it, and a later row can only be a repeat of it (or its twin, first-upload.ts).
  */
 export async function stageRows(
   parser: ParserModule,
@@ -95,8 +117,11 @@ export async function stageRows(
   uploadKey: string,
   upload: UploadContext,
   sink: ChunkSink,
+  direct?: DirectFindings,
 ): Promise<StageResult> {
   const chunk = stagingWriter();
+  const findings = findingWriter();
+  let directRows = 0;
   let findingsCount = 0;
   let twinRows = 0;
   let toolName: string | null = null;
@@ -128,8 +153,8 @@ export async function stageRows(
     },
   };
   const flush = async () => {
-    if (chunk.length === 0) return;
-    await sink(chunk.take(), findingsCount);
+    if (chunk.length === 0 && findings.length === 0) return;
+    await sink({ staging: chunk.take(), findings: findings.take() }, findingsCount);
   };
   for await (const parsed of parser.parse(input, facts)) {
     const finding = capFindingFields(inUploadContext(parsed, context));
@@ -143,9 +168,12 @@ export async function stageRows(
       twinBases.add(row.base, maybeRepeat);
       twinRows++;
     }
-    chunk.row(stagingValues(row));
+    if (direct !== undefined && !maybeRepeat) {
+      findings.row(findingValues(row, direct));
+      directRows++;
+    } else chunk.row(stagingValues(row));
     findingsCount++;
-    if (chunk.length >= CHUNK_BYTES) await flush();
+    if (chunk.length + findings.length >= CHUNK_BYTES) await flush();
   }
   await flush();
   return {
@@ -156,6 +184,7 @@ export async function stageRows(
     coveredFiles: [...coveredFiles],
     twinBases: twinBases.repeated(),
     twinRows,
+    directRows,
   };
 }
 
@@ -174,6 +203,11 @@ export interface StagingTarget {
   afterCopy?: AfterCopy;
   /** Chunks that may wait to be written while the next is parsed (each a buffer); default 2. */
   depth?: number;
+  /**
+   * A version's first upload: rows certainly first of their fingerprint go straight into `findings`
+   * as these findings (see `stageRows`), by the same `copy`.
+   */
+  direct?: DirectFindings;
 }
 
 /**
@@ -190,25 +224,29 @@ function copySink(
   copy: CopyInto,
   { table = 'ingest_staging', afterCopy, depth = 2 }: StagingTarget,
 ): { sink: ChunkSink; settled(): Promise<void> } {
-  const buffers = Array.from({ length: depth }, () => Buffer.alloc(0));
+  const buffers = Array.from({ length: depth }, () => ({
+    staging: Buffer.alloc(0),
+    findings: Buffer.alloc(0),
+  }));
   const written: Promise<void>[] = buffers.map(() => Promise.resolve());
   let last: Promise<void> = Promise.resolve();
   let failure: { error: unknown } | null = null;
   let turn = 0;
-  const keep = (chunk: Buffer): Buffer => {
-    if ((buffers[turn] as Buffer).length < chunk.length) buffers[turn] = Buffer.allocUnsafeSlow(chunk.length);
-    const buffer = buffers[turn] as Buffer;
-    chunk.copy(buffer);
-    return buffer.subarray(0, chunk.length);
+  const keep = (chunk: Buffer, kind: keyof StagedChunk): Buffer => {
+    const kept = buffers[turn] as StagedChunk;
+    if (kept[kind].length < chunk.length) kept[kind] = Buffer.allocUnsafeSlow(chunk.length);
+    chunk.copy(kept[kind]);
+    return kept[kind].subarray(0, chunk.length);
   };
   return {
     sink: async (chunk, rowsStaged) => {
       if (failure) throw failure.error;
       turn = (turn + 1) % depth;
       await written[turn];
-      const rows = keep(chunk);
+      const rows = keep(chunk.staging, 'staging');
+      const findings = keep(chunk.findings, 'findings');
       last = last.then(async () => {
-        await copy(table, STAGING_COLUMNS, rows);
+        await writeChunk(copy, table, { staging: rows, findings });
         await afterCopy?.(rowsStaged);
       });
       // Keep a failed write from going unobserved until the next hand-over.
@@ -219,6 +257,12 @@ function copySink(
     },
     settled: () => last,
   };
+}
+
+/** Writes a chunk's rows: its findings first, then its staging rows (an empty part is skipped). */
+export async function writeChunk(copy: CopyInto, table: CopyTable, chunk: StagedChunk): Promise<void> {
+  if (chunk.findings.length > 0) await copy('findings', FINDING_COPY_COLUMNS, chunk.findings);
+  if (chunk.staging.length > 0) await copy(table, STAGING_COLUMNS, chunk.staging);
 }
 
 /**
@@ -238,7 +282,7 @@ export async function stageFindings(
 ): Promise<StageResult> {
   const copy = copySink(into.copy ?? database.copyFrom, into);
   try {
-    const staged = await stageRows(parser, input, uploadKey, upload, copy.sink);
+    const staged = await stageRows(parser, input, uploadKey, upload, copy.sink, into.direct);
     await copy.settled();
     return staged;
   } finally {

@@ -1,6 +1,7 @@
 import { sql, type Transaction } from 'kysely';
 import type { CopyInto, Database } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
+import type { DirectFindings } from './finding-copy-rows.ts';
 import { insertWhileStaging } from './first-upload.ts';
 import { versionHasFindings } from './merge.ts';
 import type {
@@ -114,13 +115,21 @@ interface InTransaction {
   opened: OpenedScan;
 }
 
-/** Parses the upload into `upload_rows` (in the staging thread, see `workerMinBytes`), with `into`'s hooks. */
-function stageOwn({ database, copy, upload }: InTransaction, afterCopy?: AfterCopy): Promise<StageResult> {
+/**
+ * Parses the upload into `upload_rows` (in the staging thread, see `workerMinBytes`), calling
+ * `afterCopy` after each chunk; a first upload copies its certain firsts into `findings` (`direct`).
+ */
+function stageOwn(
+  { database, copy, upload }: InTransaction,
+  afterCopy?: AfterCopy,
+  direct?: DirectFindings,
+): Promise<StageResult> {
   return stageUpload(database, toParseOf(upload), {
     table: 'upload_rows',
     copy,
     depth: QUEUED_CHUNKS,
     ...(afterCopy ? { afterCopy } : {}),
+    ...(direct ? { direct } : {}),
   });
 }
 
@@ -131,7 +140,7 @@ function stageOwn({ database, copy, upload }: InTransaction, afterCopy?: AfterCo
 async function insertWhileParsing(trx: Transaction<DB>, work: InTransaction): Promise<IngestOutcome> {
   await sql`create index on upload_rows (seq)`.execute(trx);
   const steps = {
-    stage: (afterCopy: AfterCopy) => stageOwn(work, afterCopy),
+    stage: (afterCopy: AfterCopy, direct: DirectFindings) => stageOwn(work, afterCopy, direct),
     step: <T>(step: (trx: Transaction<DB>) => Promise<T>) => step(trx),
   };
   const { parsed, opened, ahead } = await insertWhileStaging(

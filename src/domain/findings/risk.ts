@@ -115,6 +115,16 @@ export function slaDaysSql(severity: Expression<string> | RawBuilder<string>): R
   return caseOf(severity, SLA_DAYS);
 }
 
+/**
+ * A new finding's due date in SQL: `now()` plus the severity's SLA days, each 24 hours. Whole days
+ * (`make_interval(days => …)`) are counted in the session's time zone, so a due date across a
+ * daylight-saving change would move by an hour with the server's settings; the first upload's rows
+ * copied straight into `findings` compute the same date in JavaScript (finding-copy-rows.ts).
+ */
+export function dueDateSql(severity: Expression<string> | RawBuilder<string>): RawBuilder<Date> {
+  return sql<Date>`now() + make_interval(hours => 24 * ${slaDaysSql(severity)})`;
+}
+
 /** M of an asset-criticality column. */
 export function assetWeightSql(criticality: Expression<string> | RawBuilder<string>): RawBuilder<number> {
   return caseOf(criticality, ASSET_WEIGHT);

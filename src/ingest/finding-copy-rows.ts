@@ -1,0 +1,149 @@
+import type { FindingsTable } from '../db/schema.ts';
+import { CopyBinaryWriter, type CopyType, type CopyValue } from '../db/copy-binary.ts';
+import { RISK_FORMULA_VERSION, riskScore, SLA_DAYS } from '../domain/findings/risk.ts';
+import type { StagingRow } from './normalize-row.ts';
+
+/**
+ * A version's first upload copies the rows the staging thread knows to be the first of their
+ * fingerprint straight into `findings` (first-upload.ts): these are the columns it writes, with
+ * their types, in the order the COPY rows carry them. The rest take their defaults (`id`, `present`,
+ * `in_kev`) or stay null (`epss`, `assignee_id`, `reviewed_*`, `fixed_at`), as in the insert from
+ * staging (merge.ts `insertStaged`), whose values these are.
+ */
+const FINDING_COPY_TYPES = {
+  application_id: 'int4',
+  version_id: 'int4',
+  scanner_type_id: 'int4',
+  first_scan_id: 'int4',
+  last_scan_id: 'int4',
+  fingerprint: 'text',
+  identity_base: 'text',
+  category: 'text',
+  kind: 'text',
+  title: 'text',
+  severity: 'text',
+  severity_rank: 'int2',
+  severity_score: 'float8',
+  status: 'text',
+  description: 'text',
+  remediation: 'text',
+  rule_id: 'text',
+  file_path: 'text',
+  line: 'int4',
+  column: 'int4',
+  end_line: 'int4',
+  snippet: 'text',
+  package_name: 'text',
+  package_version: 'text',
+  fixed_version: 'text',
+  cve_ids: 'text[]',
+  cwe_ids: 'int4[]',
+  cwe_id: 'int4',
+  cvss_score: 'float8',
+  cvss_vector: 'text',
+  references: 'text[]',
+  tool_name: 'text',
+  tool_version: 'text',
+  tool_fingerprint: 'text',
+  risk_severity: 'float8',
+  risk_exploitation: 'float8',
+  risk_age: 'float8',
+  risk_asset: 'float8',
+  risk_score: 'int4',
+  risk_formula_version: 'int2',
+  due_date: 'timestamptz',
+  first_seen_at: 'timestamptz',
+  last_seen_at: 'timestamptz',
+  created_at: 'timestamptz',
+  updated_at: 'timestamptz',
+} as const satisfies Partial<Record<keyof FindingsTable, CopyType>>;
+
+type FindingCopyColumn = keyof typeof FINDING_COPY_TYPES;
+
+export const FINDING_COPY_COLUMNS = Object.keys(FINDING_COPY_TYPES) as readonly FindingCopyColumn[];
+const FINDING_TYPES: readonly CopyType[] = FINDING_COPY_COLUMNS.map((column) => FINDING_COPY_TYPES[column]);
+
+/** A writer of finding rows in binary COPY format (`findingValues` gives a row's fields). */
+export const findingWriter = (): CopyBinaryWriter => new CopyBinaryWriter(FINDING_TYPES);
+
+/**
+ * Where a first upload's findings go, and when: plain data, copied to the staging thread. `nowMicros`
+ * is the transaction's `now()` (PostgreSQL: the upload's; PGlite: its opening's), in microseconds
+ * since the Unix epoch: the findings' timestamps, as the insert's defaults would have set them.
+ */
+export interface DirectFindings {
+  applicationId: number;
+  versionId: number;
+  scannerTypeId: number;
+  scanId: number;
+  /** The application's asset weight M (risk.ts `ASSET_WEIGHT`). */
+  assetWeight: number;
+  nowMicros: number;
+}
+
+const MICROS_PER_DAY = 86_400_000_000n;
+
+/**
+ * A new finding's due date: `now` plus its severity's SLA days, each 24 hours (what `dueDateSql`
+ * gives, so either way of inserting agrees whatever the session's time zone).
+ */
+export const dueDateMicros = (nowMicros: number, severity: StagingRow['severity']): bigint =>
+  BigInt(nowMicros) + BigInt(SLA_DAYS[severity]) * MICROS_PER_DAY;
+
+/** The finding a staged row becomes, as the insert from staging makes it, in `FINDING_COPY_COLUMNS` order. */
+export function findingValues(row: StagingRow, into: DirectFindings): CopyValue[] {
+  const now = BigInt(into.nowMicros);
+  const values: Record<FindingCopyColumn, CopyValue> = {
+    application_id: into.applicationId,
+    version_id: into.versionId,
+    scanner_type_id: into.scannerTypeId,
+    first_scan_id: into.scanId,
+    last_scan_id: into.scanId,
+    fingerprint: row.fingerprint,
+    identity_base: row.base,
+    category: row.category,
+    kind: row.kind,
+    title: row.title,
+    severity: row.severity,
+    severity_rank: row.severity_rank,
+    severity_score: row.severity_score,
+    status: row.initial_status,
+    description: row.description,
+    remediation: row.remediation,
+    rule_id: row.rule_id,
+    file_path: row.file_path,
+    line: row.line,
+    column: row.column,
+    end_line: row.end_line,
+    snippet: row.snippet,
+    package_name: row.package_name,
+    package_version: row.package_version,
+    fixed_version: row.fixed_version,
+    cve_ids: row.cve_ids,
+    cwe_ids: row.cwe_ids,
+    cwe_id: row.cwe_ids[0] ?? null,
+    cvss_score: row.cvss_score,
+    cvss_vector: row.cvss_vector,
+    references: row.references,
+    tool_name: row.tool_name,
+    tool_version: row.tool_version,
+    tool_fingerprint: row.tool_fingerprint,
+    risk_severity: row.risk_severity,
+    risk_exploitation: row.risk_exploitation,
+    risk_age: 0,
+    risk_asset: into.assetWeight,
+    risk_score: riskScore({
+      severity: row.risk_severity,
+      exploitation: row.risk_exploitation,
+      age: 0,
+      asset: into.assetWeight,
+    }),
+    risk_formula_version: RISK_FORMULA_VERSION,
+    due_date: dueDateMicros(into.nowMicros, row.severity),
+    first_seen_at: now,
+    last_seen_at: now,
+    created_at: now,
+    updated_at: now,
+  };
+  return FINDING_COPY_COLUMNS.map((column) => values[column]);
+}
