@@ -1,7 +1,22 @@
 import type { FindingsTable } from '../db/schema.ts';
 import { CopyBinaryWriter, type CopyType, type CopyValue } from '../db/copy-binary.ts';
 import { RISK_FORMULA_VERSION, riskScore, SLA_DAYS } from '../domain/findings/risk.ts';
-import type { StagingRow } from './normalize-row.ts';
+import { STAGING_COPY_TYPES, type StagingRow } from './normalize-row.ts';
+
+/**
+ * The staging columns a finding takes as they are: all but the upload's own (key, position, filter
+ * flags) and the two a finding names otherwise (`base` is `identity_base`, `initial_status` is
+ * `status`).
+ */
+const {
+  upload_key: _uploadKey,
+  seq: _seq,
+  twin_ordinal: _twinOrdinal,
+  maybe_repeat: _maybeRepeat,
+  base: _base,
+  initial_status: _initialStatus,
+  ...AS_STAGED
+} = STAGING_COPY_TYPES;
 
 /**
  * A version's first upload copies the rows the staging thread knows to be the first of their
@@ -16,37 +31,10 @@ const FINDING_COPY_TYPES = {
   scanner_type_id: 'int4',
   first_scan_id: 'int4',
   last_scan_id: 'int4',
-  fingerprint: 'text',
+  ...AS_STAGED,
   identity_base: 'text',
-  category: 'text',
-  kind: 'text',
-  title: 'text',
-  severity: 'text',
-  severity_rank: 'int2',
-  severity_score: 'float8',
   status: 'text',
-  description: 'text',
-  remediation: 'text',
-  rule_id: 'text',
-  file_path: 'text',
-  line: 'int4',
-  column: 'int4',
-  end_line: 'int4',
-  snippet: 'text',
-  package_name: 'text',
-  package_version: 'text',
-  fixed_version: 'text',
-  cve_ids: 'text[]',
-  cwe_ids: 'int4[]',
   cwe_id: 'int4',
-  cvss_score: 'float8',
-  cvss_vector: 'text',
-  references: 'text[]',
-  tool_name: 'text',
-  tool_version: 'text',
-  tool_fingerprint: 'text',
-  risk_severity: 'float8',
-  risk_exploitation: 'float8',
   risk_age: 'float8',
   risk_asset: 'float8',
   risk_score: 'int4',
@@ -94,42 +82,16 @@ export const dueDateMicros = (nowMicros: number, severity: StagingRow['severity'
 export function findingValues(row: StagingRow, into: DirectFindings): CopyValue[] {
   const now = BigInt(into.nowMicros);
   const values: Record<FindingCopyColumn, CopyValue> = {
+    // The columns taken as staged (`AS_STAGED`); the row's own columns are not copied.
+    ...row,
     application_id: into.applicationId,
     version_id: into.versionId,
     scanner_type_id: into.scannerTypeId,
     first_scan_id: into.scanId,
     last_scan_id: into.scanId,
-    fingerprint: row.fingerprint,
     identity_base: row.base,
-    category: row.category,
-    kind: row.kind,
-    title: row.title,
-    severity: row.severity,
-    severity_rank: row.severity_rank,
-    severity_score: row.severity_score,
     status: row.initial_status,
-    description: row.description,
-    remediation: row.remediation,
-    rule_id: row.rule_id,
-    file_path: row.file_path,
-    line: row.line,
-    column: row.column,
-    end_line: row.end_line,
-    snippet: row.snippet,
-    package_name: row.package_name,
-    package_version: row.package_version,
-    fixed_version: row.fixed_version,
-    cve_ids: row.cve_ids,
-    cwe_ids: row.cwe_ids,
     cwe_id: row.cwe_ids[0] ?? null,
-    cvss_score: row.cvss_score,
-    cvss_vector: row.cvss_vector,
-    references: row.references,
-    tool_name: row.tool_name,
-    tool_version: row.tool_version,
-    tool_fingerprint: row.tool_fingerprint,
-    risk_severity: row.risk_severity,
-    risk_exploitation: row.risk_exploitation,
     risk_age: 0,
     risk_asset: into.assetWeight,
     risk_score: riskScore({
