@@ -21,10 +21,11 @@ const QUEUED_CHUNKS = 16;
 class TakeUsualPath extends Error {}
 
 /**
- * PGlite: a version's first upload, its findings inserted `MERGE_CHUNK_ROWS` staged rows at a time,
- * each batch in a short transaction of its own, while the staging thread parses the rest
- * (first-upload.ts). Staged first and merged after, a 100k upload's session sat idle for ~1.4 s of
- * its 3.3 s of parse, and the parse thread for the 5 s of inserts after it.
+ * PGlite: a version's first upload, written while the staging thread parses the rest
+ * (first-upload.ts): its certain firsts copied into `findings` chunk by chunk, its staged rows
+ * inserted every `MERGE_CHUNK_ROWS` rows, each batch in a short transaction of its own. Staged first
+ * and merged after, a 100k upload's session sat idle for ~1.4 s of its 3.3 s of parse, and the parse
+ * thread for the 5 s of inserts after it.
  *
  * The findings stay hidden until the scan completes, and a failure deletes them, as in the chunked
  * merge (chunked-merge.ts), with the version when this upload created it and nothing else uses it.
