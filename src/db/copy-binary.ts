@@ -9,6 +9,11 @@
  * COPY itself 0.51 → 0.40 s on PostgreSQL and about half on PGlite (measured in one process over the
  * same 100k rows). The one library for it (pg-copy-streams-binary) encodes through object-mode
  * streams and six dependencies, which is the cost this removes.
+ *
+ * Each row makes room once, for its largest encoding, and its fields are then written through a
+ * DataView, short ASCII texts byte by byte: the 100k finding rows of the bench's SARIF file (45
+ * fields each, 132 MB) in 0.23–0.33 s, against 0.57–0.83 s with Buffer's checked writers and a room
+ * check per field (one process, alternating).
  */
 
 /** The column types staged rows (and the bench's copies) carry; each must match its column exactly. */
@@ -35,6 +40,8 @@ const POSTGRES_EPOCH_MS = 946_684_800_000;
 const POSTGRES_EPOCH_MICROS = BigInt(POSTGRES_EPOCH_MS) * 1000n;
 /** UTF-8 takes at most three bytes per UTF-16 code unit. */
 const MAX_UTF8_PER_UNIT = 3;
+/** Texts up to this many UTF-16 units are tried as ASCII first (`CopyBinaryWriter.text`). */
+const SHORT_TEXT = 64;
 
 function checkedInteger(value: number, bits: 16 | 32): number {
   const limit = 2 ** (bits - 1);
@@ -60,6 +67,8 @@ function sincePostgresEpoch(value: Exclude<CopyValue, null | undefined>): bigint
  */
 export class CopyBinaryWriter {
   private buffer: Buffer;
+  /** The buffer as a DataView, whose setters check only the offset (values are checked before). */
+  private view: DataView;
   private at = 0;
 
   constructor(
@@ -67,6 +76,7 @@ export class CopyBinaryWriter {
     initialBytes = 64 * 1024,
   ) {
     this.buffer = Buffer.allocUnsafeSlow(initialBytes);
+    this.view = new DataView(this.buffer.buffer, this.buffer.byteOffset, this.buffer.length);
   }
 
   /** Bytes written since the last `take`. */
@@ -74,15 +84,19 @@ export class CopyBinaryWriter {
     return this.at;
   }
 
-  /** Appends one row: `values` in the order of the writer's types. */
+  /**
+   * Appends one row: `values` in the order of the writer's types. Room for the row's largest
+   * encoding is made once, so no field checks it (a 100k upload's finding rows: ~5M fields).
+   */
   row(values: readonly CopyValue[]): void {
     if (values.length !== this.types.length) {
       throw new RangeError(`COPY row has ${values.length} fields, expected ${this.types.length}`);
     }
     const start = this.at;
+    this.reserve(this.largestRow(values));
     try {
-      this.reserve(2);
-      this.at = this.buffer.writeInt16BE(values.length, this.at);
+      this.view.setInt16(this.at, values.length);
+      this.at += 2;
       for (let index = 0; index < values.length; index++) {
         this.field(this.types[index] as CopyType, values[index]);
       }
@@ -103,49 +117,70 @@ export class CopyBinaryWriter {
     return rows;
   }
 
+  /**
+   * The most bytes `values` can take: the field count, then per field its length word and at most
+   * 8 bytes (scalars), 3 per UTF-16 unit (text), or an array's 20-byte header and its elements.
+   */
+  private largestRow(values: readonly CopyValue[]): number {
+    let bytes = 2;
+    for (let index = 0; index < values.length; index++) {
+      const value = values[index];
+      const type = this.types[index];
+      if (value === null || value === undefined) bytes += 4;
+      else if (type === 'text') bytes += 4 + String(value).length * MAX_UTF8_PER_UNIT;
+      else if ((type === 'text[]' || type === 'int4[]') && Array.isArray(value)) {
+        bytes += 4 + 20;
+        for (const item of value as readonly unknown[]) {
+          bytes += type === 'int4[]' ? 4 + 4 : 4 + String(item).length * MAX_UTF8_PER_UNIT;
+        }
+      } else bytes += 4 + 8;
+    }
+    return bytes;
+  }
+
   private reserve(bytes: number): void {
     if (this.at + bytes <= this.buffer.length) return;
     const grown = Buffer.allocUnsafeSlow(Math.max(this.buffer.length * 2, this.at + bytes));
     this.buffer.copy(grown, 0, 0, this.at);
     this.buffer = grown;
+    this.view = new DataView(grown.buffer, grown.byteOffset, grown.length);
+  }
+
+  private int32(value: number): void {
+    this.view.setInt32(this.at, value);
+    this.at += 4;
   }
 
   private field(type: CopyType, value: CopyValue): void {
-    if (value === null || value === undefined) {
-      this.reserve(4);
-      this.at = this.buffer.writeInt32BE(-1, this.at);
-      return;
-    }
+    if (value === null || value === undefined) return this.int32(-1);
     switch (type) {
       case 'text':
-        return this.text(String(value));
+        return this.text(typeof value === 'string' ? value : String(value));
       case 'int2':
-        this.reserve(6);
-        this.at = this.buffer.writeInt32BE(2, this.at);
-        this.at = this.buffer.writeInt16BE(checkedInteger(Number(value), 16), this.at);
+        this.int32(2);
+        this.view.setInt16(this.at, checkedInteger(Number(value), 16));
+        this.at += 2;
         return;
       case 'int4':
-        this.reserve(8);
-        this.at = this.buffer.writeInt32BE(4, this.at);
-        this.at = this.buffer.writeInt32BE(checkedInteger(Number(value), 32), this.at);
-        return;
+        this.int32(4);
+        return this.int32(checkedInteger(Number(value), 32));
       case 'float8': {
         const number = Number(value);
         if (!Number.isFinite(number)) throw new RangeError(`COPY field is not a finite number: ${number}`);
-        this.reserve(12);
-        this.at = this.buffer.writeInt32BE(8, this.at);
-        this.at = this.buffer.writeDoubleBE(number, this.at);
+        this.int32(8);
+        this.view.setFloat64(this.at, number);
+        this.at += 8;
         return;
       }
       case 'bool':
-        this.reserve(5);
-        this.at = this.buffer.writeInt32BE(1, this.at);
+        this.int32(1);
         this.buffer[this.at++] = value === true ? 1 : 0;
         return;
       case 'timestamptz': {
-        this.reserve(12);
-        this.at = this.buffer.writeInt32BE(8, this.at);
-        this.at = this.buffer.writeBigInt64BE(sincePostgresEpoch(value), this.at);
+        const micros = sincePostgresEpoch(value);
+        this.int32(8);
+        this.view.setBigInt64(this.at, micros);
+        this.at += 8;
         return;
       }
       case 'text[]':
@@ -154,27 +189,41 @@ export class CopyBinaryWriter {
     }
   }
 
+  /**
+   * Short ASCII text (most of a finding's fields: ids, paths, rule ids, severities) is copied byte
+   * by byte, which costs less than a call into the encoder; anything else goes through it.
+   */
   private text(value: string): void {
-    this.reserve(4 + value.length * MAX_UTF8_PER_UNIT);
-    const bytes = this.buffer.write(value, this.at + 4, 'utf8');
-    this.buffer.writeInt32BE(bytes, this.at);
-    this.at += 4 + bytes;
+    const at = this.at + 4;
+    let bytes = -1;
+    if (value.length <= SHORT_TEXT) {
+      const buffer = this.buffer;
+      let index = 0;
+      for (; index < value.length; index++) {
+        const unit = value.charCodeAt(index);
+        if (unit >= 0x80) break;
+        buffer[at + index] = unit;
+      }
+      if (index === value.length) bytes = index;
+    }
+    if (bytes < 0) bytes = this.buffer.write(value, at, 'utf8');
+    this.int32(bytes);
+    this.at += bytes;
   }
 
   /** One-dimensional, no nulls, lower bound 1; an empty array has no dimension. */
   private array(type: 'text[]' | 'int4[]', items: readonly (string | number)[]): void {
     if (!Array.isArray(items)) throw new RangeError(`COPY field of type ${type} is not an array`);
-    this.reserve(4 + 12 + 8);
     const lengthAt = this.at;
     this.at += 4;
-    this.at = this.buffer.writeInt32BE(items.length === 0 ? 0 : 1, this.at);
-    this.at = this.buffer.writeInt32BE(0, this.at);
-    this.at = this.buffer.writeInt32BE(ELEMENT_OID[type], this.at);
+    this.int32(items.length === 0 ? 0 : 1);
+    this.int32(0);
+    this.int32(ELEMENT_OID[type]);
     if (items.length > 0) {
-      this.at = this.buffer.writeInt32BE(items.length, this.at);
-      this.at = this.buffer.writeInt32BE(1, this.at);
+      this.int32(items.length);
+      this.int32(1);
     }
     for (const item of items) this.field(type === 'text[]' ? 'text' : 'int4', item);
-    this.buffer.writeInt32BE(this.at - lengthAt - 4, lengthAt);
+    this.view.setInt32(lengthAt, this.at - lengthAt - 4);
   }
 }
