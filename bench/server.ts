@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { distIsFresh } from '../bin/dist-freshness.js';
@@ -42,6 +42,28 @@ export interface BenchServer {
 export function cpuMs(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
   return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/**
+ * CPU time (ms) every process named `postgres` on this machine has used: a local PostgreSQL
+ * server's backends, autovacuum and background writers. Undefined when there is none (PGlite runs
+ * inside the server process; a remote server's CPU is not visible here). Processes that end between
+ * two readings take their time with them, so a difference is at least what the server spent.
+ */
+export function localPostgresCpuMs(): number | undefined {
+  let total = 0;
+  let seen = false;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== 'postgres') continue;
+      total += cpuMs(Number(entry));
+      seen = true;
+    } catch {
+      // The process ended while it was read.
+    }
+  }
+  return seen ? total : undefined;
 }
 
 /** The window `untilIdle` samples a process's CPU over; /proc counts CPU in 10 ms ticks. */

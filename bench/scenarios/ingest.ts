@@ -1,10 +1,20 @@
+import { availableParallelism } from 'node:os';
 import { stat } from 'node:fs/promises';
 import { Environment } from '../environment.ts';
 import { sarifFile } from '../generate-sarif.ts';
 import { IngestLimit, LIMIT_SAMPLES } from '../ingest-limit.ts';
 import type { Check } from '../measurement.ts';
 import { findingRows, type NormalizedRows } from '../normalized-rows.ts';
-import { createApplication, createGroup, jobsSettled, upload, type UploadResult } from '../server.ts';
+import {
+  cpuMs,
+  createApplication,
+  createGroup,
+  jobsSettled,
+  localPostgresCpuMs,
+  upload,
+  type BenchServer,
+  type UploadResult,
+} from '../server.ts';
 import type { Engine } from '../targets.ts';
 import type { Scenario, ScenarioContext } from './types.ts';
 
@@ -15,6 +25,65 @@ const INGEST_RATIO = { postgres: 2, pglite: 2.5 } as const;
 export function requireCreated(result: UploadResult, what: string) {
   if (!result.body) throw new Error(`${what}: HTTP ${result.status} ${result.error ?? ''}`);
   return result.body;
+}
+
+/** CPU an upload used: the server's every thread (on PGlite the database too), and PostgreSQL's. */
+interface UploadCpu {
+  serverMs: number;
+  /** Every local `postgres` process; undefined on PGlite (inside the server) or a remote server. */
+  databaseMs: number | undefined;
+}
+
+/**
+ * Uploads `file` and reads the CPU time it took from /proc: whether an upload waits or computes. On
+ * two cores, a first upload whose CPU is twice its wall time has no core left to overlap anything
+ * with, and only less work makes it faster.
+ */
+async function uploadCounted(
+  engine: Engine,
+  server: BenchServer,
+  token: string,
+  file: string,
+): Promise<{ result: UploadResult; cpu: UploadCpu }> {
+  const database = () => (engine === 'postgres' ? localPostgresCpuMs() : undefined);
+  const serverBefore = cpuMs(server.pid);
+  const databaseBefore = database();
+  const result = await upload(server, token, file, '1.0.0');
+  const databaseAfter = database();
+  const databaseMs =
+    databaseBefore === undefined || databaseAfter === undefined ? undefined : databaseAfter - databaseBefore;
+  return { result, cpu: { serverMs: cpuMs(server.pid) - serverBefore, databaseMs } };
+}
+
+/** The middle sample (the upper of the two middle ones of an even count). */
+const median = (values: readonly number[]): number =>
+  [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)] ?? 0;
+
+/**
+ * The uploads' CPU, as a note ("server 4.30 s, PostgreSQL 3.10 s: 1.7 of 2 cores busy …") and as
+ * the result's extra fields, from the medians over the repeats.
+ */
+function cpuSummary(
+  engine: Engine,
+  cpu: readonly UploadCpu[],
+  wallMs: number,
+): { note: string; extra: Record<string, number> } {
+  const serverMs = median(cpu.map((spent) => spent.serverMs));
+  const database = cpu.flatMap((spent) => (spent.databaseMs === undefined ? [] : [spent.databaseMs]));
+  const databaseMs = engine === 'postgres' && database.length === cpu.length ? median(database) : undefined;
+  const busy = (serverMs + (databaseMs ?? 0)) / wallMs;
+  const note =
+    `CPU of the first upload (medians): server ${(serverMs / 1000).toFixed(2)} s` +
+    (engine === 'pglite'
+      ? ' (PGlite runs inside it)'
+      : databaseMs === undefined
+        ? ' (PostgreSQL not on this machine: not counted)'
+        : `, PostgreSQL ${(databaseMs / 1000).toFixed(2)} s`) +
+    `: ${busy.toFixed(1)} of ${availableParallelism()} cores busy over its wall time`;
+  return {
+    note,
+    extra: { serverCpuMs: serverMs, ...(databaseMs === undefined ? {} : { databaseCpuMs: databaseMs }) },
+  };
 }
 
 const countCheck = (name: string, actual: number[], expected: number): Check => ({
@@ -45,9 +114,12 @@ export const ingestScenario: Scenario = {
       let rows: NormalizedRows | undefined;
       const waits: number[] = [];
       const waitedFor = new Set<string>();
+      const cpu: UploadCpu[] = [];
       for (let repeat = 1; repeat <= options.repeats; repeat++) {
         const app = await createApplication(env.api(), groupId, `ingest-${repeat}`);
-        const a = await upload(env.server, app.token, file, '1.0.0');
+        const counted = await uploadCounted(engine, env.server, app.token, file);
+        const a = counted.result;
+        cpu.push(counted.cpu);
         const b = await upload(env.server, app.token, file, '1.0.0');
         newFirst.push(requireCreated(a, 'first upload').new_findings_count);
         newAgain.push(requireCreated(b, 're-upload').new_findings_count);
@@ -68,8 +140,7 @@ export const ingestScenario: Scenario = {
             `limit ${(floor.parseMs / 1000).toFixed(2)} s parse + ${(floor.copyMs / 1000).toFixed(2)} s COPY`,
         );
       }
-      const median = (values: number[]) =>
-        [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)] ?? 0;
+      const cpuUse = cpuSummary(engine, cpu, median(first));
       record({
         scenario: '1',
         name: `ingest ${size / 1000}k results (${fileMiB.toFixed(0)} MiB SARIF)`,
@@ -93,6 +164,7 @@ export const ingestScenario: Scenario = {
           `the limit was measured once the server was quiet (its jobs settled, no autovacuum in its database, ` +
             `its CPU under 10%): waited ${waits.map((ms) => `${(ms / 1000).toFixed(1)} s`).join(', ')}` +
             (waitedFor.size > 0 ? ` for ${[...waitedFor].join(', ')}` : ''),
+          cpuUse.note,
         ],
         extra: {
           results: size,
@@ -100,6 +172,7 @@ export const ingestScenario: Scenario = {
           parseMs: median(parse),
           copyMs: median(copy),
           quietWaitMs: Math.round(Math.max(0, ...waits)),
+          ...cpuUse.extra,
         },
       });
       record({
