@@ -31,6 +31,7 @@ import { userRoutes } from './modules/users/users.routes.ts';
 import { compareRoutes } from './modules/versions/compare.routes.ts';
 import { versionRoutes } from './modules/versions/versions.routes.ts';
 import { webhookRoutes } from './modules/webhooks/webhooks.routes.ts';
+import { workerRoutes } from './modules/workers/workers.routes.ts';
 
 /** Every module's routes, in registration order. */
 const ROUTE_MODULES: ((app: App, context: AppContext) => void)[] = [
@@ -52,6 +53,7 @@ const ROUTE_MODULES: ((app: App, context: AppContext) => void)[] = [
   webhookRoutes,
   policyRoutes,
   issueTrackerRoutes,
+  workerRoutes,
 ];
 
 /** A URL as logged: the value of any `secret`/`token` query parameter replaced. */
