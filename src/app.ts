@@ -9,7 +9,7 @@ import { apiKeyFrom, registerAuthentication, SESSION_COOKIE } from './http/auth.
 import { registerErrorHandling, sendFrameworkError, sendProblem } from './http/errors.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerTwinFolding } from './http/twins.ts';
-import { registerNulByteGuard, schemaController } from './http/validation.ts';
+import { registerNulByteGuard, registerRequestTargetGuard, schemaController } from './http/validation.ts';
 import { registerWebUi } from './http/web-ui.ts';
 import { loggableError } from './lib/loggable-error.ts';
 import { sha256Hex } from './lib/secrets.ts';
@@ -139,6 +139,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   registerErrorHandling(app);
   // JSON everywhere (and multipart for ingest): a text/plain body is a 415, not a string to validate.
   app.removeContentTypeParser('text/plain');
+  registerRequestTargetGuard(app);
   registerNulByteGuard(app);
   registerTwinFolding(app);
   await app.register(cookie);
