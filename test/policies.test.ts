@@ -76,7 +76,7 @@ describe('POST /api/policies', () => {
     expect((await call('DELETE', writer, `/api/policies/${created.json().id}`)).statusCode).toBe(204);
   });
 
-  it.each([
+  it.each<[string, object, string]>([
     [
       'an unknown condition field',
       { conditions: [{ field: 'colour', op: 'eq', value: 'red' }] },
@@ -127,14 +127,11 @@ describe('POST /api/policies', () => {
       'javascript:alert(1)',
       'not a url',
       '/relative/hook',
-    ].map(
-      (target) =>
-        [
-          `a webhook target ${target}`,
-          { actions: [{ type: 'webhook', target }] },
-          '/actions/0/target',
-        ] as const,
-    ),
+    ].map((target): [string, object, string] => [
+      `a webhook target ${target}`,
+      { actions: [{ type: 'webhook', target }] },
+      '/actions/0/target',
+    ]),
     ['a webhook target that is a number', { actions: [{ type: 'webhook', target: 7 }] }, '/actions/0/target'],
     ['an unknown event', { event_types: ['finding.deleted'] }, '/event_types/0'],
     ['a missing scope id', { scope_id: undefined }, '/scope_id'],

@@ -342,6 +342,56 @@ describe.skipIf(!hasChromium)('the web UI in Chromium', () => {
     await visit('dashboard');
   });
 
+  it('passes axe while pages are still loading: the loader, and the active navigation link beside it', async () => {
+    // Every API answer but the signed-in user is held until axe has run: the layout and its
+    // navigation are drawn, the page's own content is still its loader.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const hold = async (route: Parameters<Parameters<Page['route']>[1]>[0]) => {
+      if (!route.request().url().includes('/api/auth/me')) await held;
+      await route.continue().catch(() => {}); // the page may have moved on
+    };
+    await page.route('**/api/**', hold);
+    try {
+      const loader = () => page.getByRole('status', { name: 'Loading' }).first();
+      for (const [name, path, loading] of [
+        ['loading findings', '/findings', () => page.getByText('Loading findings…')],
+        ['loading applications', '/applications', loader],
+        ['loading dashboard', '/', loader],
+      ] as const) {
+        await page.goto(`${base}${path}`);
+        await loading().waitFor();
+        await page.locator('[data-active]').first().waitFor();
+        await checkAccessibility(name);
+      }
+    } finally {
+      release();
+      await page.unroute('**/api/**', hold);
+    }
+  });
+
+  it('opens the findings list on what needs work, with one click to every status', async () => {
+    const fixed = await api<{ findings: { id: number }[] }>(
+      `/api/findings?application_id=${app.id}&status=fixed&per_page=200`,
+    );
+    expect(fixed.body.findings.length, 'the fixture has fixed findings').toBeGreaterThan(0);
+    await page.goto(`${base}/findings?application=${app.id}`);
+    await page.getByTestId('finding-row').first().waitFor();
+    const shown = await page.getByTestId('finding-row').locator('td').allInnerTexts();
+    expect(shown.some((text) => text.trim().toLowerCase() === 'fixed')).toBe(false);
+    await page.getByRole('button', { name: 'All statuses' }).click();
+    await page.waitForURL(/status=all/);
+    await expect
+      .poll(async () =>
+        (await page.getByTestId('finding-row').locator('td').allInnerTexts()).some(
+          (text) => text.trim().toLowerCase() === 'fixed',
+        ),
+      )
+      .toBe(true);
+    await page.getByRole('button', { name: 'Needs work only' }).click();
+    await page.waitForURL((url) => !url.search.includes('status='));
+  });
+
   it('runs under its own Content-Security-Policy (no violation while signing in and on the dashboard)', async () => {
     const strict = await browser.newContext({ viewport: { width: 1400, height: 900 } });
     const strictPage = await strict.newPage();
