@@ -361,7 +361,14 @@ describe('CSRF protection of cookie sessions', () => {
 describe('login rate limit', () => {
   let limited: TestApp;
   beforeAll(async () => {
-    limited = await createTestApp({ rateLimit: { perMinute: 100000, loginPerMinute: 3 } });
+    limited = await createTestApp({
+      rateLimit: {
+        perMinute: 100000,
+        loginPerMinute: 3,
+        loginPerAddressPerMinute: 100_000,
+        loginPerAccountPerHour: 100_000,
+      },
+    });
   });
   afterAll(() => limited.close());
 

@@ -209,7 +209,14 @@ describe('emails are normalized once (trim, NFKC, lowercase)', () => {
   });
 
   it('share one login budget: a spaced, upper-case or full-width spelling gets no fresh attempts', async () => {
-    const limited = await createTestApp({ rateLimit: { perMinute: 100_000, loginPerMinute: 3 } });
+    const limited = await createTestApp({
+      rateLimit: {
+        perMinute: 100_000,
+        loginPerMinute: 3,
+        loginPerAddressPerMinute: 100_000,
+        loginPerAccountPerHour: 100_000,
+      },
+    });
     try {
       const user = await makeUser(limited, { email: 'budget@example.test' });
       for (const spelling of ['budget@example.test', ' budget@example.test', 'BUDGET@example.test']) {

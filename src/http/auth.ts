@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { holdsAdminPermission } from '../access/access.ts';
 import { isAdmin, type Principal, type UserPrincipal } from '../access/principal.ts';
@@ -125,12 +125,24 @@ export function registerAuthentication(
   db: Kysely<DB>,
   secretKey: string,
   changeNotices: ChangeNotices,
+  rateLimit: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
 ): void {
   app.decorateRequest('principal', null);
   const apiKeys = new ApiKeyCache(changeNotices);
   app.addHook('onClose', async () => apiKeys.stopListening());
 
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
+    try {
+      await authenticate(request);
+    } catch (error) {
+      // A refused request never reaches the route's limit: count it here, against the verified
+      // principal if any, else the address, so guessing credentials spends the same budget.
+      await rateLimit(request, reply);
+      throw error;
+    }
+  });
+
+  async function authenticate(request: FastifyRequest): Promise<void> {
     // Unknown routes get their 404 whoever asks.
     const access = request.is404 ? 'public' : request.routeOptions.config.access;
     // A route without a declaration cannot be registered (app.ts); 'user' is the safe reading anyway.
@@ -189,7 +201,7 @@ export function registerAuthentication(
         );
       }
     }
-  });
+  }
 }
 
 /** The caller of a route an application token may also call: a signed-in user or the token. */
