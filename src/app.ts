@@ -54,9 +54,37 @@ const ROUTE_MODULES: ((app: App, context: AppContext) => void)[] = [
   issueTrackerRoutes,
 ];
 
-/** A URL as logged: the value of any `secret`/`token` query parameter replaced. */
-function withoutQuerySecrets(url: string): string {
-  return url.replace(/([?&](?:secret|token)=)[^&#]*/gi, '$1[redacted]');
+/** Query parameter names whose values are credentials (a tracker's webhook URL carries `?secret=`). */
+const SECRET_PARAMETER = /secret|token|password|api[-_]?key/;
+
+/** A parameter name as the query parser reads it: percent-decoded, `+` a space, `[…]` suffix dropped. */
+function parameterName(raw: string): string {
+  let name = raw.replaceAll('+', ' ');
+  try {
+    name = decodeURIComponent(name);
+  } catch {
+    // Malformed escapes stay as written; the parser will not read them as a secret's name either.
+  }
+  return name.replace(/\[.*$/s, '').trim().toLowerCase();
+}
+
+/**
+ * A URL as logged: the value of every query parameter named like a credential replaced, however
+ * the name is spelled (`?%73ecret=`, `?secret[]=`, `?SECRET%5B0%5D=`).
+ */
+export function withoutQuerySecrets(url: string): string {
+  const start = url.indexOf('?');
+  if (start < 0) return url;
+  const query = url
+    .slice(start + 1)
+    .split('&')
+    .map((pair) => {
+      const equals = pair.indexOf('=');
+      if (equals < 0) return pair;
+      const name = pair.slice(0, equals);
+      return SECRET_PARAMETER.test(parameterName(name)) ? `${name}=[redacted]` : pair;
+    });
+  return `${url.slice(0, start)}?${query.join('&')}`;
 }
 
 /**
