@@ -81,7 +81,13 @@ describe('the server log through a hostile sequence', () => {
     secrets.push(cookie, login.json().csrfToken);
 
     // API keys: created, used by both headers, and a wrong one presented.
-    const key = await inject('POST', '/api/api-keys', { name: 'logged key' });
+    const key = await inject(
+      'POST',
+      '/api/api-keys',
+      { name: 'logged key' },
+      { cookie: `${SESSION_COOKIE}=${cookie}`, 'x-csrf-token': login.json().csrfToken },
+    );
+    expect(key.statusCode).toBe(201);
     secrets.push(key.json().key);
     expect((await inject('GET', '/api/auth/me', undefined, { 'x-api-key': key.json().key })).statusCode).toBe(
       200,

@@ -50,6 +50,7 @@ async function lookUpApiKey(db: Kysely<DB>, keyHash: string): Promise<CachedApiK
       'api_keys.id as key_id',
       'api_keys.expires_at',
       'api_keys.last_used_at',
+      'api_keys.read_only',
       'users.id',
       'users.email',
       'users.name',
@@ -65,7 +66,15 @@ async function lookUpApiKey(db: Kysely<DB>, keyHash: string): Promise<CachedApiK
   return {
     keyId: row.key_id,
     // Shared by every request of the key while cached: frozen, so no request can change another's.
-    principal: Object.freeze({ kind: 'user', id, email, name, role, via: 'api_key' }),
+    principal: Object.freeze({
+      kind: 'user',
+      id,
+      email,
+      name,
+      role,
+      via: 'api_key',
+      ...(row.read_only ? { readOnly: true } : {}),
+    }),
     expiresAt: row.expires_at,
     lastUsedAt: row.last_used_at,
   };
@@ -177,6 +186,14 @@ export function registerAuthentication(
         appToken
           ? "An application token only uploads (POST /api/ingest) and reads its own application's scans, findings and version comparisons"
           : undefined,
+      );
+    }
+    // Enforced here, for every route at once: a read-only key changes nothing, whatever the route.
+    if (user.readOnly && !SAFE_METHODS.has(request.method)) {
+      throw new AppError(
+        403,
+        'read_only_key',
+        'This API key is read-only: it may read (GET, HEAD) but not change anything',
       );
     }
     if (user.sessionId && !SAFE_METHODS.has(request.method)) {

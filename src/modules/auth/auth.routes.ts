@@ -78,9 +78,9 @@ export function authRoutes(app: App, { db, config, secretKey }: AppContext): voi
       schema: {
         operationId: 'changeOwnPassword',
         description:
-          "Changes the caller's password after checking the current one. Every other session of the caller ends; API keys keep working.",
+          "Changes the caller's password after checking the current one. Every other session of the caller ends; API keys keep working unless `revoke_api_keys` is true (then every key of the caller is revoked with the change).",
         tags: ['auth'],
-        summary: 'Change your own password; your other sessions end (API keys are kept)',
+        summary: 'Change your own password; your other sessions end (API keys too if asked)',
         body: ChangePasswordBody,
         response: { 200: PasswordChangedSchema },
       },
