@@ -1909,7 +1909,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The caller may read the resource but not do this (`forbidden`, `admin_required`), or a cookie session sent no valid `X-CSRF-Token` (`csrf_failed`). */
+        /** @description The caller may read the resource but not do this (`forbidden`, `admin_required`), a cookie session sent no valid `X-CSRF-Token` (`csrf_failed`), a read-only API key asked to change something (`read_only_key`), or an API key asked to create a key (`session_required`). */
         Forbidden: {
             headers: {
                 [name: string]: unknown;
