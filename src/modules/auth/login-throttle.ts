@@ -1,3 +1,4 @@
+import { isIPv6 } from 'node:net';
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { sha256Hex } from '../../lib/secrets.ts';
@@ -24,6 +25,25 @@ interface Bucket {
   windowSeconds: number;
   /** Said in the 429, so a person knows whether waiting a minute helps. */
   refusal: string;
+}
+
+/**
+ * The address a budget is counted for: an IPv6 client's /64 (one subscriber's usual allocation, so
+ * rotating through it buys no fresh budget), an IPv4 client's address (an IPv4-mapped one as IPv4).
+ */
+export function addressBucket(address: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return mapped[1] ?? address;
+  if (!isIPv6(address)) return address;
+  const [head = '', tail] = address.toLowerCase().split('::');
+  const headGroups = head ? head.split(':') : [];
+  const tailGroups = tail ? tail.split(':') : [];
+  const missing = tail === undefined ? 0 : 8 - headGroups.length - tailGroups.length;
+  const groups = [...headGroups, ...Array<string>(missing).fill('0'), ...tailGroups];
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
 }
 
 function bucketsFor(address: string, email: string, limits: LoginLimits): Bucket[] {
@@ -66,7 +86,7 @@ export async function countLoginAttempt(
   email: string,
   limits: LoginLimits,
 ): Promise<LoginRefusal | undefined> {
-  const buckets = bucketsFor(address, email, limits);
+  const buckets = bucketsFor(addressBucket(address), email, limits);
   const rows = sql<{ bucket: string; window_seconds: number }>`(values ${sql.join(
     buckets.map((bucket) => sql`(${bucket.key}::text, ${bucket.windowSeconds}::integer)`),
   )})`;
