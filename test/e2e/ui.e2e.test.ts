@@ -355,7 +355,8 @@ describe.skipIf(!hasChromium)('the web UI in Chromium', () => {
     };
     await page.route('**/api/**', hold);
     try {
-      const loader = () => page.getByRole('status', { name: 'Loading' }).first();
+      // By its class, not its role: the check must reach the loader whatever its markup.
+      const loader = () => page.locator('.mantine-Loader-root').first();
       for (const [name, path, loading] of [
         ['loading findings', '/findings', () => page.getByText('Loading findings…')],
         ['loading applications', '/applications', loader],
