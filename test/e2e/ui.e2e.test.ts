@@ -754,26 +754,26 @@ describe.skipIf(!hasChromium)('the web UI in Chromium', () => {
   });
 
   it('opens the findings list on what needs work, with one click to every status', async () => {
-    // One finding of the application fixed (by the API, as a scan or a person would).
+    // One finding of the application marked a false positive (by the API, as a person would).
     const listed = await api<{ findings: { id: number }[] }>(
       `/api/findings?application_id=${app.id}&status=open&per_page=1`,
     );
-    const fixedId = listed.body.findings[0]?.id ?? 0;
-    const fixed = await api('/api/findings', {
+    const dismissedId = listed.body.findings[0]?.id ?? 0;
+    const dismissed = await api('/api/findings', {
       method: 'PATCH',
-      body: { ids: [fixedId], status: 'fixed' },
+      body: { ids: [dismissedId], status: 'false_positive' },
     });
-    expect(fixed.status, JSON.stringify(fixed.body)).toBe(200);
+    expect(dismissed.status, JSON.stringify(dismissed.body)).toBe(200);
     await page.goto(`${base}/findings?application=${app.id}`);
     await page.getByTestId('finding-row').first().waitFor();
     const shown = await page.getByTestId('finding-row').locator('td').allInnerTexts();
-    expect(shown.some((text) => text.trim().toLowerCase() === 'fixed')).toBe(false);
+    expect(shown.some((text) => text.trim().toLowerCase() === 'false positive')).toBe(false);
     await page.getByRole('button', { name: 'All statuses' }).click();
     await page.waitForURL(/status=all/);
     await expect
       .poll(async () =>
         (await page.getByTestId('finding-row').locator('td').allInnerTexts()).some(
-          (text) => text.trim().toLowerCase() === 'fixed',
+          (text) => text.trim().toLowerCase() === 'false positive',
         ),
       )
       .toBe(true);
