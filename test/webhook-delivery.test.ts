@@ -411,7 +411,15 @@ describe('the outbound guard', () => {
         const [first] = response.json();
         return first?.attempts > 0 ? first : undefined;
       });
-      expect(delivery.attempt_log[0].error).toMatch(/address refused.*private/);
+      // The class of address, never what `localhost` resolved to (the review's name-resolution leak).
+      expect(delivery.attempt_log[0].error).toBe(
+        'the address is not allowed (private, loopback, link-local or reserved)',
+      );
+      const webhook = await guarded.app.inject({
+        url: `/api/applications/${app.id}/webhooks/${created.json().id}`,
+        headers: owner.headers,
+      });
+      expect(JSON.stringify(webhook.json())).not.toMatch(/127\.0\.0\.1|family/);
       expect(hook.requests).toHaveLength(0);
     } finally {
       await guarded.close();

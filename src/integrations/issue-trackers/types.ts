@@ -46,12 +46,14 @@ export class TrackerError extends Error {
   constructor(
     message: string,
     readonly status?: number,
+    /** A refusal scanhub made itself that no retry can change (a credential bound elsewhere). */
+    readonly final = false,
   ) {
     super(message.slice(0, 500));
   }
 
   get retryable(): boolean {
-    return this.status === undefined || this.status >= 500 || this.status === 429;
+    return !this.final && (this.status === undefined || this.status >= 500 || this.status === 429);
   }
 }
 
