@@ -70,7 +70,11 @@ export function outboundAxiosAdapter(policy: OutboundPolicy): AxiosAdapter {
     const method = (config.method ?? 'get').toUpperCase();
     if (!METHODS.has(method)) throw new AxiosError(`unsupported method ${method}`, 'ERR_BAD_OPTION', config);
     if (originOf(url) !== policy.credentialOrigin) {
-      throw new AxiosError('the tracker token is not sent to another address than base_url', 'ERR_BAD_OPTION', config);
+      throw new AxiosError(
+        'the tracker token is not sent to another address than base_url',
+        'ERR_BAD_OPTION',
+        config,
+      );
     }
     const data: unknown = config.data;
     const response = await sendOutbound({

@@ -71,8 +71,7 @@ export async function upsertTracker(
   // The inbound secret belongs to the tracker it was made for: a tracker moved to another origin
   // gets a new one (returned once) unless one is given, so the old site's hooks stop being believed.
   const moved = stored !== undefined && originOf(settings.base_url) !== originOf(stored.base_url);
-  const newSecret =
-    input.webhook_secret ?? (stored && !moved ? undefined : randomToken('shw_', 24));
+  const newSecret = input.webhook_secret ?? (stored && !moved ? undefined : randomToken('shw_', 24));
   const secret = newSecret !== undefined ? { webhook_secret_sealed: secrets.seal(newSecret) } : undefined;
   if (stored) {
     const row = await db.transaction().execute(async (trx) => {
@@ -88,7 +87,8 @@ export async function upsertTracker(
         .returningAll()
         .executeTakeFirstOrThrow();
     });
-    const shown = input.webhook_secret === undefined && newSecret !== undefined ? { webhook_secret: newSecret } : {};
+    const shown =
+      input.webhook_secret === undefined && newSecret !== undefined ? { webhook_secret: newSecret } : {};
     return { created: false, tracker: { ...presentTracker(row), ...shown } };
   }
   // trackerSettings refused a create without a token; a new tracker always gets a secret.
@@ -128,9 +128,11 @@ function requireTokenToRedirect(
   if (settings.provider === 'gitlab' && settings.project_id !== stored.project_id) changed.push('project_id');
   if (changed.length === 0) return;
   const why = `must be given again when ${changed.join(', ')} change${changed.length > 1 ? '' : 's'}`;
-  throw badRequest('validation_failed', `token ${why}: the stored token is only sent where it was saved for`, [
-    { path: 'body.token', message: why },
-  ]);
+  throw badRequest(
+    'validation_failed',
+    `token ${why}: the stored token is only sent where it was saved for`,
+    [{ path: 'body.token', message: why }],
+  );
 }
 
 /** Removes the tracker and its links; the issues stay in the tracker. */
