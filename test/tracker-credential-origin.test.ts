@@ -170,3 +170,28 @@ describe('GitHub: the repository owner is part of where the token acts', () => {
     expect((await post({ repository: 'ACME/other' })).statusCode).toBe(200);
   });
 });
+
+describe('issue URLs a tracker answers', () => {
+  it.each(['javascript:alert(document.cookie)', 'data:text/html,<script>alert(1)</script>'])(
+    'are not stored unless http(s): %s',
+    async (hostile) => {
+      const { fake, app } = await bed.configure('github', `token ${GITHUB_TOKEN}`, cases[0]!.payload);
+      fake.answerIssueUrl(hostile);
+      const finding = await makeFinding(bed.t, app.id, { severity: 'critical' });
+      await bed.t.app.inject({
+        method: 'POST',
+        url: `/api/findings/${finding.id}/issue`,
+        headers: bed.admin.headers,
+      });
+      const link = await eventually(async () => {
+        const row = await bed.t.db
+          .selectFrom('tracker_issues')
+          .selectAll()
+          .where('finding_id', '=', finding.id)
+          .executeTakeFirst();
+        return row?.external_key ? row : undefined;
+      });
+      expect(link).toMatchObject({ external_key: '#1', url: null });
+    },
+  );
+});

@@ -57,6 +57,19 @@ export class TrackerError extends Error {
   }
 }
 
+/**
+ * An issue's address as the tracker gave it, kept only when it is an http(s) URL: it is shown as a
+ * link, and a `javascript:` or `data:` one from a hostile or broken tracker would run in the app.
+ */
+export function webUrlOrNull(url: string): string | null {
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.toString() : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The marker of a finding's issue: a label every provider can filter on. */
 export const findingMarker = (findingId: number): string => `scanhub-finding-${findingId}`;
 
