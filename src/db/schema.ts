@@ -465,7 +465,7 @@ export interface IssueTrackersTable {
 export interface TrackerDeliveriesTable {
   tracker_id: number;
   delivery_id: string;
-  received_at: Generated<Timestamp>;
+  received_at: CreatedAt;
 }
 
 /** A finding's ticket: claimed (`pending`) before the provider is called, so there is never a second. */
