@@ -8,8 +8,12 @@ import type { TrackerProvider } from '../../db/schema.ts';
 
 export interface IssueDraft {
   title: string;
-  /** Markdown (GitHub, GitLab) or plain paragraphs (Jira, converted to its document format). */
+  /** Markdown (GitHub, GitLab), scanner text in a fenced block. */
   body: string;
+  /** Plain text (Jira Cloud, whose documents take text as text). */
+  text: string;
+  /** Jira wiki markup (Jira Data Center's v2 API), scanner text in a `{noformat}` block. */
+  wiki: string;
   labels: string[];
   /** The finding's marker (label and hidden text): how a retry finds an issue it already created. */
   marker: string;
