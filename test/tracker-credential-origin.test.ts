@@ -195,3 +195,35 @@ describe('issue URLs a tracker answers', () => {
     },
   );
 });
+
+describe('the inbound secret of a tracker that moves', () => {
+  it('is replaced (and shown once) when base_url moves to another origin, unless one is given', async () => {
+    const { app, tracker } = await bed.configure('github', `token ${GITHUB_TOKEN}`, (url) => ({
+      ...cases[0]!.payload(url),
+      webhook_secret: 'the-old-sites-inbound-secret-0001',
+    }));
+    const moved = await bed.t.app.inject({
+      method: 'POST',
+      url: `/api/applications/${app.id}/issue-tracker`,
+      headers: bed.admin.headers,
+      payload: { provider: 'github', base_url: 'https://github.example.test/api/v3', token: GITHUB_TOKEN },
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    const fresh = moved.json().webhook_secret as string;
+    expect(fresh).toMatch(/^shw_/);
+    const sealed = await bed.t.db
+      .selectFrom('issue_trackers')
+      .select('webhook_secret_sealed')
+      .where('id', '=', tracker.id)
+      .executeTakeFirstOrThrow();
+    expect(bed.t.secrets.open(sealed.webhook_secret_sealed)).toBe(fresh);
+    const sameOrigin = await bed.t.app.inject({
+      method: 'POST',
+      url: `/api/applications/${app.id}/issue-tracker`,
+      headers: bed.admin.headers,
+      payload: { provider: 'github', base_url: 'https://github.example.test/api/v4' },
+    });
+    expect(sameOrigin.statusCode, sameOrigin.body).toBe(200);
+    expect(sameOrigin.json().webhook_secret).toBeUndefined();
+  });
+});
