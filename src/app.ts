@@ -4,6 +4,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyRequest } from 'fastify';
 import { isRouteAccess } from './access/route-access.ts';
+import { registerResourceAccess } from './access/route-hook.ts';
 import type { App, AppContext } from './app-context.ts';
 import { apiKeyFrom, registerAuthentication, SESSION_COOKIE } from './http/auth.ts';
 import { registerErrorHandling, sendFrameworkError, sendProblem } from './http/errors.ts';
@@ -157,6 +158,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     },
   });
   registerAuthentication(app, context.db, context.secretKey, context.database.changeNotices);
+  registerResourceAccess(app, context.db);
   await registerOpenApi(app);
   for (const register of ROUTE_MODULES) register(app, context);
   await registerWebUi(app);
