@@ -71,6 +71,7 @@ export async function authorize<K extends ResourceKindName>(
   }
   return candidates.map((candidate) => {
     if (!candidate || candidate.level < ACCESS_RANK.read) throw notFound(spec.scopeWhat ?? spec.what);
+    if (candidate.conflict) throw candidate.conflict;
     if (candidate.level < ACCESS_RANK[action]) throw forbidden(candidate.forbidden);
     if (candidate.record === undefined) throw notFound(spec.what);
     return candidate.record;

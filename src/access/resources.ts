@@ -37,6 +37,8 @@ export interface Candidate<R> {
   level: number;
   /** The 403 detail when the caller may read but `write` is needed (default: `forbidden()`'s). */
   forbidden?: string;
+  /** A refusal that comes after 404 and before the level check: a slug several readable applications share (409). */
+  conflict?: AppError;
 }
 
 /** A route's path parameters, as the router gives them. */
@@ -157,17 +159,22 @@ function answers(ref: ApplicationRef, row: ApplicationColumns): boolean {
 }
 
 /**
- * The one application `ref` names among `rows`, or undefined. A slug several readable applications
- * share is a 409 naming the group paths to use instead (DESIGN §3).
+ * The rows of the one application `ref` names (none: unknown), and the 409 naming the group paths
+ * to use instead when `ref` is a slug several readable applications share (DESIGN §3).
  */
-function pickApplication<Row extends ApplicationColumns>(ref: ApplicationRef, rows: readonly Row[]): Row[] {
+function pickApplication<Row extends ApplicationColumns>(
+  ref: ApplicationRef,
+  rows: readonly Row[],
+): { named: Row[]; conflict?: AppError } {
   const named = rows.filter((row) => answers(ref, row));
   const applications = [...new Set(named.map((row) => row.app_id))];
   const readable = applications.filter(
     (id) => Number(named.find((row) => row.app_id === id)?.level ?? 0) >= ACCESS_RANK.read,
   );
+  const chosen = readable[0] ?? applications[0];
+  const chosenRows = named.filter((row) => row.app_id === chosen);
   if (typeof ref === 'string' && readable.length > 1) {
-    throw new AppError(
+    const conflict = new AppError(
       409,
       'ambiguous_slug',
       `Several applications use the slug "${ref}"; use the id or a group path`,
@@ -175,9 +182,9 @@ function pickApplication<Row extends ApplicationColumns>(ref: ApplicationRef, ro
         group_paths: readable.map((id) => named.find((row) => row.app_id === id)?.group_path),
       },
     );
+    return { named: chosenRows, conflict };
   }
-  const chosen = readable[0] ?? applications[0];
-  return named.filter((row) => row.app_id === chosen);
+  return { named: chosenRows };
 }
 
 const applicationOf = (row: ApplicationColumns): ResolvedApplication => ({
@@ -211,8 +218,11 @@ const application: ResourceKind<ApplicationRef, ResolvedApplication> = {
       .orderBy('app.id')
       .execute();
     return refs.map((ref) => {
-      const [row] = pickApplication(ref, rows);
-      return row && { record: applicationOf(row), level: Number(row.level) };
+      const { named, conflict } = pickApplication(ref, rows);
+      const [row] = named;
+      return (
+        row && { record: applicationOf(row), level: Number(row.level), ...(conflict ? { conflict } : {}) }
+      );
     });
   },
   visibleWhere(principal, action, idColumn) {
@@ -238,7 +248,7 @@ function inApplication<R extends { id: number }>(
   pick: (ref: string, children: R[]) => R | undefined,
 ): (Candidate<InApplication<R>> | undefined)[] {
   return refs.map((ref) => {
-    const named = pickApplication(ref.application, rows);
+    const { named, conflict } = pickApplication(ref.application, rows);
     const [first] = named;
     if (!first) return undefined;
     const children = named.flatMap((row) => (row.child ? [row.child] : []));
@@ -246,6 +256,7 @@ function inApplication<R extends { id: number }>(
     return {
       record: child && { application: applicationOf(first), record: child },
       level: Number(first.level),
+      ...(conflict ? { conflict } : {}),
     };
   });
 }
