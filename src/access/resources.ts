@@ -21,7 +21,7 @@ import { ACCESS_RANK, applicationLevelSql, groupLevelSql, parseId, policyLevelSq
 
 /**
  * Every kind of resource a route can declare (`config.access`, src/access/route-access.ts), each
- * once: how a route's path names one, and how a list of references resolves — in one query — to the
+ * once: how a route's request names one, and how a list of references resolves — in one query — to the
  * records with the caller's level on each. `authorize` (src/access/access.ts) turns the levels into
  * answers the same way for every kind. A new protected resource is one more entry here.
  */
@@ -239,8 +239,9 @@ const application: ResourceKind<ApplicationRef, ResolvedApplication> = {
 };
 
 /**
- * Resolves records that live in an application and are named within its path (versions, webhooks):
- * the application's rows with the records `pick` chooses, in one query (`rowsFor`).
+ * Candidates for records that live in an application and are named within its path (versions,
+ * webhooks), from one query's rows: each application with the children left-joined to it, of which
+ * `pick` chooses the one a reference names.
  */
 function inApplication<R extends { id: number }>(
   refs: readonly ChildRef[],
