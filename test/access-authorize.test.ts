@@ -173,4 +173,35 @@ describe('authorize', () => {
       ],
     });
   });
+
+  it('refuses a single-finding triage route as its bulk twin does (ids listed), and a comment without them', async () => {
+    const outsider = await makeUser(t);
+    const status = (who: TestUser, id: number | string) =>
+      t.app.inject({
+        method: 'PATCH',
+        url: `/api/findings/${id}/status`,
+        headers: who.headers,
+        payload: { status: 'confirmed' },
+      });
+    expect((await status(outsider, findingIds.readable)).json()).toMatchObject({
+      status: 404,
+      detail: 'Finding not found',
+      ids: [findingIds.readable],
+    });
+    expect((await status(member, findingIds.readable)).json()).toMatchObject({
+      status: 403,
+      detail: `You may read but not change finding(s) ${findingIds.readable}`,
+      ids: [findingIds.readable],
+    });
+    // Not an id: names nothing, and there is no id to list.
+    expect((await status(member, 'x1')).json()).not.toHaveProperty('ids');
+    const comment = await t.app.inject({
+      method: 'POST',
+      url: `/api/findings/${findingIds.readable}/comments`,
+      headers: member.headers,
+      payload: { content: 'a reader may not comment' },
+    });
+    expect(comment.statusCode).toBe(403);
+    expect(comment.json()).not.toHaveProperty('ids');
+  });
 });
