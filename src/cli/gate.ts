@@ -1,3 +1,4 @@
+import { isOpenStatus } from '../domain/findings/lifecycle.ts';
 import { SEVERITIES, type Severity } from '../domain/findings/severity.ts';
 import type { ApiClient } from './http-client.ts';
 import { atOrAbove } from './options.ts';
@@ -99,7 +100,7 @@ export async function evaluateGate(client: ApiClient, spec: GateSpec, scans: Sca
       (finding) => String(finding.id),
     ).filter(
       (finding) =>
-        (finding.status === 'open' || finding.status === 'confirmed') &&
+        isOpenStatus(finding.status) &&
         severities.includes(finding.severity),
     );
     count = counted.length;

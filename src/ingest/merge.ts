@@ -1,6 +1,14 @@
 import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { CopyTable } from '../db/database.ts';
-import type { DB, FindingStatus, SeverityName } from '../db/schema.ts';
+import type { DB, SeverityName } from '../db/schema.ts';
+import {
+  closeOnAbsence,
+  isFixed,
+  isInherited,
+  NEW_STATUS,
+  reopen,
+  type FindingStatus,
+} from '../domain/findings/lifecycle.ts';
 import { publishEvents } from '../events/events.ts';
 import { dueDateSql, RISK_FORMULA_VERSION, riskScoreSql } from '../domain/findings/risk.ts';
 import {
@@ -279,7 +287,7 @@ const goneRows = (target: MergeTarget, among: RawBuilder<unknown>, hashed = fals
     ${among}`;
 
 /** A matched finding `f` the merge writes: absent, fixed, or unlike its staged row `s` now. */
-const changedFromStaged = sql`(not f.present or f.status = 'fixed'
+const changedFromStaged = sql`(not f.present or ${isFixed(sql.ref('f.status'))}
   or (${comparedColumns('f', false)}) is distinct from (${comparedColumns('s', true)}))`;
 
 /** Step 2's findings: reported again, and absent, fixed, or somewhere or something else now. */
@@ -303,7 +311,7 @@ const matchedRows = (target: MergeTarget, among: readonly number[] | undefined) 
 /** Whether another version of the application has findings triaged as confirmed or false positive. */
 async function triagedElsewhere(trx: Transaction<DB>, target: MergeTarget): Promise<boolean> {
   const { rows } = await sql<{ found: boolean }>`select exists (select 1 from findings
-    where application_id = ${target.applicationId} and status in ('false_positive', 'confirmed')
+    where application_id = ${target.applicationId} and ${isInherited(sql.ref('status'))}
       and version_id <> ${target.versionId}) as found`.execute(trx);
   return rows[0]?.found === true;
 }
@@ -489,6 +497,7 @@ export async function mergeStaged(
       : undefined;
   const goneAmong = ahead?.candidates.gone ?? large?.gone;
 
+  const absent = closeOnAbsence(sql.ref('f.status'), sql.ref('f.fixed_at'));
   const gone =
     goneAmong?.length === 0
       ? noRows
@@ -498,8 +507,7 @@ export async function mergeStaged(
     set present = false,
       last_seen_at = coalesce(gone.last_seen_at, f.last_seen_at),
       last_scan_id = coalesce(gone.last_scan_id, f.last_scan_id),
-      status = case when f.status in ('open', 'confirmed') then 'fixed' else f.status end,
-      fixed_at = case when f.status in ('open', 'confirmed') then now() else f.fixed_at end,
+      status = ${absent.status}, fixed_at = ${absent.fixedAt},
       updated_at = now()
     from gone where f.id = gone.id
     returning f.id, gone.status as from_status, f.status as to_status`.execute(trx);
@@ -515,8 +523,8 @@ export async function mergeStaged(
     with m as (${matchedRows(target, matchedAmong)} for update of f)
     update findings f
     set present = true,
-      status = case when f.status = 'fixed' then 'open' else f.status end,
-      fixed_at = case when f.status = 'fixed' or not f.present then null else f.fixed_at end,
+      status = ${reopen(sql.ref('f.status'))},
+      fixed_at = case when ${isFixed(sql.ref('f.status'))} or not f.present then null else f.fixed_at end,
       last_seen_at = now(), last_scan_id = ${scanId}, updated_at = now(), ${uploadedSet('m')}
     from m where f.id = m.id
     returning f.id, m.status as from_status, f.status as to_status, m.old_severity as from_severity,
@@ -540,10 +548,12 @@ export async function mergeStaged(
       select distinct on (fingerprint) id, fingerprint, status, version_id
       from findings
       where application_id = ${target.applicationId} and version_id <> ${versionId}
-        and status in ('false_positive', 'confirmed')
+        and ${isInherited(sql.ref('status'))}
       order by fingerprint, updated_at desc
     ) o on n.fingerprint = o.fingerprint
-    where n.first_scan_id = ${scanId} and n.version_id = ${versionId} and n.status = 'open'`.execute(trx)
+    where n.first_scan_id = ${scanId} and n.version_id = ${versionId} and n.status = ${sql.lit(NEW_STATUS)}`.execute(
+        trx,
+      )
     : noRows;
 
   const namedScopes = target.scopes.filter((scope) => scope.toolName !== null);

@@ -23,6 +23,7 @@ import {
   type Severity,
   type Sniff,
 } from './types.ts';
+import { DISMISSED_BY_TOOL } from '../../domain/findings/lifecycle.ts';
 
 interface Component {
   name: string | null;
@@ -182,7 +183,7 @@ function vulnerabilityFindings(vuln: JsonRecord, context: BomContext): Normalize
         cveIds: cveIdsFrom([id, ...references.map((reference) => reference['id'])]),
         cweIds: parseCweIds(vuln['cwes']),
         references: unique(links.filter((link) => link !== null)),
-        initialStatus: state !== null && NOT_APPLICABLE.has(state) ? 'false_positive' : null,
+        initialStatus: state !== null && NOT_APPLICABLE.has(state) ? DISMISSED_BY_TOOL : null,
         toolVersion: context.toolVersion,
       },
     ];
