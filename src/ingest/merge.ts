@@ -31,7 +31,7 @@ export interface MergeTarget {
   uploadKey: string;
   /**
    * Where its rows are staged: the shared `ingest_staging`, or the merge transaction's own table
-   * (upload-in-transaction.ts), which holds only this upload's rows.
+   * (landing/postgres-one-transaction.ts), which holds only this upload's rows.
    */
   staging: CopyTable;
   applicationId: number;
@@ -184,7 +184,7 @@ export function insertNewFindings(
  * How an insert keeps out the fingerprints the version has: `probe` looks each staged row's up in
  * the unique index (a slice of the upload), `join` lets the planner join (the whole upload), `none`
  * checks nothing, for rows known to be new (the first of their fingerprint in a version's first
- * upload: upload-in-transaction.ts).
+ * upload: landing/postgres-one-transaction.ts).
  */
 export type ExistingCheck = 'probe' | 'join' | 'none';
 

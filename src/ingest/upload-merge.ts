@@ -12,12 +12,12 @@ import type { StageResult, UploadScope } from './stage.ts';
 
 /**
  * The steps of an upload's merge both engines share (pipeline.ts runs them in one transaction on
- * PostgreSQL; chunked-merge.ts in short ones on PGlite): open the scan, then settle the upload.
+ * PostgreSQL; landing/pglite-chunked-merge.ts in short ones on PGlite): open the scan, then settle the upload.
  */
 
 /** First key of the advisory locks that serialize merges per version (the second is the version id). */
 const MERGE_LOCK_SPACE = 0x5ca4;
-/** First key of the locks on a version's name while an upload may create it (upload-in-transaction.ts). */
+/** First key of the locks on a version's name while an upload may create it (landing/postgres-one-transaction.ts). */
 const VERSION_NAME_LOCK_SPACE = 0x5ca5;
 /**
  * The scopes an upload speaks for. A native format's scanner is its tool, so its empty report
