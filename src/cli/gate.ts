@@ -98,11 +98,7 @@ export async function evaluateGate(client: ApiClient, spec: GateSpec, scans: Sca
     const counted = uniqueBy(
       comparisons.flatMap((comparison) => comparison.new),
       (finding) => String(finding.id),
-    ).filter(
-      (finding) =>
-        isOpenStatus(finding.status) &&
-        severities.includes(finding.severity),
-    );
+    ).filter((finding) => isOpenStatus(finding.status) && severities.includes(finding.severity));
     count = counted.length;
     findings = counted;
   }

@@ -21,7 +21,8 @@ export const DISMISSED_BY_TOOL = 'false_positive' satisfies FindingStatus;
 /** Triage a person made that a new finding inherits from the same finding in another version. */
 export const INHERITED_STATUSES = ['false_positive', 'confirmed'] as const satisfies readonly FindingStatus[];
 
-export const isOpenStatus = (status: string): boolean => (OPEN_STATUSES as readonly string[]).includes(status);
+export const isOpenStatus = (status: string): boolean =>
+  (OPEN_STATUSES as readonly string[]).includes(status);
 
 /** `status` if it is a closed one, else `fixed` (a closed status read from a stored setting). */
 export const closedStatusOr = (status: string): ClosedStatus =>
