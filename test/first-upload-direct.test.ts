@@ -19,7 +19,7 @@ import {
   stagingWriter,
   type StagingRow,
 } from '../src/ingest/normalize-row.ts';
-import { findParser } from '../src/ingest/parsers/index.ts';
+import { findParser } from '../src/ingest/parse/parsers/index.ts';
 import { stageRows } from '../src/ingest/stage.ts';
 import { inputFromText } from './support/corpus-manifest.ts';
 import { makeApplication, makeUser, type TestUser } from './support/factories.ts';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findingIdentity } from '../src/ingest/fingerprint.ts';
-import { sarifParser } from '../src/ingest/parsers/sarif.ts';
+import { sarifParser } from '../src/ingest/parse/parsers/sarif.ts';
 import { normalizedRoot } from '../src/ingest/repository-path.ts';
 import { inUploadContext } from '../src/ingest/stage.ts';
 import { inputFromText } from './support/corpus-manifest.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findingIdentity, twinFingerprint } from '../src/ingest/fingerprint.ts';
-import { sarifParser } from '../src/ingest/parsers/sarif.ts';
+import { sarifParser } from '../src/ingest/parse/parsers/sarif.ts';
 import { makeApplication, makeUser, type TestUser } from './support/factories.ts';
 import { inputFromText } from './support/corpus-manifest.ts';
 import { buildSarif, manyResults } from './support/sarif-builder.ts';

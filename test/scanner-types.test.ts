@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PARSERS } from '../src/ingest/parsers/index.ts';
+import { PARSERS } from '../src/ingest/parse/parsers/index.ts';
 import { makeUser, type TestUser } from './support/factories.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
 

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
-import { detectParser } from '../src/ingest/detect.ts';
-import { ParseError, type Sniff } from '../src/ingest/parsers/types.ts';
+import { detectParser } from '../src/ingest/parse/detect.ts';
+import { ParseError, type Sniff } from '../src/ingest/parse/parsers/types.ts';
 import {
   STAGING_YOUNG_GENERATION_MB,
   stageInWorker,

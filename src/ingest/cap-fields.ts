@@ -1,5 +1,5 @@
 import { LIST_ITEMS, PARSED_FIELD_CAPS } from '../domain/findings/columns.ts';
-import type { NormalizedFinding } from './parsers/types.ts';
+import type { NormalizedFinding } from './parse/parsers/types.ts';
 
 const capOf = (field: string): number => {
   const cap = PARSED_FIELD_CAPS.find((entry) => entry.field === field)?.cap;

@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import type { NormalizedFinding } from './parsers/types.ts';
+import type { NormalizedFinding } from './parse/parsers/types.ts';
 import { repositoryPath } from './repository-path.ts';
 
 // One-shot hashing: no Hash object per finding (Node ≥ 20.12).

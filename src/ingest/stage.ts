@@ -11,7 +11,7 @@ import {
   type DirectFindings,
 } from './finding-copy-rows.ts';
 import { STAGING_COLUMNS, stagingValues, stagingWriter, toStagingRow } from './normalize-row.ts';
-import type { NormalizedFinding, ParserInput, ParserModule, ReportFacts } from './parsers/types.ts';
+import type { NormalizedFinding, ParserInput, ParserModule, ReportFacts } from './parse/parsers/types.ts';
 import { normalizedRoot, repositoryPath } from './repository-path.ts';
 import { PROCESS_INSTANCE_ID } from './process-instance.ts';
 import { DigestFilter, RepeatedDigests } from './repeated-digests.ts';

@@ -5,7 +5,7 @@ import { ASSET_WEIGHT } from '../domain/findings/risk.ts';
 import { runPolicies } from '../domain/policies/runner.ts';
 import { publishEvents } from '../events/events.ts';
 import { mergeStaged, type MergedAhead, type MergeTarget } from './merge.ts';
-import type { ParserModule } from './parsers/types.ts';
+import type { ParserModule } from './parse/parsers/types.ts';
 import type { IngestOptions, IngestOutcome, PreparedUpload, UploadedFile } from './upload-types.ts';
 import { resolveVersion, type ResolvedVersion } from './resolve-version.ts';
 import type { StageResult, UploadScope } from './stage.ts';

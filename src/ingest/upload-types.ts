@@ -1,7 +1,7 @@
 import type { Selectable, Transaction } from 'kysely';
 import type { DB, ScansTable } from '../db/schema.ts';
 import type { MergeCounts } from './merge.ts';
-import type { ParserInput, ParserModule } from './parsers/types.ts';
+import type { ParserInput, ParserModule } from './parse/parsers/types.ts';
 
 /**
  * What an upload is on its way through ingestion: the pipeline (pipeline.ts) and the ways it merges
