@@ -11,7 +11,8 @@ import {
   findingWriter,
   type DirectFindings,
 } from '../src/ingest/finding-copy-rows.ts';
-import { insertStaged, type MergeTarget } from '../src/ingest/merge.ts';
+import { insertStaged } from '../src/ingest/merge/insert.ts';
+import { type MergeTarget } from '../src/ingest/merge/target.ts';
 import {
   scoreOrNull,
   STAGING_COLUMNS,

@@ -1,6 +1,6 @@
 import type { Selectable, Transaction } from 'kysely';
 import type { DB, ScansTable } from '../db/schema.ts';
-import type { MergeCounts } from './merge.ts';
+import { type MergeCounts } from './merge/target.ts';
 import type { ParserInput, ParserModule } from './parse/parsers/types.ts';
 
 /**

@@ -8,7 +8,7 @@ import type { Metrics } from '../../observability/metrics.ts';
 import { ingestPrepared, prepareUpload } from '../../ingest/pipeline.ts';
 import type { InMergeTransaction, IngestOptions, UploadedFile } from '../../ingest/upload-types.ts';
 import { resolveVersion } from '../../ingest/resolve-version.ts';
-import { uploadScanRow } from '../../ingest/upload-merge.ts';
+import { uploadScanRow } from '../../ingest/merge/upload-scan.ts';
 import { spoolDirOf } from '../../ingest/process-instance.ts';
 import { removeSpooled } from '../../ingest/spool.ts';
 import { dropUpload, restoreUpload, storeUpload } from '../../ingest/upload-store.ts';

@@ -1,14 +1,16 @@
 import { sql, type RawBuilder, type Transaction } from 'kysely';
-import type { CopyTable } from '../db/database.ts';
-import type { DB } from '../db/schema.ts';
-import { ASSET_WEIGHT } from '../domain/findings/risk.ts';
-import { runPolicies } from '../domain/policies/runner.ts';
-import { publishEvents } from '../events/events.ts';
-import { mergeStaged, type MergedAhead, type MergeTarget } from './merge.ts';
-import type { ParserModule } from './parse/parsers/types.ts';
-import type { IngestOptions, IngestOutcome, PreparedUpload, UploadedFile } from './upload-types.ts';
-import { resolveVersion, type ResolvedVersion } from './resolve-version.ts';
-import type { StageResult, UploadScope } from './stage.ts';
+import type { CopyTable } from '../../db/database.ts';
+import type { DB } from '../../db/schema.ts';
+import { ASSET_WEIGHT } from '../../domain/findings/risk.ts';
+import { runPolicies } from '../../domain/policies/runner.ts';
+import { publishEvents } from '../../events/events.ts';
+import type { MergedAhead } from './candidates.ts';
+import { mergeStaged } from './merge-staged.ts';
+import type { MergeTarget } from './target.ts';
+import type { ParserModule } from '../parse/parsers/types.ts';
+import type { IngestOptions, IngestOutcome, PreparedUpload, UploadedFile } from '../upload-types.ts';
+import { resolveVersion, type ResolvedVersion } from '../resolve-version.ts';
+import type { StageResult, UploadScope } from '../stage.ts';
 
 /**
  * The steps of an upload's merge both engines share (pipeline.ts runs them in one transaction on

@@ -1,8 +1,8 @@
 import { sql, type Transaction } from 'kysely';
-import type { CopyTable } from '../db/database.ts';
-import type { DB } from '../db/schema.ts';
-import { twinFingerprint } from './fingerprint.ts';
-import { rowKeyOf, rowKeysLiteral, stagedRowKey } from './staged-row-key.ts';
+import type { CopyTable } from '../../db/database.ts';
+import type { DB } from '../../db/schema.ts';
+import { twinFingerprint } from '../fingerprint.ts';
+import { rowKeyOf, rowKeysLiteral, stagedRowKey } from '../staged-row-key.ts';
 
 /** A staged result of a twin group: its position in the upload and where it is now. */
 export interface StagedTwin {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { stagedRanges } from './merge.ts';
+import { stagedRanges } from './target.ts';
 
 describe('stagedRanges', () => {
   it('cuts every staged row into exactly one range, in report order, none larger than asked', () => {

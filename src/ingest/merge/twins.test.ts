@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { twinFingerprint } from './fingerprint.ts';
+import { twinFingerprint } from '../fingerprint.ts';
 import { matchTwins, type StoredTwin } from './twins.ts';
 
 const base = 'b'.repeat(64);
