@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import * as spool from '../src/ingest/spool.ts';
-import { processStoredScan } from '../src/modules/ingest/ingest.service.ts';
+import { processStoredScan } from '../src/ingest/process-stored-scan.ts';
 import { makeApplication, makeUser, type TestUser } from './support/factories.ts';
 import { buildSarif, manyResults } from './support/sarif-builder.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';

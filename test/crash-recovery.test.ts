@@ -111,7 +111,7 @@ async function restarted(target: BenchTarget): Promise<BenchServer> {
   return server;
 }
 
-/** Takes the version's merge lock (upload-merge.ts MERGE_LOCK_SPACE) on a connection of its own. */
+/** Takes the version's merge lock (src/ingest/merge/upload-scan.ts MERGE_LOCK_SPACE) on a connection of its own. */
 async function holdMergeLock(databaseUrl: string, application: BenchApplication): Promise<pg.Client> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();

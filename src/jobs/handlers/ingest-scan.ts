@@ -1,4 +1,4 @@
-import { processStoredScan } from '../../modules/ingest/ingest.service.ts';
+import { processStoredScan } from '../../ingest/process-stored-scan.ts';
 import type { JobContext } from '../jobs.ts';
 
 /** Finishes one async upload. A second delivery of the same job finds the scan finished and stops. */
