@@ -10,7 +10,7 @@ import type { Config } from './config.ts';
 import { registerAuthentication } from './http/auth.ts';
 import { registerErrorHandling, sendFrameworkError, sendProblem } from './http/errors.ts';
 import { registerOpenApi } from './http/openapi.ts';
-import { registerTwinFolding } from './http/twins.ts';
+import { registerTwinFolding } from './http/camel-case-twins.ts';
 import { registerNulByteGuard, registerRequestTargetGuard, schemaController } from './http/validation.ts';
 import { registerWebUi } from './http/web-ui.ts';
 import { loggableError } from './lib/loggable-error.ts';

@@ -6,7 +6,7 @@ import { type MergedAhead } from './merge/candidates.ts';
 import type { DirectFindings } from './finding-copy-rows.ts';
 import type { AfterCopy, StageResult } from './stage.ts';
 import { rowKeysLiteral, stagedRowKey } from './staged-row-key.ts';
-import { matchTwins, type StagedTwin } from './merge/twins.ts';
+import { matchTwins, type StagedTwin } from './merge/identical-findings.ts';
 import { mergeTarget, type OpenedScan, type StagedUpload } from './merge/upload-scan.ts';
 
 /**

@@ -7,7 +7,7 @@ import { mergeCandidates, type MergedAhead } from '../merge/candidates.ts';
 import { stagedRanges } from '../merge/target.ts';
 import type { InMergeTransaction, IngestOutcome } from '../upload-types.ts';
 import { dropUnusedVersions } from '../resolve-version.ts';
-import { assignTwinFingerprints } from '../merge/twins.ts';
+import { assignTwinFingerprints } from '../merge/identical-findings.ts';
 import { stageShared, type Landing } from './landing.ts';
 import {
   openScan,

@@ -97,7 +97,7 @@ export async function versionHasFindings(trx: Transaction<DB>, versionId: number
 
 /**
  * Distinct fingerprints of the upload (after the twins got theirs): its new and existing findings.
- * Every twin row has a fingerprint of its own (twins.ts gives each group's members distinct ones,
+ * Every twin row has a fingerprint of its own (merge/identical-findings.ts gives each group's members distinct ones,
  * and no other identity shares a twin's base), so only the others are counted, through their
  * partial index: `count(distinct)` over every staged row took 150 ms of a 100k upload.
  */

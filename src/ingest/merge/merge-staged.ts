@@ -9,7 +9,7 @@ import { countStagedFingerprints, insertNewFindings, versionHasFindings } from '
 import { compareLargeUpload, insertFresh, LARGE_UPLOAD_ROWS, type MergedAhead } from './candidates.ts';
 import { reopenMatched } from './reopen.ts';
 import { INGEST, movesOf, type MergeCounts, type MergeTarget } from './target.ts';
-import { assignTwinFingerprints } from './twins.ts';
+import { assignTwinFingerprints } from './identical-findings.ts';
 
 /**
  * Merges one staged upload into the version's findings, set-wise in SQL (no per-finding queries),

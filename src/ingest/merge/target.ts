@@ -58,7 +58,7 @@ export interface StagedRange {
 
 /**
  * The staged rows of this upload (or of a range of them), one per fingerprint. Twins got distinct
- * fingerprints (twins.ts), so only results that are not told apart by line (a secret reported twice
+ * fingerprints (identical-findings.ts), so only results that are not told apart by line (a secret reported twice
  * by its hash) can repeat one: of those the first in report order is taken, so the same report
  * always gives the same values. A range holds the first row of each of its fingerprints that no
  * earlier range holds, and the insert skips fingerprints the version has (`probe`), so ranges

@@ -7,7 +7,7 @@ import {
   manifestCountTests,
   parseText,
 } from '../../../../test/support/parser-suite.ts';
-import { gitlabSast } from './gitlab_sast.ts';
+import { gitlabSast } from './gitlab-sast.ts';
 
 describe('gitlab_sast parser', () => {
   manifestCountTests(gitlabSast, 'gitlab_sast');

@@ -9,7 +9,7 @@ import {
 } from '../../../../test/support/parser-suite.ts';
 import { inputFromFile } from '../../upload-input.ts';
 import { ParseError } from './types.ts';
-import { compareVersions, osvScanner } from './osv_scanner.ts';
+import { compareVersions, osvScanner } from './osv-scanner.ts';
 
 /** DefectDojo expects 0 findings from this zero-byte file; scanhub refuses it (see below). */
 const ZERO_BYTE_SAMPLE = 'osv_scanner/no_findings.json';

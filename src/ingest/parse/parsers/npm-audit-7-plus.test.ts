@@ -9,7 +9,7 @@ import {
   manifestCountTests,
 } from '../../../../test/support/parser-suite.ts';
 import { inputFromFile } from '../../upload-input.ts';
-import { npmAudit7Plus } from './npm_audit_7_plus.ts';
+import { npmAudit7Plus } from './npm-audit-7-plus.ts';
 
 /** An npm 7 report filed under npm_audit to show the v6 parser refusing it; it is ours to read. */
 const NPM7_IN_V6_FOLDER = 'npm_audit/many_vuln_npm7.json';

@@ -6,7 +6,7 @@ import {
   hostileInputTests,
   manifestCountTests,
 } from '../../../../test/support/parser-suite.ts';
-import { anchoreGrype } from './anchore_grype.ts';
+import { anchoreGrype } from './anchore-grype.ts';
 
 describe('anchore_grype parser', () => {
   manifestCountTests(anchoreGrype, 'anchore_grype', {}, { minRows: 6 });

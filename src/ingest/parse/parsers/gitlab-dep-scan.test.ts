@@ -7,7 +7,7 @@ import {
   manifestCountTests,
   parseText,
 } from '../../../../test/support/parser-suite.ts';
-import { gitlabDepScan } from './gitlab_dep_scan.ts';
+import { gitlabDepScan } from './gitlab-dep-scan.ts';
 
 /**
  * DefectDojo's test only asserts "more than 2" for this file, so the manifest has no number; it holds

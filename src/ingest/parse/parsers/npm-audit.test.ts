@@ -9,7 +9,7 @@ import {
 } from '../../../../test/support/parser-suite.ts';
 import { inputFromFile } from '../../upload-input.ts';
 import { ParseError } from './types.ts';
-import { censorPathHashes, npmAudit } from './npm_audit.ts';
+import { censorPathHashes, npmAudit } from './npm-audit.ts';
 
 /** The npm 7 sample sits in this folder only to show that the v6 parser refuses it. */
 const NPM7_SAMPLE = 'npm_audit/many_vuln_npm7.json';

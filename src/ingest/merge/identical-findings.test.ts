@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { twinFingerprint } from '../fingerprint.ts';
-import { matchTwins, type StoredTwin } from './twins.ts';
+import { matchTwins, type StoredTwin } from './identical-findings.ts';
 
 const base = 'b'.repeat(64);
 const stored = (lines: number[]): StoredTwin[] =>

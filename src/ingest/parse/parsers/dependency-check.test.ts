@@ -7,7 +7,7 @@ import {
   manifestCountTests,
   truncatedGzipTest,
 } from '../../../../test/support/parser-suite.ts';
-import { dependencyCheck } from './dependency_check.ts';
+import { dependencyCheck } from './dependency-check.ts';
 
 describe('dependencyCheck parser', () => {
   // dc_empty.xml has no DefectDojo assertion (empty column); the MANIFEST note says 0 by inspection.

@@ -6,7 +6,7 @@ import {
   hostileInputTests,
   manifestCountTests,
 } from '../../../../test/support/parser-suite.ts';
-import { gitlabContainerScan, imageRepository } from './gitlab_container_scan.ts';
+import { gitlabContainerScan, imageRepository } from './gitlab-container-scan.ts';
 
 describe('gitlab_container_scan parser', () => {
   manifestCountTests(gitlabContainerScan, 'gitlab_container_scan');

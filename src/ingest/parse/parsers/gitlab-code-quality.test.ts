@@ -6,7 +6,7 @@ import {
   hostileInputTests,
   parseText,
 } from '../../../../test/support/parser-suite.ts';
-import { gitlabCodeQuality } from './gitlab_code_quality.ts';
+import { gitlabCodeQuality } from './gitlab-code-quality.ts';
 
 const REPORT = 'gitlab_code_quality/gl-code-quality-report.json';
 
