@@ -1,4 +1,5 @@
 import type { Severity } from '../domain/findings/severity.ts';
+import type { FindingStatus } from '../domain/findings/lifecycle.ts';
 import type { Action, Condition } from '../domain/policies/definition.ts';
 import type { ColumnType, Generated } from 'kysely';
 
@@ -122,8 +123,10 @@ export interface ScannerTypesTable {
   updated_at: UpdatedAt;
 }
 
+/** Kept here too for the table types' readers; lifecycle.ts owns it. */
+export type { FindingStatus };
+
 export type ScanStatus = 'pending' | 'processing' | 'completed' | 'failed';
-export type FindingStatus = 'open' | 'confirmed' | 'false_positive' | 'fixed';
 export type SeverityName = Severity;
 
 export interface ScansTable {

@@ -1,6 +1,6 @@
-import type { FindingStatus } from '../../db/schema.ts';
-
-export const FINDING_STATUSES: readonly FindingStatus[] = ['open', 'confirmed', 'false_positive', 'fixed'];
+/** A finding's statuses; the table types (db/schema.ts) take the type from here. */
+export const FINDING_STATUSES = ['open', 'confirmed', 'false_positive', 'fixed'] as const;
+export type FindingStatus = (typeof FINDING_STATUSES)[number];
 
 /**
  * Manual transitions (spec table plus DESIGN.md §6's false_positive → open). Ingest and policies

@@ -1,6 +1,7 @@
 import { sql, type Expression, type SqlBool, type Transaction } from 'kysely';
 import type { DB, FindingStatus } from '../../db/schema.ts';
-import { publishEvents, subscribesTo, type EventType } from '../../events/events.ts';
+import { subscribesTo, type EventType } from '../../events/event-types.ts';
+import { publishEvents } from '../../events/events.ts';
 import { changeAssignee } from '../findings/assignment.ts';
 import { changeStatus } from '../findings/status.ts';
 import { recordTimeline, type Actor } from '../findings/timeline.ts';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
 import type { DB, EventsTable, WebhookDeliveriesTable } from '../../db/schema.ts';
-import { subscribesTo } from '../../events/events.ts';
+import { subscribesTo } from '../../events/event-types.ts';
 import { iso } from '../../http/schemas.ts';
 import type { Jobs } from '../../jobs/jobs.ts';
 import { presentFinding } from '../findings/findings.presenter.ts';

@@ -3,7 +3,7 @@ import { parseId, requireApplication } from '../../access/access.ts';
 import type { UserPrincipal } from '../../access/principal.ts';
 import type { DB } from '../../db/schema.ts';
 import { badRequest, notFound } from '../../errors.ts';
-import { parseSubscription } from '../../events/events.ts';
+import { parseSubscription } from '../../events/event-types.ts';
 import type { SecretBox } from '../../lib/secrets.ts';
 import { presentWebhook } from './webhooks.presenter.ts';
 import type { CreateWebhookInput, UpdateWebhookInput, WebhookRecord } from './webhooks.schema.ts';
