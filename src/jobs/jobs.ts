@@ -8,6 +8,8 @@ import { asBackgroundWork } from '../db/pglite-dialect.ts';
 import { bossDatabase, viaKysely } from './boss-database.ts';
 import type { JobLog, JobName, Jobs, JobSpec, JobSpecs } from './job-map.ts';
 
+export type { JobLog };
+
 /** What the runtime itself reads of the application context. */
 export interface JobRuntimeContext {
   config: Config;
