@@ -42,8 +42,17 @@ export interface ApiKeysTable {
   expires_at: Timestamp | null;
   last_used_at: Timestamp | null;
   revoked_at: Timestamp | null;
+  /** Refused on every state-changing request (src/http/auth.ts). */
+  read_only: Generated<boolean>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
+}
+
+/** Sign-in attempts per bucket in a fixed window (src/modules/auth/login-throttle.ts). */
+export interface LoginThrottleTable {
+  bucket: string;
+  attempts: number;
+  window_ends_at: Timestamp;
 }
 
 export interface TeamsTable {
@@ -365,6 +374,8 @@ export interface WebhooksTable {
   events: string[];
   /** AES-GCM sealed (SecretBox); never returned. */
   secret_sealed: string | null;
+  /** The origin the secret was saved for; deliveries elsewhere are refused (null: no secret). */
+  secret_origin: string | null;
   active: Generated<boolean>;
   /** Set when a delivery used up its retries; cleared by the next success. */
   failing_since: Timestamp | null;
@@ -453,6 +464,8 @@ export interface IssueTrackersTable {
   /** AES-GCM sealed (SecretBox); never returned. */
   token_sealed: string;
   token_last4: string;
+  /** The origin the token was saved for; it is never sent anywhere else (null: saved before this rule). */
+  token_origin: string | null;
   base_url: string;
   project_key: string | null;
   issue_type: string | null;
@@ -468,6 +481,13 @@ export interface IssueTrackersTable {
   created_by: number | null;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
+}
+
+/** An inbound tracker webhook delivery already applied; kept for a window to refuse replays. */
+export interface TrackerDeliveriesTable {
+  tracker_id: number;
+  delivery_id: string;
+  received_at: CreatedAt;
 }
 
 /** A finding's ticket: claimed (`pending`) before the provider is called, so there is never a second. */
@@ -492,6 +512,7 @@ export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
   api_keys: ApiKeysTable;
+  login_throttle: LoginThrottleTable;
   teams: TeamsTable;
   team_members: TeamMembersTable;
   groups: GroupsTable;
@@ -514,6 +535,7 @@ export interface DB {
   policy_runs: PolicyRunsTable;
   issue_trackers: IssueTrackersTable;
   tracker_issues: TrackerIssuesTable;
+  tracker_deliveries: TrackerDeliveriesTable;
   ingest_staging: IngestStagingTable;
   upload_chunks: UploadChunksTable;
 }
