@@ -7,6 +7,8 @@ import { JOBS_CHANNEL } from '../db/change-notices.ts';
 import { asBackgroundWork } from '../db/pglite-dialect.ts';
 import { bossDatabase, viaKysely } from './boss-database.ts';
 import type { JobLog, JobName, Jobs, JobSpec, JobSpecs } from './job-map.ts';
+import { createLiveness } from './liveness.ts';
+import type { Metrics } from '../observability/metrics.ts';
 
 export type { JobLog };
 
@@ -15,6 +17,8 @@ export interface JobRuntimeContext {
   config: Config;
   database: Database;
   db: Kysely<DB>;
+  /** Worker liveness reports there (liveness.ts). */
+  metrics: Metrics;
 }
 
 /** What a handler gets: the context the runtime was started with, the job sender and a log. */
@@ -60,7 +64,21 @@ export async function startJobs<C extends JobRuntimeContext>(
   jobs: JobMap<C>,
   options: JobsOptions,
 ): Promise<Jobs> {
-  const bossDb = bossDatabase(context.database);
+  // Liveness: a process that runs workers holds what it fetches, and releases what dead ones held.
+  const liveness = options.work
+    ? createLiveness({
+        db: context.db,
+        jobSchema: context.database.jobSchema,
+        deadAfterSeconds: context.config.jobs.deadAfterSeconds,
+        onlyProcess: context.database.pglite !== undefined,
+        metrics: context.metrics,
+        log: options.log,
+        onReleased: (queues) => {
+          for (const name of queues) if (names.includes(name as JobName)) api.wake(name as JobName);
+        },
+      })
+    : undefined;
+  const bossDb = bossDatabase(context.database, liveness?.rewrite);
   const onError = (error: Error) => options.log.error({ err: error }, 'job system error');
   const connection = { db: bossDb, schema: context.database.jobSchema };
   const boss = new PgBoss({
@@ -138,6 +156,10 @@ export async function startJobs<C extends JobRuntimeContext>(
       await workersStarted?.catch(() => {}); // a worker starting now would outlive the stop
       await clock?.stop({ graceful: true, wait: true, timeout: 30_000 });
       await boss.stop({ graceful: true, wait: true, timeout: 30_000 });
+      // What pg-boss could not fail at its stop goes back for retry; the process deregisters.
+      await liveness
+        ?.stop()
+        .catch((error: unknown) => options.log.warn({ err: error }, 'deregistering failed'));
       // The completions pg-boss started without awaiting them finish before the database closes;
       // anything it starts later is not run.
       await bossDb.close();
@@ -155,6 +177,7 @@ export async function startJobs<C extends JobRuntimeContext>(
       await clock.start();
     }
     const jobContext: HandlerContext<C> = { ...context, jobs: api, log: options.log };
+    await liveness?.start();
     for (const name of names) {
       const id = await startWorker(boss, name, jobs[name] as AnyJobSpec<C>, jobContext);
       workerIds.set(name, id);
