@@ -7,8 +7,7 @@ import { JOBS_CHANNEL } from '../db/change-notices.ts';
 import { asBackgroundWork } from '../db/pglite-dialect.ts';
 import { bossDatabase, viaKysely } from './boss-database.ts';
 import type { JobLog, JobName, Jobs, JobSpec, JobSpecs } from './job-map.ts';
-import { createLiveness } from './liveness.ts';
-import type { Metrics } from '../observability/metrics.ts';
+import { createLiveness, type LivenessMetrics } from './liveness.ts';
 
 export type { JobLog };
 
@@ -18,7 +17,7 @@ export interface JobRuntimeContext {
   database: Database;
   db: Kysely<DB>;
   /** Worker liveness reports there (liveness.ts). */
-  metrics: Metrics;
+  metrics: LivenessMetrics;
 }
 
 /** What a handler gets: the context the runtime was started with, the job sender and a log. */
