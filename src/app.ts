@@ -8,6 +8,7 @@ import type { App, AppContext } from './app-context.ts';
 import { apiKeyFrom, registerAuthentication, SESSION_COOKIE } from './http/auth.ts';
 import { registerErrorHandling, sendFrameworkError, sendProblem } from './http/errors.ts';
 import { registerOpenApi } from './http/openapi.ts';
+import { registerStrictQuery } from './http/strict-query.ts';
 import { registerTwinFolding } from './http/twins.ts';
 import { registerNulByteGuard, schemaController } from './http/validation.ts';
 import { registerWebUi } from './http/web-ui.ts';
@@ -139,6 +140,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   app.removeContentTypeParser('text/plain');
   registerNulByteGuard(app);
   registerTwinFolding(app);
+  registerStrictQuery(app);
   await app.register(cookie);
   await app.register(multipart, {
     limits: { fileSize: context.config.uploadLimitBytes, files: 1, fields: 20, fieldSize: 64 * 1024 },
