@@ -135,6 +135,8 @@ describe('the README walk-through', () => {
       version: string;
     };
     expect(sarif.version).toBe('2.1.0');
+    // The CLI's gate against 1.0.0 failed, as the README says, on the renamed file's findings.
+    expect(all).toMatch(/Gate failed: \d+ open findings not in 1\.0\.0 at or above low/);
     // The policy was stored on the walk-through's application, assigning to its teammate.
     expect(all).toMatch(/"name":"critical API findings"/);
 
