@@ -1,6 +1,7 @@
 import type { RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { takesStrictQuery } from '../src/http/strict-query.ts';
+import { camelCase, snakeCase } from '../src/http/twins.ts';
 import { makeApplication, makeUser, type TestUser } from './support/factories.ts';
 import {
   endpointsOf,
@@ -79,8 +80,8 @@ describe('unknown query parameters', () => {
     expect(withQuery.length).toBeGreaterThanOrEqual(10);
     for (const endpoint of withQuery) {
       for (const name of declared(endpoint)) {
-        const camel = name.replace(/_([a-z0-9])/g, (_match, letter: string) => letter.toUpperCase());
-        for (const spelling of new Set([name, camel])) {
+        const twin = name.includes('_') ? camelCase(name) : snakeCase(name);
+        for (const spelling of new Set([name, twin])) {
           const response = await send(endpoint, `${spelling}=1`);
           const what = `${label(endpoint)} ?${spelling}: ${response.body.slice(0, 300)}`;
           if (response.statusCode === 400)
@@ -102,6 +103,27 @@ describe('unknown query parameters', () => {
     );
     const errors = response.json().errors as { path: string }[];
     expect(errors.map((issue) => issue.path)).toEqual(['querystring.scannerType']);
+  });
+
+  it('a parameter declared in camelCase is also taken in snake_case, and means the same', async () => {
+    const admin2 = await makeUser(t, { role: 'admin' });
+    const app = await makeApplication(t, admin2);
+    const other = await makeApplication(t, admin2);
+    const ask = (query: string) =>
+      t.app.inject({ url: `/api/dashboard/stats?${query}`, headers: admin2.headers });
+    const camel = await ask(`applicationId=${app.slug}`);
+    const snake = await ask(`application_id=${app.slug}`);
+    expect(snake.statusCode, snake.body).toBe(200);
+    expect(snake.json()).toEqual(camel.json());
+    // Folded into applicationId: two different values disagree (not an unknown parameter).
+    const both = await ask(`application_id=${other.slug}&applicationId=${app.slug}`);
+    expect(both.statusCode).toBe(400);
+    expect(both.json()).toMatchObject({
+      code: 'validation_failed',
+      detail: 'application_id and applicationId disagree',
+    });
+    const unknown = await ask('app=1');
+    expect(unknown.json().detail).toContain('applicationId (or application_id)');
   });
 
   it('only the declared open routes take any parameter', async () => {

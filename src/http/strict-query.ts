@@ -1,19 +1,17 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.ts';
+import { camelCase, snakeCase } from './twins.ts';
 
 /**
  * Unknown query parameters are refused, not ignored: `GET /api/findings?scannerType=gitleaks` (the
  * filter is `scanner_type_id`) once answered with every finding, a wrong answer that looked right.
  * Every API route takes exactly the parameters its querystring schema declares (none without one),
- * each also in its camelCase spelling (twins.ts folds those before this runs). A schema that says
+ * each also in its other spelling, camelCase or snake_case (twins.ts folds those before this runs). A schema that says
  * `additionalProperties: true` keeps its door open on purpose (a tracker's webhook URL, where the
  * tracker may append parameters of its own).
  */
 
 type QuerySchema = { properties?: Record<string, unknown>; additionalProperties?: unknown } | undefined;
-
-const camelCase = (name: string): string =>
-  name.replace(/_([a-z0-9])/g, (_match, letter: string) => letter.toUpperCase());
 
 /** The routes this applies to: the API, less the documentation UI's own pages and assets. */
 export function takesStrictQuery(url: string): boolean {
@@ -23,7 +21,7 @@ export function takesStrictQuery(url: string): boolean {
 /** The parameters a route accepts, as documented: `application_id (or applicationId)`. */
 export function acceptedParameters(schema: QuerySchema): string[] {
   return Object.keys(schema?.properties ?? {}).map((name) => {
-    const twin = camelCase(name);
+    const twin = name.includes('_') ? camelCase(name) : snakeCase(name);
     return twin === name ? name : `${name} (or ${twin})`;
   });
 }
