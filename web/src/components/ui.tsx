@@ -69,7 +69,8 @@ export function ProblemAlert({ error, title }: { error: unknown; title?: string 
 export function PageLoader() {
   return (
     <Center py="xl">
-      <Loader aria-label="Loading" />
+      {/* A plain span may not carry a name (axe: aria-prohibited-attr); a status region may. */}
+      <Loader role="status" aria-label="Loading" />
     </Center>
   );
 }
