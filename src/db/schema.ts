@@ -1,5 +1,5 @@
-import type { Severity } from '../domain/findings/severity.ts';
 import type { FindingStatus } from '../domain/findings/lifecycle.ts';
+import type { Severity } from '../domain/findings/severity.ts';
 import type { Action, Condition } from '../domain/policies/definition.ts';
 import type { ColumnType, Generated } from 'kysely';
 
@@ -132,11 +132,10 @@ export interface ScannerTypesTable {
   updated_at: UpdatedAt;
 }
 
-/** Kept here too for the table types' readers; lifecycle.ts owns it. */
-export type { FindingStatus };
-
 export type ScanStatus = 'pending' | 'processing' | 'completed' | 'failed';
 export type SeverityName = Severity;
+/** The finding statuses are the lifecycle's (domain/findings/lifecycle.ts). */
+export type { FindingStatus };
 
 export interface ScansTable {
   id: Generated<number>;

@@ -8,6 +8,7 @@ import { asBackgroundWork } from '../db/pglite-dialect.ts';
 import { bossDatabase, viaKysely } from './boss-database.ts';
 import type { JobLog, JobName, Jobs, JobSpec, JobSpecs } from './job-map.ts';
 import { createLiveness, type LivenessMetrics } from './liveness.ts';
+import { loggedJob } from './job-log.ts';
 
 export type { JobLog };
 
@@ -297,7 +298,9 @@ function startWorker<C extends JobRuntimeContext>(
     const started = boss.work(name, { batchSize: 1, pollingIntervalSeconds }, async ([job]) => {
       if (!job) return;
       try {
-        await asBackgroundWork(() => spec.handler(context, job.data));
+        await loggedJob(context.log, { queue: name, job: job.id }, () =>
+          asBackgroundWork(() => spec.handler(context, job.data)),
+        );
       } finally {
         // Another may be waiting: the wakes that came while this one ran are one flag in pg-boss,
         // which fetches once for them all; each job after the first would wait for a poll.
@@ -310,15 +313,17 @@ function startWorker<C extends JobRuntimeContext>(
     name,
     { batchSize: spec.batchSize, pollingIntervalSeconds, includeMetadata: true },
     async (batch) => {
-      const failures = await asBackgroundWork(() =>
-        spec.batchHandler(
-          context,
-          batch.map((job) => ({
-            id: job.id,
-            data: job.data,
-            retryCount: job.retryCount,
-            retryLimit: job.retryLimit,
-          })),
+      const failures = await loggedJob(context.log, { queue: name, jobs: batch.length }, () =>
+        asBackgroundWork(() =>
+          spec.batchHandler(
+            context,
+            batch.map((job) => ({
+              id: job.id,
+              data: job.data,
+              retryCount: job.retryCount,
+              retryLimit: job.retryLimit,
+            })),
+          ),
         ),
       );
       // Failed jobs leave the active state here, so the batch's completion passes them over.
