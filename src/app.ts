@@ -15,13 +15,16 @@ import { loggableError } from './lib/loggable-error.ts';
 import { sha256Hex } from './lib/secrets.ts';
 import { apiKeyRoutes } from './modules/api-keys/api-keys.routes.ts';
 import { applicationRoutes } from './modules/applications/applications.routes.ts';
+import { assigneeRoutes } from './modules/applications/assignees.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
+import { directoryRoutes } from './modules/directory/directory.routes.ts';
 import { findingRoutes } from './modules/findings/findings.routes.ts';
 import { groupRoutes } from './modules/groups/groups.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { ingestRoutes } from './modules/ingest/ingest.routes.ts';
 import { issueTrackerRoutes } from './modules/issue-trackers/issue-trackers.routes.ts';
+import { accessListRoutes } from './modules/permissions/access-list.routes.ts';
 import { permissionRoutes } from './modules/permissions/permissions.routes.ts';
 import { policyRoutes } from './modules/policies/policies.routes.ts';
 import { scannerTypeRoutes } from './modules/scanner-types/scanner-types.routes.ts';
@@ -52,6 +55,9 @@ const ROUTE_MODULES: ((app: App, context: AppContext) => void)[] = [
   webhookRoutes,
   policyRoutes,
   issueTrackerRoutes,
+  accessListRoutes,
+  assigneeRoutes,
+  directoryRoutes,
 ];
 
 /** A URL as logged: the value of any `secret`/`token` query parameter replaced. */
