@@ -62,7 +62,13 @@ export function Layout() {
             </Text>
           </Group>
           <Group>
-            <Text size="sm" c="dimmed">
+            <Text
+              component={Link}
+              to="/profile"
+              size="sm"
+              c="dimmed"
+              aria-label={`Your profile (${me.data?.email ?? ''})`}
+            >
               {me.data?.email}
             </Text>
             <Button variant="default" size="xs" onClick={() => void signOut()}>
