@@ -78,9 +78,15 @@ export function AccessPanel({ target }: { target: AccessTarget }) {
   const queryClient = useQueryClient();
   const access = useAccessList(target);
   const [search, setSearch] = useState('');
-  const [subject, setSubject] = useState<string | null>(null);
+  const [chosen, setChosen] = useState<{ value: string; label: string } | null>(null);
+  const subject = chosen?.value ?? null;
   const [action, setAction] = useState<Action>('read');
-  const options = useDirectorySearch(search);
+  const found = useDirectorySearch(search);
+  // The chosen one stays an option while the search text (now its label) finds nobody else.
+  const options =
+    chosen && !found.some((group) => group.items.some((item) => item.value === chosen.value))
+      ? [{ group: 'Chosen', items: [chosen] }, ...found]
+      : found;
   const path = { params: { path: { id: String(target.id) } } };
   const refresh = () => {
     void queryClient.invalidateQueries({ queryKey: [target.kind, target.id, 'access'] });
@@ -94,7 +100,7 @@ export function AccessPanel({ target }: { target: AccessTarget }) {
           : api.POST('/api/groups/{id}/permissions', { ...path, body }),
       ),
     onSuccess: () => {
-      setSubject(null);
+      setChosen(null);
       setSearch('');
       refresh();
     },
@@ -168,7 +174,7 @@ export function AccessPanel({ target }: { target: AccessTarget }) {
                             <Button
                               size="compact-xs"
                               color="red.9"
-                              variant="subtle"
+                              variant="outline"
                               loading={revoke.isPending && revoke.variables.subject === entry.subject}
                               onClick={() => revoke.mutate({ subject: entry.subject, action: entry.action })}
                               aria-label={`Revoke ${entry.action} from ${entry.name}`}
@@ -198,7 +204,9 @@ export function AccessPanel({ target }: { target: AccessTarget }) {
                     searchValue={search}
                     onSearchChange={setSearch}
                     value={subject}
-                    onChange={setSubject}
+                    onChange={(value, option) =>
+                      setChosen(value && option ? { value, label: option.label } : null)
+                    }
                     nothingFoundMessage="Nobody by that name"
                   />
                   <Select

@@ -69,7 +69,7 @@ export function ProblemAlert({ error, title }: { error: unknown; title?: string 
 export function PageLoader() {
   return (
     <Center py="xl">
-      <Loader aria-label="Loading" />
+      <Loader role="status" aria-label="Loading" />
     </Center>
   );
 }

@@ -117,8 +117,8 @@ function DeleteVersion({
     <form onSubmit={submit}>
       <Stack gap="xs">
         {detail.isPending ? (
-          <Group gap="xs">
-            <Loader size="sm" aria-label="Counting what the version holds" />
+          <Group gap="xs" role="status">
+            <Loader size="sm" />
             <Text size="sm">Counting findings and scans…</Text>
           </Group>
         ) : detail.isError ? (
@@ -166,8 +166,8 @@ export function VersionActions({ applicationId, version }: { applicationId: numb
     <>
       <Menu position="bottom-end">
         <Menu.Target>
-          <Button size="compact-xs" variant="subtle" aria-label={`Actions for version ${version.name}`}>
-            Manage
+          <Button size="compact-xs" variant="subtle">
+            Manage<span className="sr-only"> version {version.name}</span>
           </Button>
         </Menu.Target>
         <Menu.Dropdown>
