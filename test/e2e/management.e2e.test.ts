@@ -316,7 +316,7 @@ describe.skipIf(!hasChromium)('a team lead manages their application in Chromium
     }
   });
 
-  it('renames a version and sets its branch; deletes another after seeing what it removes', async () => {
+  it('renames a version, sets its branch and makes it the default; deletes another after seeing what it removes', async () => {
     await page.goto(`${base}/applications/${ids.app}`);
     const keep = page.getByTestId('version-row').filter({ hasText: '2.0.0' });
     await keep.getByRole('button', { name: 'Manage version 2.0.0' }).click();
@@ -329,7 +329,21 @@ describe.skipIf(!hasChromium)('a team lead manages their application in Chromium
     const renamed = await asAdmin<{ name: string; branch: string | null }>(
       `/api/applications/${ids.app}/versions/${ids.keep}`,
     );
-    expect(renamed).toMatchObject({ name: '2.0.0-rc1', branch: 'release/2.0' });
+    expect(renamed).toMatchObject({ name: '2.0.0-rc1', branch: 'release/2.0', is_default: false });
+    await page
+      .getByTestId('version-row')
+      .filter({ hasText: '2.0.0-rc1' })
+      .getByRole('button', { name: 'Manage version 2.0.0-rc1' })
+      .click();
+    await page.getByRole('menuitem', { name: 'Make default' }).click();
+    await page.getByTestId('version-row').filter({ hasText: '2.0.0-rc1' }).getByText('default').waitFor();
+    await expect
+      .poll(
+        async () =>
+          (await asAdmin<{ is_default: boolean }>(`/api/applications/${ids.app}/versions/${ids.keep}`))
+            .is_default,
+      )
+      .toBe(true);
 
     const counts = await asAdmin<{ finding_count: number; scan_count: number }>(
       `/api/applications/${ids.app}/versions/${ids.drop}`,
