@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { accessLevels, requireAccess, requireApplication } from '../../access/access.ts';
+import { accessLevels, groupAccessLevelSql, requireAccess, requireApplication } from '../../access/access.ts';
 import { isAdmin, type UserPrincipal } from '../../access/principal.ts';
 import type { AccessAction, DB } from '../../db/schema.ts';
 import type { AccessEntry, AccessList } from './access-list.schema.ts';
@@ -88,15 +88,20 @@ export async function groupAccessList(
   groupRef: string,
 ): Promise<AccessList> {
   const group = await requireAccess(db, user, { kind: 'group', ref: groupRef }, 'read');
-  const canWrite =
-    isAdmin(user) ||
-    (await requireAccess(db, user, { kind: 'group', ref: String(group.id) }, 'write').then(
-      () => true,
-      () => false,
-    ));
+  const level = isAdmin(user)
+    ? 2
+    : Number(
+        (
+          await db
+            .selectFrom('groups as g')
+            .select(groupAccessLevelSql(user.id).as('level'))
+            .where('g.id', '=', group.id)
+            .executeTakeFirstOrThrow()
+        ).level,
+      );
   return {
     entries: await entriesReaching(db, { applicationId: null, groupId: group.id }),
-    can_administer: canWrite,
+    can_administer: level >= 2,
   };
 }
 
