@@ -159,9 +159,11 @@ function SignOutEverywhere() {
       <Text size="sm" mb="xs">
         Signs you out on every browser and device, this one included. API keys are not affected.
       </Text>
-      <Button variant="outline" color="red.9" onClick={() => signOut.mutate()} loading={signOut.isPending}>
-        Sign out everywhere
-      </Button>
+      <Group>
+        <Button variant="outline" color="red.9" onClick={() => signOut.mutate()} loading={signOut.isPending}>
+          Sign out everywhere
+        </Button>
+      </Group>
       {signOut.error ? <ProblemAlert error={signOut.error} /> : null}
     </Card>
   );
