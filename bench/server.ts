@@ -141,6 +141,8 @@ export function serverEnv(
     // The bench sends thousands of requests a minute with one credential: lift the limits out of the way.
     RATE_LIMIT_PER_MINUTE: '100000000',
     LOGIN_RATE_LIMIT_PER_MINUTE: '10000',
+    LOGIN_ADDRESS_LIMIT_PER_MINUTE: '10000',
+    LOGIN_ACCOUNT_LIMIT_PER_HOUR: '10000',
     UPLOAD_LIMIT_BYTES: String(options.uploadLimitBytes ?? 8 * 1024 ** 3),
     OUTBOUND_ALLOW_PRIVATE: String(options.allowPrivateOutbound ?? false),
     JOBS_IN_SERVER: String(options.jobsInServer ?? true),

@@ -5,14 +5,14 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyRequest } from 'fastify';
 import { isRouteAccess } from './access/route-access.ts';
 import type { App, AppContext } from './app-context.ts';
-import { apiKeyFrom, registerAuthentication, SESSION_COOKIE } from './http/auth.ts';
+import type { Config } from './config.ts';
+import { registerAuthentication } from './http/auth.ts';
 import { registerErrorHandling, sendFrameworkError, sendProblem } from './http/errors.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerTwinFolding } from './http/twins.ts';
 import { registerNulByteGuard, schemaController } from './http/validation.ts';
 import { registerWebUi } from './http/web-ui.ts';
 import { loggableError } from './lib/loggable-error.ts';
-import { sha256Hex } from './lib/secrets.ts';
 import { apiKeyRoutes } from './modules/api-keys/api-keys.routes.ts';
 import { applicationRoutes } from './modules/applications/applications.routes.ts';
 import { assigneeRoutes } from './modules/applications/assignees.routes.ts';
@@ -60,15 +60,61 @@ const ROUTE_MODULES: ((app: App, context: AppContext) => void)[] = [
   directoryRoutes,
 ];
 
-/** A URL as logged: the value of any `secret`/`token` query parameter replaced. */
-function withoutQuerySecrets(url: string): string {
-  return url.replace(/([?&](?:secret|token)=)[^&#]*/gi, '$1[redacted]');
+/** Query parameter names whose values are credentials (a tracker's webhook URL carries `?secret=`). */
+const SECRET_PARAMETER = /secret|token|password|api[-_]?key/;
+
+/** A parameter name as the query parser reads it: percent-decoded, `+` a space, `[…]` suffix dropped. */
+function parameterName(raw: string): string {
+  let name = raw.replaceAll('+', ' ');
+  try {
+    name = decodeURIComponent(name);
+  } catch {
+    // Malformed escapes stay as written; the parser will not read them as a secret's name either.
+  }
+  return name.replace(/\[.*$/s, '').trim().toLowerCase();
 }
 
-/** Rate-limit bucket: the credential when there is one, else the client address. */
+/**
+ * A URL as logged: the value of every query parameter named like a credential replaced, however
+ * the name is spelled (`?%73ecret=`, `?secret[]=`, `?SECRET%5B0%5D=`).
+ */
+export function withoutQuerySecrets(url: string): string {
+  const start = url.indexOf('?');
+  if (start < 0) return url;
+  const query = url
+    .slice(start + 1)
+    .split('&')
+    .map((pair) => {
+      const equals = pair.indexOf('=');
+      if (equals < 0) return pair;
+      const name = pair.slice(0, equals);
+      return SECRET_PARAMETER.test(parameterName(name)) ? `${name}=[redacted]` : pair;
+    });
+  return `${url.slice(0, start)}?${query.join('&')}`;
+}
+
+/**
+ * Rate-limit bucket: the principal authentication verified (the limit runs after it, see
+ * registerAuthentication), else the client address. Never a credential as presented: a random
+ * cookie or key would be a fresh bucket each time.
+ */
 function rateLimitKey(request: FastifyRequest): string {
-  const credential = apiKeyFrom(request) ?? request.headers['x-api-token'] ?? request.cookies[SESSION_COOKIE];
-  return typeof credential === 'string' ? `credential:${sha256Hex(credential)}` : `ip:${request.ip}`;
+  const principal = request.principal;
+  if (principal?.kind === 'user') return `user:${principal.id}`;
+  if (principal?.kind === 'application_token') return `application:${principal.applicationId}`;
+  return `ip:${request.ip}`;
+}
+
+/**
+ * TRUST_PROXY for Fastify. A hop count is passed as a function: this Fastify treats a bare number as
+ * "trust nothing". With n hops the socket's peer and the n − 1 addresses before it are proxies, so the
+ * client is the n-th address of `X-Forwarded-For` from the right.
+ */
+function fastifyTrustProxy(
+  trust: Config['trustProxy'],
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust !== 'number') return trust;
+  return (_address, hop) => hop < trust;
 }
 
 export interface BuildAppOptions {
@@ -109,7 +155,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
             },
             ...(options.logStream ? { stream: options.logStream } : {}),
           },
-    trustProxy: context.config.trustProxy,
+    trustProxy: fastifyTrustProxy(context.config.trustProxy),
     bodyLimit: 1024 * 1024,
     requestIdHeader: 'x-request-id',
     genReqId: () => crypto.randomUUID(),
@@ -162,7 +208,8 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
       return error;
     },
   });
-  registerAuthentication(app, context.db, context.secretKey, context.database.changeNotices);
+  // Route-level, the limit runs after this instance-level hook; a request it refuses is counted here.
+  registerAuthentication(app, context.db, context.secretKey, context.database.changeNotices, app.rateLimit());
   await registerOpenApi(app);
   for (const register of ROUTE_MODULES) register(app, context);
   await registerWebUi(app);

@@ -25,7 +25,12 @@ describe('loadConfig', () => {
       ingestWorkerMinBytes: 0,
       logLevel: 'info',
       sessionTtlHours: 24 * 7,
-      rateLimit: { perMinute: 1200, loginPerMinute: 10 },
+      rateLimit: {
+        perMinute: 1200,
+        loginPerMinute: 10,
+        loginPerAddressPerMinute: 30,
+        loginPerAccountPerHour: 50,
+      },
       trustProxy: false,
       jobs: { inServer: true, timeoutSeconds: 1800, pollSeconds: 2 },
       shutdownTimeoutSeconds: 60,
@@ -91,7 +96,9 @@ describe('loadConfig', () => {
       SESSION_TTL_HOURS: '12',
       RATE_LIMIT_PER_MINUTE: '60',
       LOGIN_RATE_LIMIT_PER_MINUTE: '5',
-      TRUST_PROXY: 'true',
+      TRUST_PROXY: '2',
+      LOGIN_ADDRESS_LIMIT_PER_MINUTE: '40',
+      LOGIN_ACCOUNT_LIMIT_PER_HOUR: '20',
       UNRELATED: 'ignored',
     });
     expect(config).toMatchObject({
@@ -102,10 +109,34 @@ describe('loadConfig', () => {
       secretKey: 'k'.repeat(32),
       logLevel: 'debug',
       sessionTtlHours: 12,
-      rateLimit: { perMinute: 60, loginPerMinute: 5 },
-      trustProxy: true,
+      rateLimit: {
+        perMinute: 60,
+        loginPerMinute: 5,
+        loginPerAddressPerMinute: 40,
+        loginPerAccountPerHour: 20,
+      },
+      trustProxy: 2,
     });
     expect(loadConfig({ DATABASE_URL: 'postgres://localhost/x' }).databaseUrl).toBe('postgres://localhost/x');
+  });
+
+  it('reads TRUST_PROXY as no proxy, a hop count or proxy addresses, and refuses true (every hop)', () => {
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,::1,fd00::/8,loopback' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '127.0.0.1',
+      '::1',
+      'fd00::/8',
+      'loopback',
+    ]);
+    const refusal = failure({ TRUST_PROXY: 'true' });
+    expect(refusal).toMatch(/^\s*TRUST_PROXY: /m);
+    expect(refusal).toContain('TRUST_PROXY=1');
+    for (const wrong of ['yes', '10.0.0.0/33', '10.0.0.1/8/1', 'proxy.example.com', '11', '1,']) {
+      expect(failure({ TRUST_PROXY: wrong })).toMatch(/^\s*TRUST_PROXY: /m);
+    }
   });
 
   it.each([

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
 
@@ -17,7 +18,10 @@ const EnvSchema = Type.Object({
   SESSION_TTL_HOURS: Type.Integer({ minimum: 1, default: 24 * 7 }),
   RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 1200 }),
   LOGIN_RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 10 }),
-  TRUST_PROXY: Type.Boolean({ default: false }),
+  LOGIN_ADDRESS_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 30 }),
+  LOGIN_ACCOUNT_LIMIT_PER_HOUR: Type.Integer({ minimum: 1, default: 50 }),
+  // A hop count or a list of proxy addresses; read by trustedProxies() below.
+  TRUST_PROXY: Type.String({ maxLength: 2000, default: 'false' }),
   JOBS_IN_SERVER: Type.Boolean({ default: true }),
   JOB_TIMEOUT_SECONDS: Type.Integer({ minimum: 2, default: 1800 }),
   // pg-boss polls at most twice a second.
@@ -66,8 +70,22 @@ export interface Config {
   ingestWorkerMinBytes: number;
   logLevel: Env['LOG_LEVEL'];
   sessionTtlHours: number;
-  rateLimit: { perMinute: number; loginPerMinute: number };
-  trustProxy: boolean;
+  rateLimit: {
+    perMinute: number;
+    /** Sign-in attempts per minute from one address at one email. */
+    loginPerMinute: number;
+    /** Sign-in attempts per minute from one address, whatever the emails (password spraying). */
+    loginPerAddressPerMinute: number;
+    /** Sign-in attempts per hour at one email, whatever the addresses (a slower lock-out). */
+    loginPerAccountPerHour: number;
+  };
+  /**
+   * Which proxies in front of the server are trusted to write `X-Forwarded-For`/`-Proto`: `false`
+   * (none: the socket's address is the client), a hop count (the client is that many hops from the
+   * right), or proxy addresses and CIDRs (the client is the first address from the right that is not
+   * one of them). Fastify's `trustProxy` takes each form as is.
+   */
+  trustProxy: false | number | string[];
   jobs: {
     /** Run background workers in the server process (`scanhub worker` runs them alone). */
     inServer: boolean;
@@ -125,6 +143,50 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
+/** proxy-addr's names for address ranges, accepted in a TRUST_PROXY list beside addresses and CIDRs. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  if (!/^[0-9]{1,3}$/.test(prefix)) return false;
+  return Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY as Fastify's `trustProxy`, or the reason it is refused. `true` (trust every hop) is
+ * refused: any client could then choose the address the rate limits count, by sending its own
+ * `X-Forwarded-For`.
+ */
+function trustedProxies(raw: string): { trusted: Config['trustProxy'] } | { refused: string } {
+  const value = raw.trim().toLowerCase();
+  if (value === 'false' || value === '0' || value === '') return { trusted: false };
+  if (value === 'true') {
+    return {
+      refused:
+        'true (trust every hop) lets any client pick its own address through X-Forwarded-For; set the number of proxies in front of scanhub (TRUST_PROXY=1 behind one reverse proxy) or their addresses (TRUST_PROXY=10.0.0.0/8,127.0.0.1)',
+    };
+  }
+  if (/^[0-9]+$/.test(value)) {
+    const hops = Number(value);
+    return hops <= 10 ? { trusted: hops } : { refused: 'a hop count is at most 10' };
+  }
+  const entries = value.split(',').map((entry) => entry.trim());
+  const wrong = entries.filter((entry) => !isProxyAddress(entry));
+  if (wrong.length > 0) {
+    return {
+      refused: `must be false, a hop count or a comma-separated list of proxy addresses or CIDRs (${wrong
+        .slice(0, 3)
+        .map((entry) => JSON.stringify(entry))
+        .join(', ')} is not an address)`,
+    };
+  }
+  return { trusted: entries };
+}
+
 /** Reads and validates configuration once; a bad value stops the start with every problem listed. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const given = Object.keys(EnvSchema.properties).filter((key) => env[key] !== undefined && env[key] !== '');
@@ -138,10 +200,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }
   }
   const errors = [...Value.Errors(EnvSchema, converted)];
-  if (errors.length > 0) {
-    const lines = new Set(
-      errors.map((error) => `  ${error.instancePath.replace(/^\//, '')}: ${error.message}`),
-    );
+  const lines = new Set(
+    errors.map((error) => `  ${error.instancePath.replace(/^\//, '')}: ${error.message}`),
+  );
+  const trustProxy = trustedProxies(String(converted['TRUST_PROXY'] ?? 'false'));
+  if ('refused' in trustProxy) lines.add(`  TRUST_PROXY: ${trustProxy.refused}`);
+  if (lines.size > 0 || 'refused' in trustProxy) {
     throw new ConfigError(`Invalid configuration:\n${[...lines].join('\n')}`);
   }
   const parsed = converted as Env;
@@ -159,8 +223,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimit: {
       perMinute: parsed.RATE_LIMIT_PER_MINUTE,
       loginPerMinute: parsed.LOGIN_RATE_LIMIT_PER_MINUTE,
+      loginPerAddressPerMinute: parsed.LOGIN_ADDRESS_LIMIT_PER_MINUTE,
+      loginPerAccountPerHour: parsed.LOGIN_ACCOUNT_LIMIT_PER_HOUR,
     },
-    trustProxy: parsed.TRUST_PROXY,
+    trustProxy: trustProxy.trusted,
     jobs: {
       inServer: parsed.JOBS_IN_SERVER,
       timeoutSeconds: parsed.JOB_TIMEOUT_SECONDS,

@@ -5,6 +5,7 @@ import type { UserPrincipal } from '../src/access/principal.ts';
 import { CREDENTIALS_CHANNEL, noticesApplicationName, type ChangeNotices } from '../src/db/change-notices.ts';
 import { ApiKeyCache, type CachedApiKey } from '../src/http/api-key-cache.ts';
 import { sha256Hex } from '../src/lib/secrets.ts';
+import { createApiKey } from '../src/modules/api-keys/api-keys.service.ts';
 import { makeUser, type TestUser } from './support/factories.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
 
@@ -103,13 +104,11 @@ describe('a cached API key', () => {
 
   it('is refused once its expiry passes, with no change in the database', async () => {
     const user = await makeUser(t);
-    const created = await t.app.inject({
-      method: 'POST',
-      url: '/api/api-keys',
-      headers: user.headers,
-      payload: { name: 'brief', expires_at: new Date(Date.now() + 1500).toISOString() },
-    });
-    const { key } = created.json() as { key: string };
+    const { key } = await createApiKey(
+      t.db,
+      { ...user.principal, via: 'session' },
+      { name: 'brief', expires_at: new Date(Date.now() + 1500).toISOString() },
+    );
     expect((await me({ 'x-api-key': key })).statusCode).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 1600));
     expect((await me({ 'x-api-key': key })).statusCode).toBe(401);

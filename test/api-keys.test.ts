@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SESSION_COOKIE } from '../src/http/auth.ts';
 import { sha256Hex } from '../src/lib/secrets.ts';
 import { makeUser, type TestUser } from './support/factories.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
@@ -17,11 +18,29 @@ afterAll(() => t.close());
 const keyRow = (id: number) =>
   t.db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
+const sessions = new Map<number, Record<string, string>>();
+
+/** Headers of a signed-in session of `user` (with its CSRF token): keys are made by sessions only. */
+async function sessionOf(user: TestUser): Promise<Record<string, string>> {
+  const known = sessions.get(user.id);
+  if (known) return known;
+  const login = await t.app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { email: user.email, password: 'correct horse battery staple' },
+  });
+  expect(login.statusCode).toBe(200);
+  const cookie = login.cookies.find((candidate) => candidate.name === SESSION_COOKIE)?.value ?? '';
+  const headers = { cookie: `${SESSION_COOKIE}=${cookie}`, 'x-csrf-token': login.json().csrfToken as string };
+  sessions.set(user.id, headers);
+  return headers;
+}
+
 async function createKey(user: TestUser, payload: object = { name: 'ci' }) {
   const response = await t.app.inject({
     method: 'POST',
     url: '/api/api-keys',
-    headers: user.headers,
+    headers: await sessionOf(user),
     payload,
   });
   expect(response.statusCode).toBe(201);
@@ -42,7 +61,7 @@ describe('POST /api/api-keys', () => {
       const response = await t.app.inject({
         method: 'POST',
         url: '/api/api-keys',
-        headers: owner.headers,
+        headers: await sessionOf(owner),
         payload,
       });
       expect(response.statusCode, JSON.stringify(payload)).toBe(400);
@@ -60,7 +79,7 @@ describe('POST /api/api-keys', () => {
       const response = await t.app.inject({
         method: 'POST',
         url: '/api/api-keys',
-        headers: owner.headers,
+        headers: await sessionOf(owner),
         payload,
       });
       expect(response.statusCode, JSON.stringify(payload)).toBe(400);
@@ -75,7 +94,7 @@ describe('POST /api/api-keys', () => {
     const response = await t.app.inject({
       method: 'POST',
       url: '/api/api-keys',
-      headers: owner.headers,
+      headers: await sessionOf(owner),
       payload: { name: 'deploy', expires_at: expiresAt },
     });
     expect(response.statusCode).toBe(201);
@@ -113,7 +132,16 @@ describe('GET /api/api-keys', () => {
     expect(keys.map((key: { name: string }) => key.name)).toEqual(['test key', 'listed']);
     for (const key of keys) {
       expect(Object.keys(key).sort()).toEqual(
-        ['created_at', 'expires_at', 'id', 'last_used_at', 'name', 'prefix', 'updated_at'].sort(),
+        [
+          'created_at',
+          'expires_at',
+          'id',
+          'last_used_at',
+          'name',
+          'prefix',
+          'read_only',
+          'updated_at',
+        ].sort(),
       );
     }
     expect(response.body).not.toContain(created.key);
@@ -218,5 +246,102 @@ describe('DELETE /api/api-keys/{id}', () => {
     expect(again.statusCode).toBe(404);
     // The owner's other keys still work.
     expect((await me(owner.headers)).statusCode).toBe(200);
+  });
+});
+
+describe('credentials that outlive their owner’s intent', () => {
+  it('an API key cannot create another key (403 session_required); a session can', async () => {
+    const user = await makeUser(t);
+    for (const headers of [user.headers, { authorization: `Bearer ${user.key}` }]) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/api-keys',
+        headers,
+        payload: { name: 'x' },
+      });
+      expect(response.statusCode).toBe(403);
+      expect(response.headers['content-type']).toContain('application/problem+json');
+      expect(response.json().code).toBe('session_required');
+    }
+    const keys = await t.db.selectFrom('api_keys').select('id').where('user_id', '=', user.id).execute();
+    expect(keys).toHaveLength(1);
+    expect((await createKey(user)).key).toMatch(/^shk_/);
+  });
+
+  it('a read-only key reads, and every state-changing request made with it is a 403 that changes nothing', async () => {
+    const user = await makeUser(t, { role: 'admin' });
+    const created = await createKey(user, { name: 'dashboard', readOnly: true });
+    expect(created).toMatchObject({ read_only: true });
+    expect((await keyRow(created.id)).read_only).toBe(true);
+    const headers = { 'x-api-key': created.key };
+    expect((await me(headers)).statusCode).toBe(200);
+    expect((await t.app.inject({ url: '/api/groups', headers })).statusCode).toBe(200);
+    const writes = [
+      { method: 'POST' as const, url: '/api/groups', payload: { name: 'ro', path: `ro-${user.id}` } },
+      {
+        method: 'PATCH' as const,
+        url: `/api/users/${user.id}`,
+        payload: { name: 'Renamed by a read-only key' },
+      },
+      { method: 'DELETE' as const, url: `/api/api-keys/${created.id}` },
+      {
+        method: 'POST' as const,
+        url: '/api/users',
+        payload: { email: 'ro@example.test', password: 'long enough pw' },
+      },
+      { method: 'PUT' as const, url: '/api/applications/999999', payload: { name: 'x' } },
+    ];
+    for (const write of writes) {
+      const response = await t.app.inject({ ...write, headers });
+      expect(response.statusCode, `${write.method} ${write.url}`).toBe(403);
+      expect(response.json().code).toBe('read_only_key');
+    }
+    expect(
+      await t.db.selectFrom('groups').select('id').where('path', '=', `ro-${user.id}`).execute(),
+    ).toEqual([]);
+    expect((await keyRow(created.id)).revoked_at).toBeNull();
+    // A key made without the flag writes as before, and says so.
+    const full = await createKey(user, { name: 'ci' });
+    expect(full).toMatchObject({ read_only: false });
+  });
+
+  it('a password change revokes the user’s API keys when asked, and keeps them by default', async () => {
+    const user = await makeUser(t);
+    const session = await sessionOf(user);
+    const change = (payload: object) =>
+      t.app.inject({ method: 'POST', url: '/api/auth/password', headers: session, payload });
+    const kept = await change({
+      current_password: 'correct horse battery staple',
+      new_password: 'another correct horse battery',
+    });
+    expect(kept.statusCode).toBe(200);
+    expect(kept.json()).toMatchObject({ api_keys_revoked: 0 });
+    expect((await me(user.headers)).statusCode).toBe(200);
+    const second = await createKey(user);
+    const revoked = await change({
+      current_password: 'another correct horse battery',
+      new_password: 'a third correct horse battery',
+      revokeApiKeys: true,
+    });
+    expect(revoked.statusCode).toBe(200);
+    expect(revoked.json()).toMatchObject({ api_keys_revoked: 2, sessions_revoked: 0 });
+    for (const key of [user.key, second.key]) expect((await me({ 'x-api-key': key })).statusCode).toBe(401);
+    // The session that made the change goes on, and can make a new key.
+    expect((await me(session)).statusCode).toBe(200);
+    expect((await createKey(user)).key).toMatch(/^shk_/);
+  });
+
+  it('an admin resetting a password may revoke that user’s keys too', async () => {
+    const admin = await makeUser(t, { role: 'admin' });
+    const user = await makeUser(t);
+    const response = await t.app.inject({
+      method: 'POST',
+      url: `/api/users/${user.id}/password`,
+      headers: admin.headers,
+      payload: { new_password: 'reset by the admin at once', revoke_api_keys: true },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ api_keys_revoked: 1 });
+    expect((await me(user.headers)).statusCode).toBe(401);
   });
 });

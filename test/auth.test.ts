@@ -338,17 +338,18 @@ describe('CSRF protection of cookie sessions', () => {
       { authorization: `Bearer ${user.key}` },
       { ...user.headers, ...session.headers },
     ];
-    for (const headers of headerSets) {
+    const path = `csrf-exempt-${user.id}`;
+    for (const [index, headers] of headerSets.entries()) {
       const response = await t.app.inject({
         method: 'POST',
-        url: '/api/api-keys',
+        url: '/api/groups',
         headers,
-        payload: { name: 'ci' },
+        payload: { name: 'CSRF exempt', path: `${path}-${index}` },
       });
       expect(response.statusCode).toBe(201);
     }
-    const keys = await t.db.selectFrom('api_keys').select('id').where('user_id', '=', user.id).execute();
-    expect(keys).toHaveLength(1 + headerSets.length);
+    const groups = await t.db.selectFrom('groups').select('id').where('path', 'like', `${path}-%`).execute();
+    expect(groups).toHaveLength(headerSets.length);
   });
 
   it('does not apply to reads', async () => {
@@ -361,7 +362,14 @@ describe('CSRF protection of cookie sessions', () => {
 describe('login rate limit', () => {
   let limited: TestApp;
   beforeAll(async () => {
-    limited = await createTestApp({ rateLimit: { perMinute: 100000, loginPerMinute: 3 } });
+    limited = await createTestApp({
+      rateLimit: {
+        perMinute: 100000,
+        loginPerMinute: 3,
+        loginPerAddressPerMinute: 100_000,
+        loginPerAccountPerHour: 100_000,
+      },
+    });
   });
   afterAll(() => limited.close());
 

@@ -111,6 +111,32 @@ describe('GET /api/findings as CSV', () => {
     expect(parseCsv(filtered.body).length - 1).toBe(6);
   });
 
+  it('quotes every text cell and neutralises formulas after `;`, `,` and tab, as the review reproduced them', async () => {
+    const target = await makeApplication(t, admin);
+    await makeFinding(t, target.id, {
+      title: 'Hardcoded secret;=2*21;',
+      file_path: "src/x;=cmd|' /C calc'!A0;.js",
+    });
+    await makeFinding(t, target.id, { title: 'a,+1\t@SUM(A1);  -3', file_path: 'src/y.js' });
+    const response = await get(`/api/findings?applicationId=${target.id}&format=csv`, admin.headers);
+    expect(response.statusCode).toBe(200);
+    const lines = response.body.split('\r\n').filter((line) => line !== '');
+    expect(lines).toHaveLength(3);
+    // A spreadsheet that splits on `;` (many locales), on `,` or on tab, quotes or not.
+    for (const line of lines.slice(1)) {
+      for (const separator of [';', ',', '\t']) {
+        for (const part of line.split(separator)) expect(part.replace(/^[ "]*/, '')).not.toMatch(/^[=+\-@]/);
+      }
+    }
+    const table = parseCsv(response.body);
+    const header = table[0] ?? [];
+    const titles = table.slice(1).map((row) => row[header.indexOf('title')]);
+    expect(titles).toEqual(["Hardcoded secret;'=2*21;", "a,'+1\t'@SUM(A1);'  -3"]);
+    expect(table[1]?.[header.indexOf('file_path')]).toBe("src/x;'=cmd|' /C calc'!A0;.js");
+    // Every text cell is quoted; numbers are not.
+    expect(lines[1]).toMatch(/^\d+,\d+,\d+,"high","open","Hardcoded secret;'=2\*21;",/);
+  });
+
   it('a bad filter is still a 400 problem, and access limits the rows', async () => {
     const page = await get('/api/findings?format=json&perPage=1', { ...admin.headers, accept: 'text/csv' });
     expect(page.headers['content-type']).toContain('application/json');

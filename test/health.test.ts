@@ -19,7 +19,14 @@ describe('GET /healthz', () => {
   });
 
   it('is not rate limited', async () => {
-    const limited = await createTestApp({ rateLimit: { perMinute: 2, loginPerMinute: 2 } });
+    const limited = await createTestApp({
+      rateLimit: {
+        perMinute: 2,
+        loginPerMinute: 2,
+        loginPerAddressPerMinute: 100_000,
+        loginPerAccountPerHour: 100_000,
+      },
+    });
     try {
       for (let attempt = 0; attempt < 5; attempt += 1) {
         expect((await limited.app.inject({ url: '/healthz' })).statusCode).toBe(200);

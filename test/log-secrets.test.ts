@@ -81,7 +81,13 @@ describe('the server log through a hostile sequence', () => {
     secrets.push(cookie, login.json().csrfToken);
 
     // API keys: created, used by both headers, and a wrong one presented.
-    const key = await inject('POST', '/api/api-keys', { name: 'logged key' });
+    const key = await inject(
+      'POST',
+      '/api/api-keys',
+      { name: 'logged key' },
+      { cookie: `${SESSION_COOKIE}=${cookie}`, 'x-csrf-token': login.json().csrfToken },
+    );
+    expect(key.statusCode).toBe(201);
     secrets.push(key.json().key);
     expect((await inject('GET', '/api/auth/me', undefined, { 'x-api-key': key.json().key })).statusCode).toBe(
       200,
@@ -229,5 +235,35 @@ describe('the server log through a hostile sequence', () => {
     expect(log).not.toMatch(/v1\.[\w-]+\.[\w-]+\.[\w-]+/); // no sealed secret, stored or about to be
     expect(log).not.toMatch(/"(params|query|parameters|detail)"\s*:/); // no SQL or bound values
     expect(log.toLowerCase()).not.toContain('update "users"');
+  });
+});
+
+describe('query secrets in the log', () => {
+  it('are redacted however the parameter name is spelled: percent-encoded, in array form, upper case', async () => {
+    const spellings = [
+      'secret',
+      '%73ecret',
+      '%73%65%63%72%65%74',
+      'secret[]',
+      'secret%5B%5D',
+      'SECRET[0]',
+      's%65cret%5Bx%5D',
+      'token',
+      '%74oken[]',
+      'api_key',
+    ];
+    const planted: string[] = [];
+    for (const [index, name] of spellings.entries()) {
+      const value = `planted-query-secret-${index}-never-logged`;
+      planted.push(value);
+      await t.app.inject({
+        method: 'POST',
+        url: `/api/integrations/jira/webhook/999999?a=1&${name}=${value}&b=2`,
+      });
+    }
+    const log = lines.join('');
+    // The requests were logged, with their other parameters.
+    expect(log).toContain('/api/integrations/jira/webhook/999999?a=1&%73ecret=[redacted]&b=2');
+    for (const value of planted) expect(log.includes(value), `log holds ${value}`).toBe(false);
   });
 });

@@ -148,7 +148,7 @@ describe('POST /api/auth/password', () => {
       newPassword: NEW_PASSWORD,
     });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ id: user.id, sessions_revoked: 1 });
+    expect(response.json()).toEqual({ id: user.id, sessions_revoked: 1, api_keys_revoked: 0 });
     expect((await sessionsOf(user.id)).map((row) => row.id)).toEqual([current.id]);
     expect((await t.app.inject({ url: '/api/auth/me', headers: other.headers })).statusCode).toBe(401);
     expect((await t.app.inject({ url: '/api/auth/me', headers: current.headers })).statusCode).toBe(200);
@@ -178,7 +178,7 @@ describe('POST /api/users/{id}/password (admin reset)', () => {
     await sessionOf(target.email);
     const response = await reset(target.id, admin.headers, { new_password: NEW_PASSWORD });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ id: target.id, sessions_revoked: 2 });
+    expect(response.json()).toEqual({ id: target.id, sessions_revoked: 2, api_keys_revoked: 0 });
     expect(await sessionsOf(target.id)).toEqual([]);
     expect((await login(t, target.email, PASSWORD)).statusCode).toBe(401);
     expect((await login(t, target.email, NEW_PASSWORD)).statusCode).toBe(200);
@@ -209,7 +209,14 @@ describe('emails are normalized once (trim, NFKC, lowercase)', () => {
   });
 
   it('share one login budget: a spaced, upper-case or full-width spelling gets no fresh attempts', async () => {
-    const limited = await createTestApp({ rateLimit: { perMinute: 100_000, loginPerMinute: 3 } });
+    const limited = await createTestApp({
+      rateLimit: {
+        perMinute: 100_000,
+        loginPerMinute: 3,
+        loginPerAddressPerMinute: 100_000,
+        loginPerAccountPerHour: 100_000,
+      },
+    });
     try {
       const user = await makeUser(limited, { email: 'budget@example.test' });
       for (const spelling of ['budget@example.test', ' budget@example.test', 'BUDGET@example.test']) {

@@ -10,6 +10,8 @@ export interface UserPrincipal {
   via: 'session' | 'api_key';
   /** Set when authenticated by cookie; state-changing requests then need a CSRF token. */
   sessionId?: string;
+  /** Set when authenticated by a read-only API key: every state-changing request is refused. */
+  readOnly?: boolean;
 }
 
 /** A CI job holding an application's API token; it may only ingest into that application. */

@@ -36,11 +36,13 @@ describe('gate severities and export cells', () => {
     expect(atOrAbove('high')).toEqual(['critical', 'high']);
     expect(atOrAbove(undefined)).toHaveLength(5);
   });
-  it('csvCell quotes per RFC 4180 and neutralises formulas in text only', () => {
-    expect(csvCell('plain')).toBe('plain');
+  it('csvCell quotes every text per RFC 4180 and neutralises formulas in text only', () => {
+    expect(csvCell('plain')).toBe('"plain"');
     expect(csvCell('a,b')).toBe('"a,b"');
     expect(csvCell('say "hi"')).toBe('"say ""hi"""');
-    expect(csvCell('=1+1')).toBe("'=1+1");
+    expect(csvCell('=1+1')).toBe(`"'=1+1"`);
+    expect(csvCell('Hardcoded secret;=2*21;')).toBe(`"Hardcoded secret;'=2*21;"`);
+    expect(csvCell('a, "@x')).toBe(`"a,' ""@x"`);
     expect(csvCell('-cmd,x')).toBe('"\'-cmd,x"');
     expect(csvCell('\rx')).toBe('"\'\rx"');
     expect(csvCell(-3)).toBe('-3');

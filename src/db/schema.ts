@@ -41,8 +41,17 @@ export interface ApiKeysTable {
   expires_at: Timestamp | null;
   last_used_at: Timestamp | null;
   revoked_at: Timestamp | null;
+  /** Refused on every state-changing request (src/http/auth.ts). */
+  read_only: Generated<boolean>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
+}
+
+/** Sign-in attempts per bucket in a fixed window (src/modules/auth/login-throttle.ts). */
+export interface LoginThrottleTable {
+  bucket: string;
+  attempts: number;
+  window_ends_at: Timestamp;
 }
 
 export interface TeamsTable {
@@ -479,6 +488,7 @@ export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
   api_keys: ApiKeysTable;
+  login_throttle: LoginThrottleTable;
   teams: TeamsTable;
   team_members: TeamMembersTable;
   groups: GroupsTable;

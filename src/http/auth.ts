@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { holdsAdminPermission } from '../access/access.ts';
 import { isAdmin, type Principal, type UserPrincipal } from '../access/principal.ts';
@@ -50,6 +50,7 @@ async function lookUpApiKey(db: Kysely<DB>, keyHash: string): Promise<CachedApiK
       'api_keys.id as key_id',
       'api_keys.expires_at',
       'api_keys.last_used_at',
+      'api_keys.read_only',
       'users.id',
       'users.email',
       'users.name',
@@ -65,7 +66,15 @@ async function lookUpApiKey(db: Kysely<DB>, keyHash: string): Promise<CachedApiK
   return {
     keyId: row.key_id,
     // Shared by every request of the key while cached: frozen, so no request can change another's.
-    principal: Object.freeze({ kind: 'user', id, email, name, role, via: 'api_key' }),
+    principal: Object.freeze({
+      kind: 'user',
+      id,
+      email,
+      name,
+      role,
+      via: 'api_key',
+      ...(row.read_only ? { readOnly: true } : {}),
+    }),
     expiresAt: row.expires_at,
     lastUsedAt: row.last_used_at,
   };
@@ -125,12 +134,24 @@ export function registerAuthentication(
   db: Kysely<DB>,
   secretKey: string,
   changeNotices: ChangeNotices,
+  rateLimit: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
 ): void {
   app.decorateRequest('principal', null);
   const apiKeys = new ApiKeyCache(changeNotices);
   app.addHook('onClose', async () => apiKeys.stopListening());
 
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
+    try {
+      await authenticate(request);
+    } catch (error) {
+      // A refused request never reaches the route's limit: count it here, against the verified
+      // principal if any, else the address, so guessing credentials spends the same budget.
+      await rateLimit(request, reply);
+      throw error;
+    }
+  });
+
+  async function authenticate(request: FastifyRequest): Promise<void> {
     // Unknown routes get their 404 whoever asks.
     const access = request.is404 ? 'public' : request.routeOptions.config.access;
     // A route without a declaration cannot be registered (app.ts); 'user' is the safe reading anyway.
@@ -167,6 +188,14 @@ export function registerAuthentication(
           : undefined,
       );
     }
+    // Enforced here, for every route at once: a read-only key changes nothing, whatever the route.
+    if (user.readOnly && !SAFE_METHODS.has(request.method)) {
+      throw new AppError(
+        403,
+        'read_only_key',
+        'This API key is read-only: it may read (GET, HEAD) but not change anything',
+      );
+    }
     if (user.sessionId && !SAFE_METHODS.has(request.method)) {
       const presented = headerValue(request, 'x-csrf-token') ?? '';
       if (!constantTimeEqual(presented, csrfTokenFor(secretKey, user.sessionId))) {
@@ -189,7 +218,7 @@ export function registerAuthentication(
         );
       }
     }
-  });
+  }
 }
 
 /** The caller of a route an application token may also call: a signed-in user or the token. */

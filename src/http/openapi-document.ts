@@ -22,7 +22,7 @@ const PROBLEM_RESPONSES: Record<number, { name: string; description: string }> =
   403: {
     name: 'Forbidden',
     description:
-      'The caller may read the resource but not do this (`forbidden`, `admin_required`), or a cookie session sent no valid `X-CSRF-Token` (`csrf_failed`).',
+      'The caller may read the resource but not do this (`forbidden`, `admin_required`), a cookie session sent no valid `X-CSRF-Token` (`csrf_failed`), a read-only API key asked to change something (`read_only_key`), or an API key asked to create a key (`session_required`).',
   },
   404: { name: 'NotFound', description: 'The resource does not exist, or the caller may not read it.' },
   409: {

@@ -190,6 +190,8 @@ describe.skipIf(!hasChromium)('the web UI in Chromium', () => {
         SCANHUB_SECRET_KEY: 'e2e-secret-key-0123456789abcdef0123456789',
         RATE_LIMIT_PER_MINUTE: '100000',
         LOGIN_RATE_LIMIT_PER_MINUTE: '1000',
+        LOGIN_ADDRESS_LIMIT_PER_MINUTE: '1000',
+        LOGIN_ACCOUNT_LIMIT_PER_HOUR: '1000',
         OUTBOUND_ALLOW_PRIVATE: 'true',
         WEBHOOK_TIMEOUT_SECONDS: '5',
       },

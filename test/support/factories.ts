@@ -40,7 +40,8 @@ export async function makeUser(
     role,
     via: 'api_key',
   };
-  const { key } = await createApiKey(t.db, principal, { name: 'test key' });
+  // As the user would, signed in: keys are made by sessions only.
+  const { key } = await createApiKey(t.db, { ...principal, via: 'session' }, { name: 'test key' });
   return { id: user.id, email: user.email, role, principal, key, headers: { 'x-api-key': key } };
 }
 

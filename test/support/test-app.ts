@@ -103,6 +103,8 @@ export async function createTestApp(
     LOG_LEVEL: 'silent',
     RATE_LIMIT_PER_MINUTE: '100000',
     LOGIN_RATE_LIMIT_PER_MINUTE: '1000',
+    LOGIN_ADDRESS_LIMIT_PER_MINUTE: '100000',
+    LOGIN_ACCOUNT_LIMIT_PER_HOUR: '100000',
   });
   const dataDir = mkdtempSync(join(tmpdir(), 'scanhub-test-'));
   const config: Config = { ...base, dataDir, ...overrides };

@@ -33,6 +33,8 @@ import * as stagingMaybeRepeat from './2026-11-27T1400-staging-maybe-repeat.ts';
 import * as stagingSeqIndex from './2026-11-27T1800-staging-seq-index.ts';
 import * as stagingRowKeyHash from './2026-11-27T2100-staging-row-key-hash.ts';
 import * as scansCreatedVersion from './2026-11-28T0300-scans-created-version.ts';
+import * as loginThrottle from './2026-11-28T1500-login-throttle.ts';
+import * as apiKeyReadOnly from './2026-11-28T1510-api-key-read-only.ts';
 
 /** Forward-only migrations, applied in key order. Add new files here; never edit an applied one. */
 export const migrations: Record<string, Migration> = {
@@ -70,4 +72,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-27T1800-staging-seq-index': stagingSeqIndex,
   '2026-11-27T2100-staging-row-key-hash': stagingRowKeyHash,
   '2026-11-28T0300-scans-created-version': scansCreatedVersion,
+  '2026-11-28T1500-login-throttle': loginThrottle,
+  '2026-11-28T1510-api-key-read-only': apiKeyReadOnly,
 };

@@ -34,7 +34,7 @@ export function apiKeyRoutes(app: App, { db }: AppContext): void {
       schema: {
         operationId: 'createApiKey',
         description:
-          'Creates an API key for the caller (`X-Api-Key` or `Authorization: Bearer`). The raw key is in this response only; it is stored as a hash.',
+          'Creates an API key for the caller (`X-Api-Key` or `Authorization: Bearer`). The raw key is in this response only; it is stored as a hash. Needs a signed-in session: a request made with an API key is refused (403 `session_required`). A key may expire (`expires_at`) and may be read-only (`read_only`: every POST, PUT, PATCH and DELETE made with it is refused, 403 `read_only_key`).',
         tags: ['api-keys'],
         summary: 'Create an API key; the raw key is in this response only',
         body: CreateApiKeyBody,

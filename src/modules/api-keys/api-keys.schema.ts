@@ -7,6 +7,8 @@ export const ApiKeySchema = Type.Object(
     name: Type.String(),
     /** First characters of the key, to tell keys apart; the key itself is shown only once. */
     prefix: Type.String(),
+    /** A read-only key is refused (403 `read_only_key`) on every POST, PUT, PATCH and DELETE. */
+    read_only: Type.Boolean(),
     expires_at: NullableTimestamp,
     last_used_at: NullableTimestamp,
     created_at: Timestamp,
@@ -29,6 +31,8 @@ export const CreateApiKeyBody = BodyObject({
   name: Type.String({ minLength: 1, maxLength: 200 }),
   /** Also accepted as `expiresAt`. */
   expires_at: Type.Optional(ExpiresAt),
+  /** Also accepted as `readOnly`; default false (the key may do what its owner may). */
+  read_only: Type.Optional(Type.Boolean()),
 });
 export type CreateApiKeyInput = Static<typeof CreateApiKeyBody>;
 

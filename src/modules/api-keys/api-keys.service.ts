@@ -2,7 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import { parseId } from '../../access/access.ts';
 import type { UserPrincipal } from '../../access/principal.ts';
 import type { ApiKeysTable, DB } from '../../db/schema.ts';
-import { badRequest, notFound } from '../../errors.ts';
+import { AppError, badRequest, notFound } from '../../errors.ts';
 import { iso } from '../../http/schemas.ts';
 import { randomToken, sha256Hex } from '../../lib/secrets.ts';
 import type { ApiKeyRecord, CreateApiKeyInput } from './api-keys.schema.ts';
@@ -15,6 +15,7 @@ function presentApiKey(row: Selectable<ApiKeysTable>): ApiKeyRecord {
     id: row.id,
     name: row.name,
     prefix: row.prefix,
+    read_only: row.read_only,
     expires_at: iso(row.expires_at),
     last_used_at: iso(row.last_used_at),
     created_at: iso(row.created_at),
@@ -33,12 +34,23 @@ export async function listApiKeys(db: Kysely<DB>, owner: UserPrincipal): Promise
   return rows.map(presentApiKey);
 }
 
-/** Creates a key for the caller; the raw key is returned here and never again (only its hash is kept). */
+/**
+ * Creates a key for the caller; the raw key is returned here and never again (only its hash is kept).
+ * Only a signed-in person (a session) may: a key that could mint keys would outlive its own
+ * revocation or expiry, and a read-only key could mint a full one (403 `session_required`).
+ */
 export async function createApiKey(
   db: Kysely<DB>,
   owner: UserPrincipal,
   input: CreateApiKeyInput,
 ): Promise<ApiKeyRecord & { key: string }> {
+  if (owner.via !== 'session') {
+    throw new AppError(
+      403,
+      'session_required',
+      'API keys are created by a signed-in session (POST /api/auth/login), not with another API key',
+    );
+  }
   const expiresRaw = input.expires_at;
   const expiresAt = expiresRaw ? new Date(expiresRaw) : null;
   if (expiresAt && expiresAt.getTime() <= Date.now()) {
@@ -55,6 +67,7 @@ export async function createApiKey(
       prefix: key.slice(0, VISIBLE_PREFIX_LENGTH),
       key_hash: sha256Hex(key),
       expires_at: expiresAt,
+      read_only: input.read_only ?? false,
     })
     .returningAll()
     .executeTakeFirstOrThrow();

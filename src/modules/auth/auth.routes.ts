@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import type { App, AppContext } from '../../app-context.ts';
 import { csrfTokenFor, currentUser, SESSION_COOKIE } from '../../http/auth.ts';
+import { AppError } from '../../errors.ts';
 import { randomToken, sha256Hex } from '../../lib/secrets.ts';
 import { normalizeEmail } from '../users/email.ts';
 import { changeOwnPassword } from '../users/passwords.service.ts';
@@ -8,35 +9,37 @@ import { ChangePasswordBody, PasswordChangedSchema, UserSchema } from '../users/
 import { getUser } from '../users/users.service.ts';
 import { LoginBody } from './auth.schema.ts';
 import { login, logout, logoutEverywhere } from './auth.service.ts';
+import { countLoginAttempt } from './login-throttle.ts';
 
 const ANONYMOUS_CSRF_COOKIE = 'scanhub_csrf';
 
 export function authRoutes(app: App, { db, config, secretKey }: AppContext): void {
-  const secureCookies = config.trustProxy;
+  // Behind a proxy scanhub is reached over TLS (README: TRUST_PROXY).
+  const secureCookies = config.trustProxy !== false;
 
   app.post(
     '/api/auth/login',
     {
       config: {
         access: 'public',
-        // Brute force: a small budget per client address and email.
-        rateLimit: {
-          max: config.rateLimit.loginPerMinute,
-          timeWindow: 60_000,
-          // After the body is parsed, so the email can be part of the key; before validation, so
-          // malformed attempts count too.
-          hook: 'preValidation',
-          keyGenerator: (request) => {
-            const body = request.body as { email?: unknown } | undefined;
-            const email = typeof body?.email === 'string' ? normalizeEmail(body.email) : '';
-            return `login:${request.ip}:${email}`;
-          },
-        },
+        // Sign-in budgets are counted in the database (login-throttle.ts), so all servers share them;
+        // the global per-address limit applies as well.
+      },
+      // After the body is parsed, so the email can be part of the key; before validation, so
+      // malformed attempts count too.
+      preValidation: async (request, reply) => {
+        const body = request.body as { email?: unknown } | undefined;
+        const email = typeof body?.email === 'string' ? normalizeEmail(body.email) : '';
+        const refusal = await countLoginAttempt(db, request.ip, email, config.rateLimit);
+        if (refusal) {
+          reply.header('retry-after', String(refusal.retryAfterSeconds));
+          throw new AppError(429, 'rate_limited', refusal.detail);
+        }
       },
       schema: {
         operationId: 'login',
         description:
-          'Checks email and password and sets an httpOnly, SameSite=Lax session cookie. State-changing requests made with the cookie must carry `X-CSRF-Token` (see `getCsrfToken`). Repeated failures are rate limited per address and per email (429 with Retry-After).',
+          'Checks email and password and sets an httpOnly, SameSite=Lax session cookie. State-changing requests made with the cookie must carry `X-CSRF-Token` (see `getCsrfToken`). Attempts are counted, before the password is checked, per address and email, per address across emails and per email across addresses (over an hour); past a budget the answer is 429 with Retry-After, and the password is not checked.',
         tags: ['auth'],
         summary: 'Sign in; sets an httpOnly session cookie',
         body: LoginBody,
@@ -75,9 +78,9 @@ export function authRoutes(app: App, { db, config, secretKey }: AppContext): voi
       schema: {
         operationId: 'changeOwnPassword',
         description:
-          "Changes the caller's password after checking the current one. Every other session of the caller ends; API keys keep working.",
+          "Changes the caller's password after checking the current one. Every other session of the caller ends; API keys keep working unless `revoke_api_keys` is true (then every key of the caller is revoked with the change).",
         tags: ['auth'],
-        summary: 'Change your own password; your other sessions end (API keys are kept)',
+        summary: 'Change your own password; your other sessions end (API keys too if asked)',
         body: ChangePasswordBody,
         response: { 200: PasswordChangedSchema },
       },

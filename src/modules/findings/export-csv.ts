@@ -1,10 +1,11 @@
 import type { FindingRecord } from './findings.schema.ts';
 
 /**
- * CSV rows of findings (RFC 4180: CRLF line ends, fields with a comma, quote or line break quoted,
- * quotes doubled). Text cells that a spreadsheet would run as a formula (starting with `=`, `+`,
- * `-`, `@`, tab or carriage return) get a leading `'`, as OWASP's CSV-injection advice says: a
- * finding title is written by whoever wrote the scanned code, not by the person opening the file.
+ * CSV rows of findings (RFC 4180: CRLF line ends, every text cell quoted, quotes doubled). A finding
+ * title or path is written by whoever wrote the scanned code, not by the person opening the file, so
+ * text a spreadsheet could run as a formula is neutralised with a leading `'` (OWASP's CSV-injection
+ * advice) — at the start of the cell and at the start of every part a spreadsheet might split it into:
+ * many locales split on `;`, others on `,` or tab, and some importers ignore the quotes.
  */
 
 type Cell = string | number | null;
@@ -36,15 +37,35 @@ const COLUMNS: ReadonlyArray<[string, (finding: FindingRecord) => Cell]> = [
   ['fingerprint', (f) => f.fingerprint],
 ];
 
-const FORMULA_START = /^[=+\-@\t\r]/;
-const NEEDS_QUOTES = /[",\r\n]/;
+const SEPARATORS = new Set([';', ',', '\t', '\r', '\n']);
+/** A part that, past spaces and quotes a reader may drop, begins like a formula. */
+const FORMULA_START = /^[ "]*[=+\-@\t\r]/;
 
-/** One CSV field: neutralised if it could be read as a formula, quoted if it must be. */
+/**
+ * Text with a `'` before the start of the text and of every part after a separator (`;`, `,`, tab,
+ * line break) that could be read as a formula (`=`, `+`, `-`, `@`, tab, CR).
+ */
+export function neutraliseFormulas(text: string): string {
+  let result = '';
+  let partStart = 0;
+  for (let index = 0; index <= text.length; index += 1) {
+    if (index === text.length || SEPARATORS.has(text[index] ?? '')) {
+      const part = text.slice(partStart, index);
+      // The separator itself (tab, CR) may begin a formula in a reader that does not split on it.
+      const rest = text.slice(partStart, index + 1);
+      result += FORMULA_START.test(rest) ? `'${part}` : part;
+      if (index < text.length) result += text[index];
+      partStart = index + 1;
+    }
+  }
+  return result;
+}
+
+/** One CSV field: a number as is, text neutralised and always quoted. */
 export function csvCell(value: Cell): string {
   if (value === null) return '';
   if (typeof value === 'number') return String(value);
-  const text = FORMULA_START.test(value) ? `'${value}` : value;
-  return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  return `"${neutraliseFormulas(value).replaceAll('"', '""')}"`;
 }
 
 export function csvHeader(): string {

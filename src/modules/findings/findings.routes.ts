@@ -33,7 +33,7 @@ export function findingRoutes(app: App, context: AppContext): void {
           'A page of findings as JSON (`per_page` at most 200; `status=closed` means fixed or false positive; `assigned_to=me` is the caller). With `Accept: text/csv`, `Accept: application/sarif+json` or ' +
           '`Accept: application/x-ndjson` (or `format=csv|sarif|ndjson`) the response is instead an ' +
           'export of every matching finding (no page, no 200 cap), streamed in id order: CSV per RFC 4180 ' +
-          "with formula-like cells prefixed by `'`; SARIF 2.1.0 with one run per tool (open and confirmed " +
+          "with every text cell quoted and every formula-like cell or `;`/`,`/tab-separated part of one prefixed by `'`; SARIF 2.1.0 with one run per tool (open and confirmed " +
           'findings unless `status` is given), fit for GitHub code scanning; NDJSON, one finding a line. ' +
           'Application tokens export their own application.',
         querystring: ListFindingsQuery,

@@ -10,13 +10,15 @@ import { hashPassword } from './users.service.ts';
 
 /**
  * Stores a new password hash and ends the user's sessions, except `keepSessionId` (the session that
- * made the change). API keys stay valid: they are separate credentials with their own revocation.
+ * made the change). API keys stay valid unless `revokeApiKeys`: they are separate credentials with
+ * their own revocation, but one made by whoever knew the old password would outlive the change.
  */
 async function storePassword(
   db: Kysely<DB>,
   userId: number,
   password: string,
   keepSessionId?: string,
+  revokeApiKeys = false,
 ): Promise<PasswordChanged> {
   const passwordHash = await hashPassword(password);
   return db.transaction().execute(async (trx) => {
@@ -30,7 +32,20 @@ async function storePassword(
     let revoke = trx.deleteFrom('sessions').where('user_id', '=', userId);
     if (keepSessionId) revoke = revoke.where('id', '<>', keepSessionId);
     const revoked = await revoke.executeTakeFirst();
-    return { id: row.id, sessions_revoked: Number(revoked.numDeletedRows) };
+    const now = new Date();
+    const keys = revokeApiKeys
+      ? await trx
+          .updateTable('api_keys')
+          .set({ revoked_at: now, updated_at: now })
+          .where('user_id', '=', userId)
+          .where('revoked_at', 'is', null)
+          .executeTakeFirst()
+      : undefined;
+    return {
+      id: row.id,
+      sessions_revoked: Number(revoked.numDeletedRows),
+      api_keys_revoked: Number(keys?.numUpdatedRows ?? 0),
+    };
   });
 }
 
@@ -57,7 +72,7 @@ export async function changeOwnPassword(
       { path: 'body.current_password', message: 'is not correct' },
     ]);
   }
-  return storePassword(db, user.id, next, user.sessionId);
+  return storePassword(db, user.id, next, user.sessionId, input.revoke_api_keys);
 }
 
 /** An admin sets a user's password; all of that user's sessions end (but the admin's own). */
@@ -69,7 +84,7 @@ export async function resetPassword(
 ): Promise<PasswordChanged> {
   const id = parseId(idParam);
   if (id === null) throw notFound('User');
-  return storePassword(db, id, input.new_password, admin.sessionId);
+  return storePassword(db, id, input.new_password, admin.sessionId, input.revoke_api_keys);
 }
 
 /** `scanhub users set-password`: sets the password of the user with this email. */

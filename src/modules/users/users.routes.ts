@@ -85,7 +85,8 @@ export function userRoutes(app: App, { db }: AppContext): void {
       config: { access: 'users.update' },
       schema: {
         operationId: 'setUserPassword',
-        description: "Sets another user's password and ends all of that user's sessions. Admin only.",
+        description:
+          "Sets another user's password and ends all of that user's sessions; with `revoke_api_keys` also revokes all of that user's API keys. Admin only.",
         tags: ['users'],
         summary: "Set a user's password (admin); ends that user's sessions",
         params: IdParams,

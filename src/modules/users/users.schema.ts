@@ -44,8 +44,17 @@ export const UpdateUserBody = BodyObject(
 export type UpdateUserInput = Static<typeof UpdateUserBody>;
 
 /** An admin sets another user's password (`new_password`, or its twin `newPassword`). */
+/** Also accepted as `revokeApiKeys`. */
+const RevokeApiKeys = Type.Optional(
+  Type.Boolean({
+    description:
+      'Also revoke every API key of the user (default false: keys are separate credentials and keep working). Set it when the password may have leaked: a key made with it would outlive the change.',
+  }),
+);
+
 export const ResetPasswordBody = BodyObject({
   new_password: Password,
+  revoke_api_keys: RevokeApiKeys,
 });
 export type ResetPasswordInput = Static<typeof ResetPasswordBody>;
 
@@ -53,14 +62,17 @@ export type ResetPasswordInput = Static<typeof ResetPasswordBody>;
 export const ChangePasswordBody = BodyObject({
   current_password: Type.String({ minLength: 1, maxLength: 1024 }),
   new_password: Password,
+  revoke_api_keys: RevokeApiKeys,
 });
 export type ChangePasswordInput = Static<typeof ChangePasswordBody>;
 
 export const PasswordChangedSchema = Type.Object(
   {
     id: Type.Integer(),
-    /** Sessions ended by the change (all of the user's others; API keys are kept). */
+    /** Sessions ended by the change (all of the user's others). */
     sessions_revoked: Type.Integer(),
+    /** API keys revoked by the change: 0 unless `revoke_api_keys` was true. */
+    api_keys_revoked: Type.Integer(),
   },
   { title: 'PasswordChanged' },
 );

@@ -72,7 +72,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in; sets an httpOnly session cookie
-         * @description Checks email and password and sets an httpOnly, SameSite=Lax session cookie. State-changing requests made with the cookie must carry `X-CSRF-Token` (see `getCsrfToken`). Repeated failures are rate limited per address and per email (429 with Retry-After).
+         * @description Checks email and password and sets an httpOnly, SameSite=Lax session cookie. State-changing requests made with the cookie must carry `X-CSRF-Token` (see `getCsrfToken`). Attempts are counted, before the password is checked, per address and email, per address across emails and per email across addresses (over an hour); past a budget the answer is 429 with Retry-After, and the password is not checked.
          */
         post: operations["login"];
         delete?: never;
@@ -91,8 +91,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Change your own password; your other sessions end (API keys are kept)
-         * @description Changes the caller's password after checking the current one. Every other session of the caller ends; API keys keep working.
+         * Change your own password; your other sessions end (API keys too if asked)
+         * @description Changes the caller's password after checking the current one. Every other session of the caller ends; API keys keep working unless `revoke_api_keys` is true (then every key of the caller is revoked with the change).
          */
         post: operations["changeOwnPassword"];
         delete?: never;
@@ -240,7 +240,7 @@ export interface paths {
         put?: never;
         /**
          * Set a user's password (admin); ends that user's sessions
-         * @description Sets another user's password and ends all of that user's sessions. Admin only.
+         * @description Sets another user's password and ends all of that user's sessions; with `revoke_api_keys` also revokes all of that user's API keys. Admin only.
          */
         post: operations["setUserPassword"];
         delete?: never;
@@ -264,7 +264,7 @@ export interface paths {
         put?: never;
         /**
          * Create an API key; the raw key is in this response only
-         * @description Creates an API key for the caller (`X-Api-Key` or `Authorization: Bearer`). The raw key is in this response only; it is stored as a hash.
+         * @description Creates an API key for the caller (`X-Api-Key` or `Authorization: Bearer`). The raw key is in this response only; it is stored as a hash. Needs a signed-in session: a request made with an API key is refused (403 `session_required`). A key may expire (`expires_at`) and may be read-only (`read_only`: every POST, PUT, PATCH and DELETE made with it is refused, 403 `read_only_key`).
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -710,7 +710,7 @@ export interface paths {
         };
         /**
          * Findings of the applications the caller may read, filtered, sorted and paged
-         * @description A page of findings as JSON (`per_page` at most 200; `status=closed` means fixed or false positive; `assigned_to=me` is the caller). With `Accept: text/csv`, `Accept: application/sarif+json` or `Accept: application/x-ndjson` (or `format=csv|sarif|ndjson`) the response is instead an export of every matching finding (no page, no 200 cap), streamed in id order: CSV per RFC 4180 with formula-like cells prefixed by `'`; SARIF 2.1.0 with one run per tool (open and confirmed findings unless `status` is given), fit for GitHub code scanning; NDJSON, one finding a line. Application tokens export their own application.
+         * @description A page of findings as JSON (`per_page` at most 200; `status=closed` means fixed or false positive; `assigned_to=me` is the caller). With `Accept: text/csv`, `Accept: application/sarif+json` or `Accept: application/x-ndjson` (or `format=csv|sarif|ndjson`) the response is instead an export of every matching finding (no page, no 200 cap), streamed in id order: CSV per RFC 4180 with every text cell quoted and every formula-like cell or `;`/`,`/tab-separated part of one prefixed by `'`; SARIF 2.1.0 with one run per tool (open and confirmed findings unless `status` is given), fit for GitHub code scanning; NDJSON, one finding a line. Application tokens export their own application.
          */
         get: operations["listFindings"];
         put?: never;
@@ -1511,12 +1511,14 @@ export interface components {
         PasswordChanged: {
             id: number;
             sessions_revoked: number;
+            api_keys_revoked: number;
         };
         /** ApiKey */
         ApiKey: {
             id: number;
             name: string;
             prefix: string;
+            read_only: boolean;
             expires_at: string | null;
             last_used_at: string | null;
             /** Format: date-time */
@@ -2101,7 +2103,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The caller may read the resource but not do this (`forbidden`, `admin_required`), or a cookie session sent no valid `X-CSRF-Token` (`csrf_failed`). */
+        /** @description The caller may read the resource but not do this (`forbidden`, `admin_required`), a cookie session sent no valid `X-CSRF-Token` (`csrf_failed`), a read-only API key asked to change something (`read_only_key`), or an API key asked to create a key (`session_required`). */
         Forbidden: {
             headers: {
                 [name: string]: unknown;
@@ -2286,11 +2288,13 @@ export interface operations {
                     current_password: string;
                     /** @description At least 12 characters */
                     new_password: string;
+                    /** @description Also revoke every API key of the user (default false: keys are separate credentials and keep working). Set it when the password may have leaked: a key made with it would outlive the change. */
+                    revoke_api_keys?: boolean;
                 };
             };
         };
         responses: {
-            /** @description Change your own password; your other sessions end (API keys are kept) */
+            /** @description Change your own password; your other sessions end (API keys too if asked) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2537,6 +2541,8 @@ export interface operations {
                 "application/json": {
                     /** @description At least 12 characters */
                     new_password: string;
+                    /** @description Also revoke every API key of the user (default false: keys are separate credentials and keep working). Set it when the password may have leaked: a key made with it would outlive the change. */
+                    revoke_api_keys?: boolean;
                 };
             };
         };
@@ -2591,6 +2597,7 @@ export interface operations {
                     name: string;
                     /** Format: date-time */
                     expires_at?: string;
+                    read_only?: boolean;
                 };
             };
         };

@@ -1,4 +1,4 @@
-import { Button, Card, Group, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Button, Card, Checkbox, Group, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, fieldErrors, unwrap } from '../api/client';
@@ -10,12 +10,15 @@ export function ApiKeysPanel() {
   const queryClient = useQueryClient();
   const keys = useQuery({ queryKey: ['api-keys'], queryFn: () => unwrap(api.GET('/api/api-keys')) });
   const [name, setName] = useState('');
+  const [readOnly, setReadOnly] = useState(false);
   const [raw, setRaw] = useState<string | null>(null);
   const create = useMutation({
-    mutationFn: () => unwrap(api.POST('/api/api-keys', { body: { name } })) as Promise<{ key: string }>,
+    mutationFn: () =>
+      unwrap(api.POST('/api/api-keys', { body: { name, read_only: readOnly } })) as Promise<{ key: string }>,
     onSuccess: (answer) => {
       setRaw(answer.key);
       setName('');
+      setReadOnly(false);
       void queryClient.invalidateQueries({ queryKey: ['api-keys'] });
     },
   });
@@ -42,6 +45,12 @@ export function ApiKeysPanel() {
               onChange={(e) => setName(e.currentTarget.value)}
               error={errors.name}
             />
+            <Checkbox
+              label="Read-only (GET requests only)"
+              checked={readOnly}
+              onChange={(e) => setReadOnly(e.currentTarget.checked)}
+              mb={8}
+            />
             <Button type="submit" loading={create.isPending} disabled={!name}>
               Create key
             </Button>
@@ -59,6 +68,7 @@ export function ApiKeysPanel() {
                 <Table.Tr>
                   <Table.Th scope="col">Name</Table.Th>
                   <Table.Th scope="col">Prefix</Table.Th>
+                  <Table.Th scope="col">Access</Table.Th>
                   <Table.Th scope="col">Last used</Table.Th>
                   <Table.Th scope="col">Expires</Table.Th>
                   <Table.Th scope="col">
@@ -71,6 +81,7 @@ export function ApiKeysPanel() {
                   <Table.Tr key={key.id}>
                     <Table.Td>{key.name}</Table.Td>
                     <Table.Td>{key.prefix}…</Table.Td>
+                    <Table.Td>{key.read_only ? 'read-only' : 'read and write'}</Table.Td>
                     <Table.Td>{formatDate(key.last_used_at)}</Table.Td>
                     <Table.Td>{formatDate(key.expires_at)}</Table.Td>
                     <Table.Td>

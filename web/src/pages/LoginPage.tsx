@@ -4,6 +4,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { api, fieldErrors, rememberCsrfToken, unwrap } from '../api/client';
 import { ProblemAlert } from '../components/ui';
+import { sameOriginPath } from '../next-path';
 
 export function LoginPage() {
   const [email, setEmail] = useState('');
@@ -20,8 +21,13 @@ export function LoginPage() {
     onSuccess: (answer) => {
       rememberCsrfToken(answer.csrfToken);
       queryClient.setQueryData(['me'], answer.user);
-      const next = params.get('next');
-      navigate(next?.startsWith('/') && !next.startsWith('//') ? next : '/');
+      // The sign-in succeeded whatever `next` says: a refused destination is the home page, never
+      // an error of the sign-in.
+      try {
+        navigate(sameOriginPath(params.get('next'), window.location.origin));
+      } catch {
+        navigate('/');
+      }
     },
   });
   const errors = fieldErrors(login.error);
