@@ -1,4 +1,15 @@
-import { Alert, Button, Card, Group, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Card,
+  Checkbox,
+  Group,
+  PasswordInput,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
@@ -65,15 +76,24 @@ function NameForm({ user }: { user: User }) {
 
 function PasswordForm({ user }: { user: User }) {
   const provider = passwordManagedBy(user);
-  const [form, setForm] = useState({ current: '', next: '', repeat: '' });
+  const empty = { current: '', next: '', repeat: '', revokeKeys: false };
+  const [form, setForm] = useState(empty);
+  const queryClient = useQueryClient();
   const change = useMutation({
     mutationFn: () =>
       unwrap(
         api.POST('/api/auth/password', {
-          body: { current_password: form.current, new_password: form.next },
+          body: {
+            current_password: form.current,
+            new_password: form.next,
+            revoke_api_keys: form.revokeKeys,
+          },
         }),
       ),
-    onSuccess: () => setForm({ current: '', next: '', repeat: '' }),
+    onSuccess: () => {
+      setForm(empty);
+      void queryClient.invalidateQueries({ queryKey: ['api-keys'] });
+    },
   });
   const errors = fieldErrors(change.error);
   const mismatch = form.repeat !== '' && form.repeat !== form.next;
@@ -118,6 +138,11 @@ function PasswordForm({ user }: { user: User }) {
               error={mismatch ? 'Does not match the new password' : undefined}
               required
             />
+            <Checkbox
+              label="Also revoke my API keys (when the old password may have leaked)"
+              checked={form.revokeKeys}
+              onChange={(event) => setForm({ ...form, revokeKeys: event.currentTarget.checked })}
+            />
             <Group>
               <Button
                 type="submit"
@@ -129,7 +154,10 @@ function PasswordForm({ user }: { user: User }) {
             </Group>
             {change.isSuccess ? (
               <Alert color="green" role="status" title="Password changed">
-                {change.data.sessions_revoked} other session(s) signed out; API keys keep working.
+                {change.data.sessions_revoked} other session(s) signed out;{' '}
+                {change.data.api_keys_revoked
+                  ? `${change.data.api_keys_revoked} API key(s) revoked.`
+                  : 'API keys keep working.'}
               </Alert>
             ) : null}
             {change.error && !Object.keys(errors).length ? <ProblemAlert error={change.error} /> : null}
