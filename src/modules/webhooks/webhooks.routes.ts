@@ -78,7 +78,8 @@ export function webhookRoutes(app: App, { db, secrets, jobs }: AppContext): void
       config: { access: 'webhook.write' },
       schema: {
         operationId: 'updateWebhook',
-        description: 'Changes the URL, events, secret (null removes it) or active flag.',
+        description:
+          'Changes the URL, events, secret (null removes it) or active flag. A URL on another origin (scheme, host, port) needs the secret in the same request (or `null`): a stored secret never signs for a new host (400 naming `secret`).',
         tags,
         summary: 'Change the URL, events, secret (null removes it) or active flag',
         params: WebhookParams,

@@ -4,6 +4,7 @@ import type { UserPrincipal } from '../../access/principal.ts';
 import type { DB } from '../../db/schema.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { parseSubscription } from '../../events/events.ts';
+import { originOf } from '../../lib/outbound-http.ts';
 import type { SecretBox } from '../../lib/secrets.ts';
 import { presentWebhook } from './webhooks.presenter.ts';
 import type { CreateWebhookInput, UpdateWebhookInput, WebhookRecord } from './webhooks.schema.ts';
@@ -92,6 +93,7 @@ export async function createWebhook(
       url: checkedUrl(input.url),
       events: checkedEvents(input.events),
       secret_sealed: input.secret ? secrets.seal(input.secret) : null,
+      secret_origin: input.secret ? originOf(input.url) : null,
       active: input.active ?? true,
       created_by: user.id,
     })
@@ -113,13 +115,23 @@ export async function updateWebhook(
   input: UpdateWebhookInput,
 ): Promise<WebhookRecord> {
   const { webhook } = await requireWebhook(db, user, appRef, webhookRef);
+  const url = input.url !== undefined ? checkedUrl(input.url) : webhook.url;
+  // Whoever may edit a webhook may never have seen its secret: moving it to another origin needs
+  // the secret again (or null, to stop signing), so the stored one never signs for a new host.
+  if (input.secret === undefined && webhook.secret_sealed && originOf(url) !== webhook.secret_origin) {
+    const why = 'must be given again (or null) when url moves to another origin';
+    throw badRequest('validation_failed', `secret ${why}`, [{ path: '/secret', message: why }]);
+  }
   const row = await db
     .updateTable('webhooks')
     .set({
-      ...(input.url !== undefined ? { url: checkedUrl(input.url) } : {}),
+      url,
       ...(input.events !== undefined ? { events: checkedEvents(input.events) } : {}),
       ...(input.secret !== undefined
-        ? { secret_sealed: input.secret ? secrets.seal(input.secret) : null }
+        ? {
+            secret_sealed: input.secret ? secrets.seal(input.secret) : null,
+            secret_origin: input.secret ? originOf(url) : null,
+          }
         : {}),
       // Switching a webhook back on is the user saying the receiver works again.
       ...(input.active !== undefined
