@@ -1,5 +1,5 @@
 import type { App, AppContext } from '../../app-context.ts';
-import { currentUser } from '../../http/auth.ts';
+import { resourceOf } from '../../access/route-hook.ts';
 import { IdParams } from '../../http/schemas.ts';
 import { DirectoryQuery, DirectoryUserPageSchema } from '../directory/directory.schema.ts';
 import { listAssignees } from './assignees.service.ts';
@@ -20,6 +20,6 @@ export function assigneeRoutes(app: App, { db }: AppContext): void {
         response: { 200: DirectoryUserPageSchema },
       },
     },
-    async (request) => listAssignees(db, currentUser(request), request.params.id, request.query),
+    async (request) => listAssignees(db, resourceOf(request, 'application'), request.query),
   );
 }

@@ -1,6 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { requireApplication } from '../../access/access.ts';
-import type { UserPrincipal } from '../../access/principal.ts';
+import type { ResolvedApplication } from '../../access/resources.ts';
 import type { DB } from '../../db/schema.ts';
 import { containsPattern } from '../directory/directory.service.ts';
 import type { DirectoryQueryInput } from '../directory/directory.schema.ts';
@@ -8,15 +7,10 @@ import type { DirectoryQueryInput } from '../directory/directory.schema.ts';
 /**
  * The active users a finding of the application can be assigned to: those who can read it (a grant to
  * them or one of their teams on the application, its group or everything; admins read everything),
- * the rule `requireAssignee` checks when the assignment is made. Names and emails only.
+ * the rule `requireAssignee` checks when the assignment is made. Names and emails only. The route
+ * hook has checked that the caller writes the application.
  */
-export async function listAssignees(
-  db: Kysely<DB>,
-  caller: UserPrincipal,
-  appRef: string,
-  query: DirectoryQueryInput,
-) {
-  const app = await requireApplication(db, caller, appRef, 'write');
+export async function listAssignees(db: Kysely<DB>, app: ResolvedApplication, query: DirectoryQueryInput) {
   const page = query.page ?? 1;
   const perPage = query.per_page ?? 20;
   const text = query.q?.trim().toLowerCase() ?? '';

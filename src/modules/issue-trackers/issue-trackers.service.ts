@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import { requireApplication } from '../../access/access.ts';
-import type { Principal, UserPrincipal } from '../../access/principal.ts';
+import type { ResolvedApplication, ResolvedInApplication } from '../../access/resources.ts';
+import type { UserPrincipal } from '../../access/principal.ts';
 import type { Config } from '../../config.ts';
 import type { DB } from '../../db/schema.ts';
 import { badRequest, notFound } from '../../errors.ts';
@@ -9,7 +9,6 @@ import { trackerErrorFrom } from '../../integrations/issue-trackers/types.ts';
 import type { Jobs } from '../../jobs/jobs.ts';
 import { originOf } from '../../lib/outbound-http.ts';
 import { randomToken, type SecretBox } from '../../lib/secrets.ts';
-import { requireFindingAccess } from '../findings/findings.service.ts';
 import { presentTracker, presentTrackerIssue } from './issue-trackers.presenter.ts';
 import type { TrackerIssueRecord, TrackerRecord, UpsertTrackerInput } from './issue-trackers.schema.ts';
 import { claimLinks } from './tracker-dispatch.ts';
@@ -35,8 +34,7 @@ async function trackerOf(db: Kysely<DB>, applicationId: number) {
   return row;
 }
 
-export async function getTracker(db: Kysely<DB>, user: Principal, appRef: string): Promise<TrackerRecord> {
-  const app = await requireApplication(db, user, appRef, 'read');
+export async function getTracker(db: Kysely<DB>, app: ResolvedApplication): Promise<TrackerRecord> {
   return presentTracker(await trackerOf(db, app.id));
 }
 
@@ -44,10 +42,9 @@ export async function getTracker(db: Kysely<DB>, user: Principal, appRef: string
 export async function upsertTracker(
   { db, secrets }: Pick<TrackerContext, 'db' | 'secrets'>,
   user: UserPrincipal,
-  appRef: string,
+  app: ResolvedApplication,
   input: UpsertTrackerInput,
 ): Promise<{ created: boolean; tracker: TrackerRecord }> {
-  const app = await requireApplication(db, user, appRef, 'write');
   const stored = await db
     .selectFrom('issue_trackers')
     .selectAll()
@@ -136,8 +133,7 @@ function requireTokenToRedirect(
 }
 
 /** Removes the tracker and its links; the issues stay in the tracker. */
-export async function deleteTracker(db: Kysely<DB>, user: UserPrincipal, appRef: string): Promise<void> {
-  const app = await requireApplication(db, user, appRef, 'write');
+export async function deleteTracker(db: Kysely<DB>, app: ResolvedApplication): Promise<void> {
   const tracker = await trackerOf(db, app.id);
   await db.deleteFrom('issue_trackers').where('id', '=', tracker.id).execute();
 }
@@ -145,10 +141,8 @@ export async function deleteTracker(db: Kysely<DB>, user: UserPrincipal, appRef:
 /** The linked issues, failures included (`last_error`), newest first. */
 export async function listTrackerIssues(
   db: Kysely<DB>,
-  user: Principal,
-  appRef: string,
+  app: ResolvedApplication,
 ): Promise<TrackerIssueRecord[]> {
-  const app = await requireApplication(db, user, appRef, 'read');
   const tracker = await trackerOf(db, app.id);
   const rows = await db
     .selectFrom('tracker_issues')
@@ -163,10 +157,8 @@ export async function listTrackerIssues(
 /** Calls the tracker with the stored credentials; a refusal is a 400 with the provider's reason. */
 export async function testTrackerConnection(
   context: TrackerContext,
-  user: UserPrincipal,
-  appRef: string,
+  app: ResolvedApplication,
 ): Promise<{ success: boolean; message: string }> {
-  const app = await requireApplication(context.db, user, appRef, 'write');
   const tracker = await trackerOf(context.db, app.id);
   try {
     await (await trackerAdapter(tracker, context.secrets, context.config)).testConnection();
@@ -184,9 +176,8 @@ export async function testTrackerConnection(
 export async function createIssueForFinding(
   { db, jobs }: { db: Kysely<DB>; jobs: Jobs },
   user: UserPrincipal,
-  findingRef: string,
+  finding: ResolvedInApplication,
 ): Promise<{ created: boolean; issue: TrackerIssueRecord }> {
-  const finding = await requireFindingAccess(db, user, findingRef, 'write');
   const tracker = await trackerOf(db, finding.application_id);
   const claimed = await db.transaction().execute(async (trx) => {
     // A link the tracker refused for good (bad token, missing project) is tried again on request.

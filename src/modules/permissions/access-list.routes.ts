@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { App, AppContext } from '../../app-context.ts';
+import { resourceOf } from '../../access/route-hook.ts';
 import { currentUser } from '../../http/auth.ts';
 import { IdParams } from '../../http/schemas.ts';
 import { AccessListSchema, GroupGrantBody } from './access-list.schema.ts';
@@ -25,7 +26,7 @@ export function accessListRoutes(app: App, { db }: AppContext): void {
         response: { 200: AccessListSchema },
       },
     },
-    async (request) => applicationAccessList(db, currentUser(request), request.params.id),
+    async (request) => applicationAccessList(db, currentUser(request), resourceOf(request, 'application')),
   );
 
   app.get(
@@ -42,7 +43,7 @@ export function accessListRoutes(app: App, { db }: AppContext): void {
         response: { 200: AccessListSchema },
       },
     },
-    async (request) => groupAccessList(db, currentUser(request), request.params.id),
+    async (request) => groupAccessList(db, currentUser(request), resourceOf(request, 'group')),
   );
 
   app.post(
@@ -61,9 +62,8 @@ export function accessListRoutes(app: App, { db }: AppContext): void {
       },
     },
     async (request, reply) => {
-      const user = currentUser(request);
-      const grant = await groupGrant(db, user, request.params.id, request.body);
-      return reply.status(201).send(await addGrant(db, user, grant));
+      const grant = groupGrant(resourceOf(request, 'group'), request.body);
+      return reply.status(201).send(await addGrant(db, currentUser(request), grant));
     },
   );
 
@@ -81,7 +81,6 @@ export function accessListRoutes(app: App, { db }: AppContext): void {
         response: { 200: RemovedSchema },
       },
     },
-    async (request) =>
-      removeGrant(db, await groupGrant(db, currentUser(request), request.params.id, request.body)),
+    async (request) => removeGrant(db, groupGrant(resourceOf(request, 'group'), request.body)),
   );
 }

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
-import { accessLevels, groupAccessLevelSql, requireAccess, requireApplication } from '../../access/access.ts';
-import { isAdmin, type UserPrincipal } from '../../access/principal.ts';
+import { ACCESS_RANK, applicationLevelSql, groupLevelSql } from '../../access/levels.ts';
+import type { Principal } from '../../access/principal.ts';
+import type { GroupRow, ResolvedApplication } from '../../access/resources.ts';
 import type { AccessAction, DB } from '../../db/schema.ts';
 import type { AccessEntry, AccessList } from './access-list.schema.ts';
 import { parseSubject, type Grant } from './permissions.service.ts';
@@ -67,52 +68,42 @@ async function entriesReaching(
   });
 }
 
-/** Who may read or write an application, and why; anyone who can read it may look. */
+/** Who may read or write an application, and why (the route hook checked the caller reads it). */
 export async function applicationAccessList(
   db: Kysely<DB>,
-  user: UserPrincipal,
-  appRef: string,
+  caller: Principal,
+  app: ResolvedApplication,
 ): Promise<AccessList> {
-  const app = await requireApplication(db, user, appRef, 'read');
-  const level = (await accessLevels(db, user, [app.id])).get(app.id)?.level ?? 0;
+  const { level } = await db
+    .selectFrom('applications as app')
+    .select(applicationLevelSql(caller).as('level'))
+    .where('app.id', '=', app.id)
+    .executeTakeFirstOrThrow();
   return {
     entries: await entriesReaching(db, { applicationId: app.id, groupId: app.group_id }),
-    can_administer: level >= 2,
+    can_administer: Number(level) >= ACCESS_RANK.write,
   };
 }
 
 /** Who may read or write the applications of a group through a grant on it (or on everything). */
 export async function groupAccessList(
   db: Kysely<DB>,
-  user: UserPrincipal,
-  groupRef: string,
+  caller: Principal,
+  group: GroupRow,
 ): Promise<AccessList> {
-  const group = await requireAccess(db, user, { kind: 'group', ref: groupRef }, 'read');
-  const level = isAdmin(user)
-    ? 2
-    : Number(
-        (
-          await db
-            .selectFrom('groups as g')
-            .select(groupAccessLevelSql(user.id).as('level'))
-            .where('g.id', '=', group.id)
-            .executeTakeFirstOrThrow()
-        ).level,
-      );
+  const { level } = await db
+    .selectFrom('groups as g')
+    .select(groupLevelSql(caller).as('level'))
+    .where('g.id', '=', group.id)
+    .executeTakeFirstOrThrow();
   return {
     entries: await entriesReaching(db, { applicationId: null, groupId: group.id }),
-    can_administer: level >= 2,
+    can_administer: Number(level) >= ACCESS_RANK.write,
   };
 }
 
-/** A read or write grant on a group the caller may write. */
-export async function groupGrant(
-  db: Kysely<DB>,
-  user: UserPrincipal,
-  groupRef: string,
-  body: { subject: string; action: AccessAction },
-): Promise<Grant> {
-  const group = await requireAccess(db, user, { kind: 'group', ref: groupRef }, 'write');
+/** A read or write grant on a group (the route hook checked the caller writes it). */
+export function groupGrant(group: GroupRow, body: { subject: string; action: AccessAction }): Grant {
   return {
     ...parseSubject(body.subject),
     application_id: null,

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
+import { resourceOf } from '../../access/route-hook.ts';
 import type { App, AppContext } from '../../app-context.ts';
-import { currentPrincipal, currentUser } from '../../http/auth.ts';
 import { IdParams } from '../../http/schemas.ts';
 import { ScanSchema } from '../scans/scans.schema.ts';
 import { scansOfVersion } from '../scans/scans.service.ts';
@@ -10,7 +10,6 @@ import {
   createVersion,
   deleteVersion,
   listVersions,
-  requireVersion,
   updateVersion,
   versionContentCounts,
 } from './versions.service.ts';
@@ -39,7 +38,7 @@ export function versionRoutes(app: App, { db }: AppContext): void {
         response: { 200: Type.Array(VersionSchema) },
       },
     },
-    async (request) => listVersions(db, currentUser(request), request.params.id),
+    async (request) => listVersions(db, resourceOf(request, 'application')),
   );
 
   app.post(
@@ -57,7 +56,7 @@ export function versionRoutes(app: App, { db }: AppContext): void {
       },
     },
     async (request, reply) =>
-      reply.status(201).send(await createVersion(db, currentUser(request), request.params.id, request.body)),
+      reply.status(201).send(await createVersion(db, resourceOf(request, 'application'), request.body)),
   );
 
   app.get(
@@ -75,13 +74,7 @@ export function versionRoutes(app: App, { db }: AppContext): void {
       },
     },
     async (request) => {
-      const { version } = await requireVersion(
-        db,
-        currentPrincipal(request),
-        request.params.id,
-        request.params.versionId,
-        'read',
-      );
+      const { record: version } = resourceOf(request, 'version');
       const [scans, counts] = await Promise.all([
         scansOfVersion(db, version.id),
         versionContentCounts(db, version.id),
@@ -105,8 +98,7 @@ export function versionRoutes(app: App, { db }: AppContext): void {
         response: { 200: VersionSchema },
       },
     },
-    async (request) =>
-      updateVersion(db, currentUser(request), request.params.id, request.params.versionId, request.body),
+    async (request) => updateVersion(db, resourceOf(request, 'version'), request.body),
   );
 
   app.delete(
@@ -123,7 +115,7 @@ export function versionRoutes(app: App, { db }: AppContext): void {
       },
     },
     async (request, reply) => {
-      await deleteVersion(db, currentUser(request), request.params.id, request.params.versionId);
+      await deleteVersion(db, resourceOf(request, 'version'));
       return reply.status(204).send();
     },
   );
