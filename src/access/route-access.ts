@@ -224,6 +224,7 @@ const RULES = {
   'users.create': { authentication: 'admin', summary: 'The admin role.' },
   'users.update': { authentication: 'admin', summary: 'The admin role.' },
   'permissions.write': { authentication: 'admin', summary: 'The admin role.' },
+  'workers.read': { authentication: 'admin', summary: 'The admin role.' },
   ...(Object.fromEntries(
     ADMIN_PERMISSIONS.map((permission) => [
       permission,

@@ -525,4 +525,24 @@ export interface DB {
   tracker_deliveries: TrackerDeliveriesTable;
   ingest_staging: IngestStagingTable;
   upload_chunks: UploadChunksTable;
+  worker_processes: WorkerProcessesTable;
+  job_holds: JobHoldsTable;
+}
+
+/** A process that runs job workers, and when it last said it is alive (src/jobs/liveness.ts). */
+export interface WorkerProcessesTable {
+  id: string;
+  host: string;
+  pid: number;
+  started_at: CreatedAt;
+  heartbeat_at: Timestamp;
+}
+
+/** One run of a pg-boss job, held by the process running it. */
+export interface JobHoldsTable {
+  job_id: string;
+  queue: string;
+  process_id: string;
+  job_started_on: Timestamp;
+  held_at: CreatedAt;
 }

@@ -69,6 +69,7 @@ export function ProblemAlert({ error, title }: { error: unknown; title?: string 
 export function PageLoader() {
   return (
     <Center py="xl">
+      {/* A plain span may not carry a name (axe: aria-prohibited-attr); a status region may. */}
       <Loader role="status" aria-label="Loading" />
     </Center>
   );
