@@ -17,13 +17,16 @@ import { registerWebUi } from './http/web-ui.ts';
 import { loggableError } from './lib/loggable-error.ts';
 import { apiKeyRoutes } from './modules/api-keys/api-keys.routes.ts';
 import { applicationRoutes } from './modules/applications/applications.routes.ts';
+import { assigneeRoutes } from './modules/applications/assignees.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
+import { directoryRoutes } from './modules/directory/directory.routes.ts';
 import { findingRoutes } from './modules/findings/findings.routes.ts';
 import { groupRoutes } from './modules/groups/groups.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { ingestRoutes } from './modules/ingest/ingest.routes.ts';
 import { issueTrackerRoutes } from './modules/issue-trackers/issue-trackers.routes.ts';
+import { accessListRoutes } from './modules/permissions/access-list.routes.ts';
 import { permissionRoutes } from './modules/permissions/permissions.routes.ts';
 import { policyRoutes } from './modules/policies/policies.routes.ts';
 import { scannerTypeRoutes } from './modules/scanner-types/scanner-types.routes.ts';
@@ -56,6 +59,9 @@ const ROUTE_MODULES: ((app: App, context: AppContext) => void)[] = [
   policyRoutes,
   issueTrackerRoutes,
   workerRoutes,
+  accessListRoutes,
+  assigneeRoutes,
+  directoryRoutes,
 ];
 
 /** Query parameter names whose values are credentials (a tracker's webhook URL carries `?secret=`). */
