@@ -274,6 +274,7 @@ export interface FindingCountsUnpublishedTable extends FindingCountsTable {
   scan_id: number;
 }
 
+/** The timeline (table `finding_events`): what happened to each finding, as its page shows it. Not the outbox. */
 export interface FindingEventsTable {
   id: Generated<number>;
   finding_id: number;
@@ -299,6 +300,12 @@ export interface FindingCommentsTable {
   updated_at: UpdatedAt;
 }
 
+/**
+ * The outbox (table `events`): one row per domain event, written in the transaction of the change
+ * (events/events.ts) and handed after commit to the after-commit subscribers (webhooks, issue
+ * trackers) by the outbox dispatcher (events/outbox-dispatcher.ts), which sets `processed_at`. Not
+ * the findings' history: that is the timeline, `finding_events`.
+ */
 export interface EventsTable {
   id: Generated<number>;
   type: string;
@@ -309,7 +316,10 @@ export interface EventsTable {
   processed_at: Timestamp | null;
   /** Set by a policy's `webhook` action: delivered to every active webhook of the application. */
   policy_id: number | null;
-  /** The last finding id dispatched of an event that stands for many (an upload's new findings). */
+  /**
+   * The last finding id a subscriber sent of an event that stands for many (an upload's new
+   * findings), when it stopped midway; the webhooks' dispatch is the one that does.
+   */
   dispatch_cursor: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: CreatedAt;
 }
