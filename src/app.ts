@@ -26,6 +26,7 @@ import { permissionRoutes } from './modules/permissions/permissions.routes.ts';
 import { policyRoutes } from './modules/policies/policies.routes.ts';
 import { scannerTypeRoutes } from './modules/scanner-types/scanner-types.routes.ts';
 import { scanRoutes } from './modules/scans/scans.routes.ts';
+import { ssoRoutes } from './modules/sso/sso.routes.ts';
 import { teamRoutes } from './modules/teams/teams.routes.ts';
 import { userRoutes } from './modules/users/users.routes.ts';
 import { compareRoutes } from './modules/versions/compare.routes.ts';
@@ -36,6 +37,7 @@ import { webhookRoutes } from './modules/webhooks/webhooks.routes.ts';
 const ROUTE_MODULES: ((app: App, context: AppContext) => void)[] = [
   healthRoutes,
   authRoutes,
+  ssoRoutes,
   userRoutes,
   apiKeyRoutes,
   teamRoutes,
