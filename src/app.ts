@@ -56,8 +56,11 @@ const ROUTE_MODULES: ((app: App, context: AppContext) => void)[] = [
   issueTrackerRoutes,
 ];
 
-/** Query parameter names whose values are credentials (a tracker's webhook URL carries `?secret=`). */
-const SECRET_PARAMETER = /secret|token|password|api[-_]?key/;
+/**
+ * Query parameter names whose values are credentials (a tracker's webhook URL carries `?secret=`; an
+ * OpenID callback carries the authorization `code` and the `state` that binds it to a browser).
+ */
+const SECRET_PARAMETER = /secret|token|password|api[-_]?key|^code$|^state$/;
 
 /** A parameter name as the query parser reads it: percent-decoded, `+` a space, `[…]` suffix dropped. */
 function parameterName(raw: string): string {
