@@ -4,6 +4,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyRequest } from 'fastify';
 import { isRouteAccess } from './access/route-access.ts';
+import { registerResourceAccess } from './access/route-hook.ts';
 import type { App, AppContext } from './app-context.ts';
 import type { Config } from './config.ts';
 import { registerAuthentication } from './http/auth.ts';
@@ -209,6 +210,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   });
   // Route-level, the limit runs after this instance-level hook; a request it refuses is counted here.
   registerAuthentication(app, context.db, context.secretKey, context.database.changeNotices, app.rateLimit());
+  registerResourceAccess(app, context.db);
   await registerOpenApi(app);
   for (const register of ROUTE_MODULES) register(app, context);
   await registerWebUi(app);

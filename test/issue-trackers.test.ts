@@ -286,7 +286,11 @@ describe('POST /api/applications/{id}/issue-tracker/test', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
-    await call('POST', url, admin.headers, { provider: 'github', base_url: `http://127.0.0.1:${port}` });
+    await call('POST', url, admin.headers, {
+      provider: 'github',
+      base_url: `http://127.0.0.1:${port}`,
+      token: TOKEN,
+    });
     const unreachable = await call('POST', `${url}/test`, admin.headers);
     expect(unreachable.statusCode).toBe(400);
     expect(unreachable.json().detail).toMatch(/^github: unreachable: .*ECONNREFUSED/);
@@ -302,6 +306,7 @@ describe('POST /api/applications/{id}/issue-tracker/test', () => {
       username: null,
       token_sealed: t.secrets.seal(TOKEN),
       token_last4: '',
+      token_origin: fake.url,
       base_url: fake.url,
       project_key: 'SEC',
       issue_type: 'Bug',
@@ -322,7 +327,7 @@ describe('POST /api/applications/{id}/issue-tracker/test', () => {
         outbound: { allowPrivate: false },
         trackers: { timeoutMs: 1500, retryLimit: 1, retryDelaySeconds: 1 },
       });
-      await expect(adapter.testConnection(), provider).rejects.toThrow(/address refused|not allowed/);
+      await expect(adapter.testConnection(), provider).rejects.toThrow(/the address is not allowed \(/);
     }
     expect(fake.requests).toEqual([]);
   });

@@ -173,6 +173,8 @@ describe('the server log through a hostile sequence', () => {
       token: trackerToken,
       base_url: 'https://jira.example.test',
       project_key: 'SEC',
+      // Moved to another origin, the tracker would get a new inbound secret unless one is given.
+      webhook_secret: trackerSecret,
     });
     expect(generated.statusCode).toBe(200);
     const inbound = `/api/integrations/jira/webhook/${tracker.json().id}`;

@@ -173,6 +173,20 @@ describe('the browsable docs at /api/docs', () => {
     expect(yaml.body).toMatch(/^openapi: 3\.1\.0$/m);
   });
 
+  it('is not framed, and runs under the content security policy of the app (issue 52 item 9)', async () => {
+    for (const url of ['/api/docs', '/api/docs/', '/api/docs/static/swagger-initializer.js']) {
+      const response = await t.app.inject({ url });
+      expect(response.statusCode, url).toBe(200);
+      expect(response.headers['x-frame-options'], url).toBe('DENY');
+      const csp = String(response.headers['content-security-policy']);
+      expect(csp, url).toMatch(/frame-ancestors 'none'/);
+      expect(csp, url).toMatch(/script-src 'self';/);
+    }
+    // Every script the page loads is a file of its own: the policy needs no inline script.
+    const page = await t.app.inject({ url: '/api/docs/' });
+    expect(page.body).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+  });
+
   it('serves no file outside the docs assets', async () => {
     // Encoded slashes: the client does not resolve these dots away, the server must refuse them.
     for (const url of ['/api/docs/..%2f..%2fpackage.json', '/api/docs/static/..%2f..%2f..%2fpackage.json']) {

@@ -1,6 +1,6 @@
 import type { LookupFunction } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sendOutbound } from '../src/lib/outbound-http.ts';
+import { ADDRESS_REFUSED, sendOutbound } from '../src/lib/outbound-http.ts';
 import { startReceiver, type WebhookReceiver } from './support/webhook-receiver.ts';
 
 let hook: WebhookReceiver;
@@ -46,7 +46,9 @@ describe('sendOutbound', () => {
       lookup: resolvingTo('127.0.0.1'),
     });
     expect(refused.status).toBeUndefined();
-    expect(refused.error).toMatch(/address refused/);
+    // The reason says the address class was refused, never what the name resolved to.
+    expect(refused.error).toBe(ADDRESS_REFUSED);
+    expect(refused.error).not.toMatch(/127\.0\.0\.1|receiver\.example|family/);
     expect(hook.requests.length).toBe(before);
     // The same resolver with private addresses allowed reaches the receiver: the name was resolved by it.
     const allowed = await sendOutbound({
@@ -69,7 +71,20 @@ describe('sendOutbound', () => {
   ])('refuses the literal address %s with the guard on', async (url) => {
     const response = await sendOutbound({ url, body: '{}', timeoutMs: 2000, allowPrivate: false });
     expect(response.status).toBeUndefined();
-    expect(response.error).toMatch(/address refused/);
+    expect(response.error).toBe(ADDRESS_REFUSED);
+  });
+
+  it('a refused connection is said without the address the name resolved to', async () => {
+    const closed = `http://internal.example.test:1/hook`;
+    const response = await sendOutbound({
+      url: closed,
+      body: '{}',
+      timeoutMs: 2000,
+      allowPrivate: true,
+      lookup: resolvingTo('127.0.0.1'),
+    });
+    expect(response.status).toBeUndefined();
+    expect(response.error).toBe('connection refused (ECONNREFUSED)');
   });
 
   it('refuses schemes other than http and https', async () => {

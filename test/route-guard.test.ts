@@ -1,9 +1,10 @@
 import type { LightMyRequestResponse, RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RESOURCES, referenceOf, type ResourceKindName } from '../src/access/resources.ts';
 import { isRouteAccess } from '../src/access/route-access.ts';
 import { buildApp } from '../src/app.ts';
 import { SESSION_COOKIE } from '../src/http/auth.ts';
-import { ruleOf } from './support/route-walk.ts';
+import { pathParams, ruleOf } from './support/route-walk.ts';
 import { grant, makeApplication, makeUser, type TestUser } from './support/factories.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
 
@@ -62,9 +63,10 @@ const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /**
  * Routes that act on one resource inside the walked application, as each route declares it
  * (`config.access` names the resource and the level it needs): an outsider gets 404 on each; a
- * reader gets 403 wherever the declared level is `write`, and 200 on reads.
+ * reader gets 403 wherever the declared level is `write`, and 200 on reads. Every kind the one
+ * access function resolves is walked (src/access/resources.ts).
  */
-const WALKED_RESOURCES = new Set(['application', 'group', 'version', 'finding', 'scan', 'webhook', 'policy']);
+const WALKED_RESOURCES = new Set<string>(Object.keys(RESOURCES));
 const resourceOf = (route: RouteOptions): string | undefined => {
   const rule = ruleOf(route);
   // Token-only routes (POST /api/ingest) name their application by the token, not the path.
@@ -149,6 +151,20 @@ function sampleInput(endpoint: Endpoint): { payload?: object; query?: Record<str
   };
   const method = endpoint.method === 'HEAD' ? 'GET' : endpoint.method; // HEAD shares GET's schema
   return samples[`${method} ${endpoint.url}`];
+}
+
+/** The path parameters (any value) and sample body a route's request carries. */
+function requestOf(endpoint: Endpoint): { params: Record<string, string>; body: unknown } {
+  const params = Object.fromEntries(pathParams(endpoint.url).map((name) => [name, '1']));
+  return { params, body: sampleInput(endpoint)?.payload };
+}
+
+/** What a 404 of the route's resource names: the record, or the application it is reached through. */
+function whatOf(endpoint: Endpoint): string {
+  const named = referenceOf(ruleOf(endpoint.route).resource as ResourceKindName, requestOf(endpoint));
+  if (!named) throw new Error(`${label(endpoint)} names no resource`);
+  const spec: { what: string; scopeWhat?: string } = RESOURCES[named.kind];
+  return spec.scopeWhat ?? spec.what;
 }
 
 function needsInput(route: RouteOptions): boolean {
@@ -362,6 +378,19 @@ describe('the collected route list', () => {
     }
   });
 
+  it('declares only resources the one access function resolves, each named by the route’s own request', () => {
+    const unresolved: string[] = [];
+    for (const endpoint of endpoints()) {
+      const rule = ruleOf(endpoint.route);
+      if (!rule.resource) continue;
+      expect(Object.keys(RESOURCES), label(endpoint)).toContain(rule.resource);
+      // A token-only route's application is the token's own.
+      if (rule.authentication === 'application_token') continue;
+      if (!referenceOf(rule.resource, requestOf(endpoint))) unresolved.push(label(endpoint));
+    }
+    expect(unresolved).toEqual([]);
+  });
+
   it('refuses to register a route that declares nothing', async () => {
     const second = await buildApp(t, { logger: false });
     expect(() => second.get('/api/undeclared', async () => ({}))).toThrow(/declares no access/);
@@ -435,7 +464,12 @@ describe('application-scoped routes (the application, its findings and its scans
       const list = scopedEndpoints(scope);
       expect(list.length).toBeGreaterThan(0);
       for (const endpoint of list) {
-        expectProblem(endpoint, await inject(endpoint, outsider.headers), 404, 'not_found');
+        const response = await inject(endpoint, outsider.headers);
+        expectProblem(endpoint, response, 404, 'not_found');
+        // The refusal is the one access function's, for the kind the route's request names.
+        if (endpoint.method !== 'HEAD') {
+          expect(response.json().detail, label(endpoint)).toBe(`${whatOf(endpoint)} not found`);
+        }
       }
       await expectUntouched();
     });

@@ -56,7 +56,7 @@ const setStatus = (findingId: number, status: string) =>
     payload: { status },
   });
 
-function webhook(trackerId: number, event: string, payload: object, secret = SECRET) {
+function webhook(trackerId: number, event: string, payload: object, secret = SECRET, delivery?: string) {
   const body = JSON.stringify(payload);
   const signature = `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
   return bed.t.app.inject({
@@ -66,6 +66,7 @@ function webhook(trackerId: number, event: string, payload: object, secret = SEC
       'content-type': 'application/json',
       'x-github-event': event,
       'x-hub-signature-256': signature,
+      ...(delivery ? { 'x-github-delivery': delivery } : {}),
     },
     payload: body,
   });
@@ -258,6 +259,53 @@ describe('GitHub issues', () => {
           .executeTakeFirstOrThrow()
       ).status,
     ).toBe('open');
+
+    // Issue 52 item 7: the captured "closed" body, posted again (under another delivery id, which
+    // GitHub does not sign), is answered 200 and ignored: the reopened finding stays open.
+    const status = async () =>
+      (
+        await bed.t.db
+          .selectFrom('findings')
+          .select('status')
+          .where('id', '=', finding.id)
+          .executeTakeFirstOrThrow()
+      ).status;
+    for (const delivery of [undefined, 'a-delivery-id-never-seen-0001']) {
+      const replayed = await webhook(tracker.id, 'issues', closed, SECRET, delivery);
+      expect(replayed.statusCode, replayed.body).toBe(200);
+      expect(replayed.json()).toEqual({ received: true, applied: 'ignored: duplicate delivery' });
+      expect(await status()).toBe('open');
+    }
+    // A new body under a delivery id already seen is a replay too.
+    const sameId = { ...closed, issue: { ...closed.issue, updated_at: new Date().toISOString() } };
+    const first = await webhook(
+      tracker.id,
+      'issues',
+      { action: 'labeled', issue: { number: 1 } },
+      SECRET,
+      'd-1',
+    );
+    expect(first.json().applied).toMatch(/^ignored: github issues labeled/);
+    expect((await webhook(tracker.id, 'issues', sameId, SECRET, 'd-2')).json().applied).toBe(
+      'finding_closed',
+    );
+    expect((await webhook(tracker.id, 'issues', { ...sameId, x: 1 }, SECRET, 'd-2')).json().applied).toBe(
+      'ignored: duplicate delivery',
+    );
+    expect(
+      (
+        await webhook(tracker.id, 'issues', {
+          action: 'reopened',
+          issue: { number: 1, updated_at: new Date().toISOString() },
+        })
+      ).json().applied,
+    ).toBe('finding_reopened');
+    // An event older than the window the ids are kept for is refused outright.
+    const old = { ...closed, issue: { ...closed.issue, updated_at: '2020-01-01T00:00:00Z' } };
+    expect((await webhook(tracker.id, 'issues', old)).json().applied).toBe(
+      'ignored: older than the replay window',
+    );
+    expect(await status()).toBe('open');
 
     const said = await webhook(tracker.id, 'issue_comment', {
       action: 'created',

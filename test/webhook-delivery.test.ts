@@ -411,10 +411,56 @@ describe('the outbound guard', () => {
         const [first] = response.json();
         return first?.attempts > 0 ? first : undefined;
       });
-      expect(delivery.attempt_log[0].error).toMatch(/address refused.*private/);
+      // The class of address, never what `localhost` resolved to (the review's name-resolution leak).
+      expect(delivery.attempt_log[0].error).toBe(
+        'the address is not allowed (private, loopback, link-local or reserved)',
+      );
+      const webhook = await guarded.app.inject({
+        url: `/api/applications/${app.id}/webhooks/${created.json().id}`,
+        headers: owner.headers,
+      });
+      expect(JSON.stringify(webhook.json())).not.toMatch(/127\.0\.0\.1|family/);
       expect(hook.requests).toHaveLength(0);
     } finally {
       await guarded.close();
     }
+  });
+});
+
+describe('a webhook secret stays with the origin it was saved for', () => {
+  it('a URL on another origin needs the secret again; the same origin does not; a row moved behind the API is never signed for', async () => {
+    const owner = await makeUser(t);
+    const app = await makeApplication(t, owner);
+    const saved = await receiver();
+    const elsewhere = await receiver();
+    const created = await subscribe(app.id, saved.url, '*', SECRET);
+    const webhookUrl = `/api/applications/${app.id}/webhooks/${created.id}`;
+    const patch = (payload: Record<string, unknown>) =>
+      t.app.inject({ method: 'PATCH', url: webhookUrl, headers: admin.headers, payload });
+
+    const moved = await patch({ url: elsewhere.url });
+    expect(moved.statusCode, moved.body).toBe(400);
+    expect(moved.headers['content-type']).toMatch(/application\/problem\+json/);
+    expect(moved.json().errors).toEqual([expect.objectContaining({ path: '/secret' })]);
+    expect((await patch({ url: `${saved.url}/v2`, events: 'finding.created' })).statusCode).toBe(200);
+
+    // Behind the API (an old row, a restored dump): the delivery is refused and nothing is sent.
+    await t.db.updateTable('webhooks').set({ url: elsewhere.url }).where('id', '=', created.id).execute();
+    const pinged = await t.app.inject({ method: 'POST', url: `${webhookUrl}/ping`, headers: admin.headers });
+    expect(pinged.statusCode).toBe(202);
+    const [delivery] = await eventually(async () => {
+      const deliveries = await deliveriesOf(app.id, created.id);
+      return deliveries[0]?.status === 'failed' ? deliveries : undefined;
+    });
+    expect(delivery?.attempt_log[0]?.error).toMatch(/set it again/);
+    expect(elsewhere.requests).toEqual([]);
+
+    // Given again with the move, it signs for the new host.
+    const resaved = await patch({ url: elsewhere.url, secret: 'a-secret-for-the-new-host' });
+    expect(resaved.statusCode, resaved.body).toBe(200);
+    const again = await t.app.inject({ method: 'POST', url: `${webhookUrl}/ping`, headers: admin.headers });
+    expect(again.statusCode).toBe(202);
+    const [received] = await elsewhere.waitFor(1);
+    expect(received?.headers['x-service-signature']).toBeDefined();
   });
 });

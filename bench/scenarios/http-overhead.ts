@@ -35,6 +35,7 @@ export const httpScenario: Scenario = {
         .get<{ user: { id: number; email: string; name: string } }>('/api/auth/me');
       const admin: UserPrincipal = { kind: 'user', ...user, role: 'admin', via: 'api_key' };
       const service = await import('../../src/modules/findings/findings.service.ts');
+      const { authorizeOne } = await import('../../src/access/access.ts');
 
       const { ids, raw, statements } = await env.withSql(async (sql) => {
         const rows = await sql.query<{ id: number }>(
@@ -48,7 +49,14 @@ export const httpScenario: Scenario = {
           .slice(0, IDS);
         const captured: CapturedQuery[][][] = [];
         for (const id of ids) {
-          captured.push(waves(await captureQueries(sql, (db) => service.getFinding(db, admin, String(id)))));
+          // What GET /api/findings/:id runs: the route hook's access check, then the service.
+          captured.push(
+            waves(
+              await captureQueries(sql, async (db) =>
+                service.getFinding(db, await authorizeOne(db, admin, 'finding', String(id), 'read')),
+              ),
+            ),
+          );
         }
         const raw = await closedLoop(connections, options.httpSeconds, async (worker, iteration) => {
           await replay(sql, captured[(worker * 7919 + iteration) % captured.length] ?? []);

@@ -1,9 +1,10 @@
+import type { ResourceKindName } from './resources.ts';
 import { ADMIN_PERMISSIONS, type AdminPermission } from './vocabulary.ts';
 
 /**
  * What every route declares it needs, as `resource.action`. The declaration is the single source for
- * authentication (who may call at all), for the resource check the service makes through
- * `requireAccess` (src/access/access.ts), for the OpenAPI document (security schemes and the 401 /
+ * authentication (who may call at all), for the resource check the route hook makes through
+ * `authorize` before the handler (src/access/route-hook.ts, src/access/access.ts), for the OpenAPI document (security schemes and the 401 /
  * 403 / 404 answers a route can give) and for the route-walk tests, which refuse a route without one.
  */
 
@@ -17,12 +18,12 @@ export type Authentication =
   /** The metrics scraper's bearer token (`METRICS_TOKEN`), checked by the route; open when unset. */
   | 'metrics_token';
 
-/** The kinds of resource a route can act on; each resolves to an application or a group. */
-export type ScopedResource = 'application' | 'group' | 'version' | 'finding' | 'scan' | 'webhook' | 'policy';
+/** The kinds of resource a route can act on: every kind `authorize` resolves (src/access/resources.ts). */
+export type ScopedResource = ResourceKindName;
 
 export interface AccessRule {
   authentication: Authentication;
-  /** The resource whose access level the service checks (unreadable → 404), if any. */
+  /** The resource the route's path names, resolved and checked before the handler (unreadable → 404). */
   resource?: ScopedResource;
   /** The level that resource needs: below `read` → 404, below this → 403. */
   level?: 'read' | 'write';

@@ -393,6 +393,8 @@ export interface WebhooksTable {
   events: string[];
   /** AES-GCM sealed (SecretBox); never returned. */
   secret_sealed: string | null;
+  /** The origin the secret was saved for; deliveries elsewhere are refused (null: no secret). */
+  secret_origin: string | null;
   active: Generated<boolean>;
   /** Set when a delivery used up its retries; cleared by the next success. */
   failing_since: Timestamp | null;
@@ -481,6 +483,8 @@ export interface IssueTrackersTable {
   /** AES-GCM sealed (SecretBox); never returned. */
   token_sealed: string;
   token_last4: string;
+  /** The origin the token was saved for; it is never sent anywhere else (null: saved before this rule). */
+  token_origin: string | null;
   base_url: string;
   project_key: string | null;
   issue_type: string | null;
@@ -496,6 +500,13 @@ export interface IssueTrackersTable {
   created_by: number | null;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
+}
+
+/** An inbound tracker webhook delivery already applied; kept for a window to refuse replays. */
+export interface TrackerDeliveriesTable {
+  tracker_id: number;
+  delivery_id: string;
+  received_at: CreatedAt;
 }
 
 /** A finding's ticket: claimed (`pending`) before the provider is called, so there is never a second. */
@@ -546,6 +557,7 @@ export interface DB {
   policy_runs: PolicyRunsTable;
   issue_trackers: IssueTrackersTable;
   tracker_issues: TrackerIssuesTable;
+  tracker_deliveries: TrackerDeliveriesTable;
   ingest_staging: IngestStagingTable;
   upload_chunks: UploadChunksTable;
 }

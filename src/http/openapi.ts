@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { SHELL_CSP } from './web-ui.ts';
 import type { TSchema } from 'typebox';
 import type { App } from '../app-context.ts';
 import { ACCESS_KEY, completeDocument, PROBLEMS_KEY, RATE_LIMITED_KEY } from './openapi-document.ts';
@@ -74,6 +75,15 @@ export async function registerOpenApi(app: App): Promise<void> {
     routePrefix: '/api/docs',
     baseDir: assets,
     logo: { type: 'image/svg+xml', content: readFileSync(join(assets, 'logo.svg')) },
+    // The docs page runs the API with the reader's session: not framed by anyone (clickjacking),
+    // and held to the app's own policy (its scripts are files, none inline).
+    staticCSP: SHELL_CSP,
+    uiHooks: {
+      onRequest: (_request, reply, done) => {
+        reply.header('x-frame-options', 'DENY');
+        done();
+      },
+    },
   });
   // With baseDir the plugin also serves the assets' directory as files, and its index.html there
   // lacks the initializer the plugin generates: that address, as people type it, goes to the docs.

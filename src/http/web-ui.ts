@@ -15,14 +15,17 @@ const NOT_BUILT_PAGE = `<!doctype html>
 and restart the server. The API is served under <a href="/api/docs">/api</a>.</p></main></body></html>
 `;
 
+/** The app's policy; the API docs page (openapi.ts) is served under the same one. */
+export const SHELL_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'";
+
 /** Headers for the HTML shell: no caching (it names the hashed assets), no framing, no sniffing. */
 const SHELL_HEADERS = {
   'cache-control': 'no-cache',
   'x-frame-options': 'DENY',
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'same-origin',
-  'content-security-policy':
-    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'",
+  'content-security-policy': SHELL_CSP,
 };
 
 const isApiPath = (url: string): boolean =>

@@ -49,11 +49,48 @@ function agentsFor(allowPrivate: boolean): Agents {
   return agents;
 }
 
-/** Reasons that name the refused address class but never echo credentials from the URL. */
+/**
+ * The origin (scheme, host, port) a stored credential is bound to, or null for a URL that is not
+ * http(s). Compared as text: both sides come from `URL`, which lowercases and drops default ports.
+ */
+export function originOf(url: string | URL): string | null {
+  try {
+    const parsed = typeof url === 'string' ? new URL(url) : url;
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.origin : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The reason shown for an address the guard refused: the class only, never what a name resolved to. */
+export const ADDRESS_REFUSED = 'the address is not allowed (private, loopback, link-local or reserved)';
+
+const CONNECTION_ERRORS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  ENOTFOUND: 'the host name does not resolve',
+  EAI_AGAIN: 'the host name does not resolve',
+  ETIMEDOUT: 'connection timed out',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  EPIPE: 'connection closed',
+};
+
+/**
+ * Reasons for a failed call, as shown to users (a tracker's test answer, a webhook's `last_error`
+ * and attempt log). Node's own messages name the address a host name resolved to (`connect
+ * ECONNREFUSED 10.0.0.5:443`, the guard's `DNS lookup 127.0.0.1(family:4, host:vm)`), which tells
+ * a user how internal names resolve: only the kind of failure and its code are said.
+ */
 function describe(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  if (/is not allowed/.test(message)) return `address refused: ${message.replace(/^.*?DNS lookup /, '')}`;
-  return message.slice(0, 300);
+  if (/is not allowed/.test(message)) return ADDRESS_REFUSED;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && /^[A-Z][A-Z0-9_]{1,40}$/.test(code)) {
+    return `${CONNECTION_ERRORS[code] ?? 'connection failed'} (${code})`;
+  }
+  if (/^timed out after \d+ ms$/.test(message)) return message;
+  return 'connection failed';
 }
 
 export function sendOutbound(request: OutboundRequest): Promise<OutboundResponse> {

@@ -34,6 +34,8 @@ export interface FakeTracker {
   /** Answer 502 to the next `n` creates, after creating the issue. */
   failCreates(n: number): void;
   close(number: number): void;
+  /** Makes the issue views name this URL (as a hostile or broken tracker might) instead of their own. */
+  answerIssueUrl(url: string): void;
   /** Calls other than these (method + path prefix) are the ones scanhub makes to the issue API. */
   calls(): string[];
   stop(): Promise<void>;
@@ -49,6 +51,7 @@ export async function startFakeTracker(provider: Provider, validAuth: string): P
   const issues: FakeIssue[] = [];
   let failing = 0;
   let base = '';
+  let issueUrl: string | undefined;
 
   const find = (number: number) => issues.find((issue) => issue.number === number);
   const create = (title: string, body: string, labels: string[]) => {
@@ -68,13 +71,13 @@ export async function startFakeTracker(provider: Provider, validAuth: string): P
   const views = {
     github: (issue: FakeIssue) => ({
       number: issue.number,
-      html_url: `${base}/acme/app/issues/${issue.number}`,
+      html_url: issueUrl ?? `${base}/acme/app/issues/${issue.number}`,
       state: issue.state,
       labels: issue.labels.map((name) => ({ name })),
     }),
     gitlab: (issue: FakeIssue) => ({
       iid: issue.number,
-      web_url: `${base}/acme/app/-/issues/${issue.number}`,
+      web_url: issueUrl ?? `${base}/acme/app/-/issues/${issue.number}`,
       state: issue.state === 'closed' ? 'closed' : 'opened',
       labels: issue.labels,
     }),
@@ -225,6 +228,7 @@ export async function startFakeTracker(provider: Provider, validAuth: string): P
     requests,
     issues,
     failCreates: (n) => void (failing = n),
+    answerIssueUrl: (url) => void (issueUrl = url),
     close: (number) => {
       const issue = find(number);
       if (issue) issue.state = 'closed';

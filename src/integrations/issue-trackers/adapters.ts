@@ -2,7 +2,8 @@ import type { Selectable } from 'kysely';
 import type { Config } from '../../config.ts';
 import type { IssueTrackersTable } from '../../db/schema.ts';
 import type { SecretBox } from '../../lib/secrets.ts';
-import type { IssueTrackerAdapter } from './types.ts';
+import { originOf } from '../../lib/outbound-http.ts';
+import { TrackerError, type IssueTrackerAdapter } from './types.ts';
 
 export type TrackerRow = Selectable<IssueTrackersTable>;
 
@@ -16,7 +17,15 @@ export async function trackerAdapter(
   secrets: SecretBox,
   config: Pick<Config, 'outbound' | 'trackers'>,
 ): Promise<IssueTrackerAdapter> {
-  const policy = { timeoutMs: config.trackers.timeoutMs, allowPrivate: config.outbound.allowPrivate };
+  const target = originOf(tracker.base_url);
+  // The token goes only to the origin it was saved for (whoever changed base_url since never
+  // re-entered it), and the shims check every request against it again.
+  if (!target || target !== tracker.token_origin) return refusingAdapter(tracker.provider);
+  const policy = {
+    timeoutMs: config.trackers.timeoutMs,
+    allowPrivate: config.outbound.allowPrivate,
+    credentialOrigin: target,
+  };
   const token = secrets.open(tracker.token_sealed);
   switch (tracker.provider) {
     case 'github': {
@@ -45,4 +54,26 @@ export async function trackerAdapter(
       );
     }
   }
+}
+
+/** Every call fails, sending nothing: the stored token was saved for another origin than `base_url`'s. */
+function refusingAdapter(provider: TrackerRow['provider']): IssueTrackerAdapter {
+  const refuse = () =>
+    Promise.reject(
+      new TrackerError(
+        `${provider}: the token was saved for another address than base_url; save the token again`,
+        undefined,
+        true,
+      ),
+    );
+  return {
+    provider,
+    testConnection: refuse,
+    createIssue: refuse,
+    findByMarker: refuse,
+    getIssue: refuse,
+    close: refuse,
+    reopen: refuse,
+    comment: refuse,
+  };
 }

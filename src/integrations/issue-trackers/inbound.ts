@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import type { TrackerProvider } from '../../db/schema.ts';
 import { constantTimeEqual } from '../../lib/secrets.ts';
 
@@ -105,4 +105,45 @@ export function parseInbound(provider: TrackerProvider, headers: Headers, body: 
     return { kind: 'comment', key, author, text: documentText(comment.body) };
   }
   return { kind: 'ignored', reason: `jira ${event}` };
+}
+
+/**
+ * The names under which a delivery is remembered, to refuse it a second time: the provider's
+ * delivery id (GitHub `X-GitHub-Delivery`, GitLab `X-Gitlab-Event-UUID`, Jira
+ * `X-Atlassian-Webhook-Identifier`) and the body's hash. Both, because GitHub signs only the body:
+ * whoever captured a signed body can send it again under any delivery id.
+ */
+export function deliveryKeys(provider: TrackerProvider, headers: Headers, raw: Buffer): string[] {
+  const idHeader = {
+    github: 'x-github-delivery',
+    gitlab: 'x-gitlab-event-uuid',
+    jira: 'x-atlassian-webhook-identifier',
+  }[provider];
+  const id = header(headers, idHeader).trim().slice(0, 200);
+  return [`sha256:${createHash('sha256').update(raw).digest('hex')}`, ...(id ? [`id:${id}`] : [])];
+}
+
+/**
+ * When the provider says the event happened (GitHub and GitLab: the issue's or comment's
+ * `updated_at`; Jira: the payload's `timestamp`), or null when it does not say. A delivery older
+ * than the replay window is refused: past the window its keys are forgotten.
+ */
+export function eventTime(provider: TrackerProvider, body: unknown): Date | null {
+  const payload = object(body);
+  const candidates =
+    provider === 'github'
+      ? [object(payload.comment).updated_at, object(payload.issue).updated_at]
+      : provider === 'gitlab'
+        ? [object(payload.object_attributes).updated_at]
+        : [payload.timestamp];
+  for (const candidate of candidates) {
+    const time =
+      typeof candidate === 'number'
+        ? new Date(candidate)
+        : typeof candidate === 'string'
+          ? new Date(candidate)
+          : null;
+    if (time && !Number.isNaN(time.getTime())) return time;
+  }
+  return null;
 }

@@ -20,7 +20,8 @@ export interface JiraNewIssue {
   projectKey: string;
   issueType: string;
   summary: string;
-  description: string;
+  /** `text` for v3 (a document's text nodes are never markup), `wiki` for v2 (wiki markup). */
+  description: { text: string; wiki: string };
   labels: string[];
 }
 
@@ -70,7 +71,7 @@ export function jiraApi(connection: JiraConnection, policy: OutboundPolicy): Jir
             project: { key: issue.projectKey },
             issuetype: { name: issue.issueType },
             summary: issue.summary,
-            description: document(issue.description),
+            description: document(issue.description.text),
             labels: issue.labels,
           },
         }),
@@ -107,7 +108,7 @@ export function jiraApi(connection: JiraConnection, policy: OutboundPolicy): Jir
           project: { key: issue.projectKey },
           issuetype: { name: issue.issueType },
           summary: issue.summary,
-          description: issue.description,
+          description: issue.description.wiki,
           labels: issue.labels,
         },
       }),

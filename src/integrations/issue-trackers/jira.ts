@@ -74,7 +74,7 @@ export function jiraAdapter(settings: JiraSettings, policy: OutboundPolicy): Iss
             projectKey: settings.projectKey,
             issueType: settings.issueType,
             summary: draft.title.slice(0, 250),
-            description: draft.body,
+            description: { text: draft.text, wiki: draft.wiki },
             labels: [...draft.labels, draft.marker],
           }),
         ),

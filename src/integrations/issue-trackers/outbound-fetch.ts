@@ -1,5 +1,5 @@
 import axios, { AxiosError, AxiosHeaders, type AxiosAdapter, type AxiosResponse } from 'axios';
-import { sendOutbound } from '../../lib/outbound-http.ts';
+import { originOf, sendOutbound } from '../../lib/outbound-http.ts';
 
 /**
  * The tracker clients (octokit, gitbeaker, jira.js) bring their own HTTP; these shims make every one
@@ -10,6 +10,15 @@ import { sendOutbound } from '../../lib/outbound-http.ts';
 export interface OutboundPolicy {
   timeoutMs: number;
   allowPrivate: boolean;
+  /** The only origin the client's requests (which carry the token) may go to. */
+  credentialOrigin: string;
+}
+
+/** Refuses, before anything is sent, a request for another origin than the credential's. */
+function checkOrigin(policy: OutboundPolicy, url: string): void {
+  if (originOf(url) !== policy.credentialOrigin) {
+    throw new TypeError('fetch failed: the tracker token is not sent to another address than base_url');
+  }
 }
 
 /** Tracker answers (search results, issues) are bigger than a webhook receiver's; still bounded. */
@@ -22,6 +31,7 @@ export function outboundFetch(policy: OutboundPolicy): typeof fetch {
   return async (input, init) => {
     const request = new Request(input, init);
     if (!METHODS.has(request.method)) throw new TypeError(`unsupported method ${request.method}`);
+    checkOrigin(policy, request.url);
     const body =
       request.method === 'GET' || request.body === null
         ? undefined
@@ -59,6 +69,13 @@ export function outboundAxiosAdapter(policy: OutboundPolicy): AxiosAdapter {
     }
     const method = (config.method ?? 'get').toUpperCase();
     if (!METHODS.has(method)) throw new AxiosError(`unsupported method ${method}`, 'ERR_BAD_OPTION', config);
+    if (originOf(url) !== policy.credentialOrigin) {
+      throw new AxiosError(
+        'the tracker token is not sent to another address than base_url',
+        'ERR_BAD_OPTION',
+        config,
+      );
+    }
     const data: unknown = config.data;
     const response = await sendOutbound({
       url,

@@ -8,8 +8,12 @@ import type { TrackerProvider } from '../../db/schema.ts';
 
 export interface IssueDraft {
   title: string;
-  /** Markdown (GitHub, GitLab) or plain paragraphs (Jira, converted to its document format). */
+  /** Markdown (GitHub, GitLab), scanner text in a fenced block. */
   body: string;
+  /** Plain text (Jira Cloud, whose documents take text as text). */
+  text: string;
+  /** Jira wiki markup (Jira Data Center's v2 API), scanner text in a `{noformat}` block. */
+  wiki: string;
   labels: string[];
   /** The finding's marker (label and hidden text): how a retry finds an issue it already created. */
   marker: string;
@@ -46,12 +50,27 @@ export class TrackerError extends Error {
   constructor(
     message: string,
     readonly status?: number,
+    /** A refusal scanhub made itself that no retry can change (a credential bound elsewhere). */
+    readonly final = false,
   ) {
     super(message.slice(0, 500));
   }
 
   get retryable(): boolean {
-    return this.status === undefined || this.status >= 500 || this.status === 429;
+    return !this.final && (this.status === undefined || this.status >= 500 || this.status === 429);
+  }
+}
+
+/**
+ * An issue's address as the tracker gave it, kept only when it is an http(s) URL: it is shown as a
+ * link, and a `javascript:` or `data:` one from a hostile or broken tracker would run in the app.
+ */
+export function webUrlOrNull(url: string): string | null {
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.toString() : null;
+  } catch {
+    return null;
   }
 }
 

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { resourceOf } from '../../access/route-hook.ts';
 import type { App, AppContext } from '../../app-context.ts';
 import { currentUser } from '../../http/auth.ts';
 import { DeletedSchema, IdParams } from '../../http/schemas.ts';
@@ -68,7 +69,7 @@ export function applicationRoutes(app: App, { db, secrets }: AppContext): void {
         response: { 200: ApplicationDetailSchema },
       },
     },
-    async (request) => getApplication(db, currentUser(request), request.params.id),
+    async (request) => getApplication(db, resourceOf(request, 'application')),
   );
 
   app.put(
@@ -86,7 +87,7 @@ export function applicationRoutes(app: App, { db, secrets }: AppContext): void {
         response: { 200: ApplicationSchema },
       },
     },
-    async (request) => updateApplication(db, currentUser(request), request.params.id, request.body),
+    async (request) => updateApplication(db, resourceOf(request, 'application'), request.body),
   );
 
   app.delete(
@@ -103,7 +104,7 @@ export function applicationRoutes(app: App, { db, secrets }: AppContext): void {
         response: { 200: DeletedSchema },
       },
     },
-    async (request) => deleteApplication(db, currentUser(request), request.params.id),
+    async (request) => deleteApplication(db, resourceOf(request, 'application')),
   );
 
   app.post(
@@ -120,6 +121,6 @@ export function applicationRoutes(app: App, { db, secrets }: AppContext): void {
         response: { 200: RegeneratedTokenSchema },
       },
     },
-    async (request) => regenerateToken(db, secrets, currentUser(request), request.params.id),
+    async (request) => regenerateToken(db, secrets, resourceOf(request, 'application')),
   );
 }

@@ -1,12 +1,12 @@
 import type { Kysely, Selectable } from 'kysely';
-import { canAccessApplication, requireApplication } from '../../access/access.ts';
+import { authorizeOne, whereAccessible } from '../../access/access.ts';
+import type { ResolvedApplication } from '../../access/resources.ts';
 import { isAdmin, type UserPrincipal } from '../../access/principal.ts';
 import type { ApplicationsTable, DB } from '../../db/schema.ts';
 import { badRequest, conflict } from '../../errors.ts';
 import { iso } from '../../http/schemas.ts';
 import { randomToken, sha256Hex, type SecretBox } from '../../lib/secrets.ts';
 import { recomputeRisk } from '../findings/risk.repository.ts';
-import { requireGroup } from '../groups/groups.service.ts';
 import { presentVersion } from '../versions/versions.presenter.ts';
 import { defaultVersionOf, insertDefaultVersion } from '../versions/versions.repository.ts';
 import type {
@@ -69,7 +69,7 @@ async function assertSlugFree(db: Kysely<DB>, groupId: number, slug: string, exc
 
 export async function listApplications(db: Kysely<DB>, user: UserPrincipal): Promise<ApplicationRecord[]> {
   const rows = await applicationsQuery(db)
-    .where(canAccessApplication(user, 'read', 'app.id'))
+    .where(whereAccessible(user, 'application', 'read', 'app.id'))
     .orderBy('app.id')
     .execute();
   return rows.map(presentApplication);
@@ -91,7 +91,7 @@ export async function createApplication(
       { path: 'body.group_id', message: 'is required' },
     ]);
   }
-  const group = await requireGroup(db, user, String(groupRef), 'write');
+  const group = await authorizeOne(db, user, 'group', String(groupRef), 'write');
   await assertSlugFree(db, group.id, input.slug);
   const { token, columns } = issueToken(secrets);
   return db.transaction().execute(async (trx) => {
@@ -123,8 +123,7 @@ export async function createApplication(
   });
 }
 
-export async function getApplication(db: Kysely<DB>, user: UserPrincipal, ref: string) {
-  const { id } = await requireApplication(db, user, ref, 'read');
+export async function getApplication(db: Kysely<DB>, { id }: ResolvedApplication) {
   const row = await applicationsQuery(db).where('app.id', '=', id).executeTakeFirstOrThrow();
   const version = await defaultVersionOf(db, id);
   return { ...presentApplication(row), default_version: version ? presentVersion(version) : null };
@@ -132,11 +131,9 @@ export async function getApplication(db: Kysely<DB>, user: UserPrincipal, ref: s
 
 export async function updateApplication(
   db: Kysely<DB>,
-  user: UserPrincipal,
-  ref: string,
+  { id, group_id }: ResolvedApplication,
   input: UpdateApplicationInput,
 ): Promise<ApplicationRecord> {
-  const { id, group_id } = await requireApplication(db, user, ref, 'write');
   if (input.slug !== undefined) await assertSlugFree(db, group_id, input.slug, id);
   const repositoryUrl = input.repository_url;
   const criticality = input.asset_criticality;
@@ -167,8 +164,7 @@ export async function updateApplication(
 }
 
 /** Deletes the application and everything it owns (versions, grants, scans, findings) in one transaction. */
-export async function deleteApplication(db: Kysely<DB>, user: UserPrincipal, ref: string) {
-  const { id } = await requireApplication(db, user, ref, 'write');
+export async function deleteApplication(db: Kysely<DB>, { id }: ResolvedApplication) {
   await db.transaction().execute(async (trx) => {
     // Foreign keys cascade from applications to everything below them.
     await trx.deleteFrom('applications').where('id', '=', id).execute();
@@ -176,8 +172,7 @@ export async function deleteApplication(db: Kysely<DB>, user: UserPrincipal, ref
   return { id, deleted: true };
 }
 
-export async function regenerateToken(db: Kysely<DB>, secrets: SecretBox, user: UserPrincipal, ref: string) {
-  const { id } = await requireApplication(db, user, ref, 'write');
+export async function regenerateToken(db: Kysely<DB>, secrets: SecretBox, { id }: ResolvedApplication) {
   const { token, columns } = issueToken(secrets);
   await db
     .updateTable('applications')

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { canAccessApplication, requireApplication } from '../../access/access.ts';
+import { authorizeOne, whereAccessible } from '../../access/access.ts';
 import type { UserPrincipal } from '../../access/principal.ts';
 import type { DB } from '../../db/schema.ts';
 import { publishedOnly } from '../../domain/findings/unpublished-scans.ts';
@@ -22,8 +22,8 @@ export async function dashboardTrend(
   const days = query.days ?? 30;
   const scope =
     query.applicationId === undefined
-      ? canAccessApplication(user, 'read', 'findings.application_id')
-      : sql<boolean>`findings.application_id = ${(await requireApplication(db, user, query.applicationId, 'read')).id}`;
+      ? whereAccessible(user, 'application', 'read', 'findings.application_id')
+      : sql<boolean>`findings.application_id = ${(await authorizeOne(db, user, 'application', query.applicationId, 'read')).id}`;
   const shown = publishedOnly(db, 'findings.first_scan_id');
   const first = new Date(Date.parse(utcDay(now)) - (days - 1) * DAY_MS);
 

@@ -1,5 +1,5 @@
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
-import { canAccessApplication, requireApplication } from '../../access/access.ts';
+import { authorizeOne, whereAccessible } from '../../access/access.ts';
 import type { UserPrincipal } from '../../access/principal.ts';
 import type { DB, FindingStatus, SeverityName } from '../../db/schema.ts';
 import { FINDING_STATUSES } from '../../domain/findings/lifecycle.ts';
@@ -18,7 +18,7 @@ type Scope = { applicationId: number } | { user: UserPrincipal };
 function inScope(scope: Scope, applicationIdColumn: string): Expression<SqlBool> {
   return 'applicationId' in scope
     ? sql<SqlBool>`${sql.ref(applicationIdColumn)} = ${scope.applicationId}`
-    : canAccessApplication(scope.user, 'read', applicationIdColumn);
+    : whereAccessible(scope.user, 'application', 'read', applicationIdColumn);
 }
 
 const zeros = <K extends string>(keys: readonly K[]): Record<K, number> =>
@@ -38,7 +38,7 @@ export async function dashboardStats(
   const scope: Scope =
     query.applicationId === undefined
       ? { user }
-      : { applicationId: (await requireApplication(db, user, query.applicationId, 'read')).id };
+      : { applicationId: (await authorizeOne(db, user, 'application', query.applicationId, 'read')).id };
   // An upload merging in chunks on PGlite keeps its new findings hidden (the ledger, by itself).
   const shown = publishedOnly(db, 'findings.first_scan_id');
   const since7 = new Date(now.getTime() - 7 * DAY_MS);

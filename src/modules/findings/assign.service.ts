@@ -10,6 +10,7 @@ import { findingDetail } from './findings.service.ts';
 import { recordTimeline, type TimelineEntry } from '../../domain/findings/timeline.ts';
 import { runPolicies } from '../../domain/policies/runner.ts';
 import { lockOne } from './triage.guard.ts';
+import type { ResolvedInApplication } from '../../access/resources.ts';
 import { setAssignee, userById, type DueDateChange, type LockedFinding } from './triage.repository.ts';
 import type { AssignInput } from './triage.schema.ts';
 
@@ -117,7 +118,7 @@ export async function applyAssignee(
 export async function assignFinding(
   db: Kysely<DB>,
   user: UserPrincipal,
-  ref: string,
+  resolved: ResolvedInApplication,
   input: AssignInput,
 ): Promise<FindingDetailRecord> {
   const assigneeId = input.user_id;
@@ -131,7 +132,7 @@ export async function assignFinding(
   const due: DueDateChange = dueText !== undefined ? { kind: 'set', value: dueValue } : { kind: 'keep' };
 
   const id = await db.transaction().execute(async (trx) => {
-    const finding = await lockOne(trx, user, ref);
+    const finding = await lockOne(trx, resolved);
     if (assigneeId !== null) await requireAssignee(trx, assigneeId, [finding.application_id], 'body.user_id');
     await applyAssignee(trx, user, [finding], assigneeId, due, new Date());
     return finding.id;

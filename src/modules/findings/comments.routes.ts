@@ -1,3 +1,4 @@
+import { resourceOf } from '../../access/route-hook.ts';
 import type { App, AppContext } from '../../app-context.ts';
 import { currentUser } from '../../http/auth.ts';
 import { IdParams } from '../../http/schemas.ts';
@@ -18,7 +19,7 @@ export function commentRoutes(app: App, { db, jobs }: AppContext): void {
         response: { 200: CommentListSchema },
       },
     },
-    async (request) => listComments(db, currentUser(request), request.params.id),
+    async (request) => listComments(db, resourceOf(request, 'finding')),
   );
 
   app.post(
@@ -38,6 +39,8 @@ export function commentRoutes(app: App, { db, jobs }: AppContext): void {
     async (request, reply) =>
       reply
         .status(201)
-        .send(await addComment({ db, jobs }, currentUser(request), request.params.id, request.body)),
+        .send(
+          await addComment({ db, jobs }, currentUser(request), resourceOf(request, 'finding'), request.body),
+        ),
   );
 }

@@ -1,21 +1,16 @@
 import type { Kysely } from 'kysely';
 import type { UserPrincipal } from '../../access/principal.ts';
+import type { ResolvedInApplication } from '../../access/resources.ts';
 import type { DB } from '../../db/schema.ts';
 import { badRequest } from '../../errors.ts';
 import { presentThread } from './comments.presenter.ts';
 import { commentFinding, commentsOf, insertComment } from './comments.repository.ts';
 import type { CommentRecord, CreateCommentInput } from './comments.schema.ts';
-import { requireFindingAccess } from './findings.service.ts';
 import { recordTimeline } from '../../domain/findings/timeline.ts';
 import type { Jobs } from '../../jobs/jobs.ts';
 
 /** Comments of a finding the caller may read, in thread order (see `CommentListSchema`). */
-export async function listComments(
-  db: Kysely<DB>,
-  user: UserPrincipal,
-  ref: string,
-): Promise<CommentRecord[]> {
-  const finding = await requireFindingAccess(db, user, ref, 'read');
+export async function listComments(db: Kysely<DB>, finding: ResolvedInApplication): Promise<CommentRecord[]> {
   return presentThread(await commentsOf(db, finding.id));
 }
 
@@ -27,10 +22,9 @@ export async function listComments(
 export async function addComment(
   { db, jobs }: { db: Kysely<DB>; jobs: Jobs },
   user: UserPrincipal,
-  ref: string,
+  finding: ResolvedInApplication,
   input: CreateCommentInput,
 ): Promise<CommentRecord> {
-  const finding = await requireFindingAccess(db, user, ref, 'write');
   if (input.content.trim() === '') {
     throw badRequest('validation_failed', 'The comment is blank', [
       { path: 'body.content', message: 'must not be blank' },

@@ -52,10 +52,21 @@ function httpLink(references: readonly string[]): string | undefined {
   return undefined;
 }
 
-/** A repository-relative URI reference: no leading slash or `./`, spaces and `%` escaped. */
+/**
+ * A repository-relative URI reference: no leading slash or `./`, spaces and `%` escaped. Scanners
+ * write what they like in a path (`file:///…`, `C:\\…`, `javascript:…`, `data:…`); a consumer that
+ * resolves the URI must never get an absolute or schemed one. A `file:` URI and a drive letter lose
+ * their prefix; any other `:` in the first segment is escaped, so the text reads as a path (RFC 3986
+ * §4.2), and `?`/`#` are escaped so nothing is taken for a query or fragment.
+ */
 export function relativeUri(path: string): string {
-  const trimmed = path.replace(/\\/g, '/').replace(/^(\.\/|\/)+/, '');
-  return encodeURI(trimmed);
+  const trimmed = path
+    .replace(/\\/g, '/')
+    .replace(/^file:(\/\/[^/]*)?/i, '')
+    .replace(/^\/*[A-Za-z]:(\/|$)/, '')
+    .replace(/^(\.\/|\/)+/, '');
+  const [first = '', ...rest] = encodeURI(trimmed).replace(/[?#]/g, encodeURIComponent).split('/');
+  return [first.replace(/:/g, '%3A'), ...rest].join('/');
 }
 
 export function ruleOf(finding: FindingRecord): SarifRule {

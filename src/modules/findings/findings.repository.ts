@@ -5,7 +5,7 @@ import { publishedOnly } from '../../domain/findings/unpublished-scans.ts';
 /** What the findings list and the version list may filter on; every part is optional. */
 export interface FindingFilters {
   /**
-   * Which applications the caller may read (from `canAccessApplication`), as a condition on the
+   * Which applications the caller may read (from `whereAccessible`), as a condition on the
    * given application id column: the findings' own, or that of the counts ledger.
    */
   visible: (applicationIdColumn: string) => Expression<SqlBool>;

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { Type } from 'typebox';
+import { resourceOf } from '../../access/route-hook.ts';
 import type { App, AppContext } from '../../app-context.ts';
 import { currentPrincipal } from '../../http/auth.ts';
 import { IdParams } from '../../http/schemas.ts';
@@ -83,7 +84,7 @@ export function findingRoutes(app: App, context: AppContext): void {
         response: { 200: FindingDetailSchema },
       },
     },
-    async (request) => getFinding(db, currentPrincipal(request), request.params.id),
+    async (request) => getFinding(db, resourceOf(request, 'finding')),
   );
 
   app.get(
@@ -100,7 +101,7 @@ export function findingRoutes(app: App, context: AppContext): void {
         response: { 200: Type.Array(TimelineEntrySchema) },
       },
     },
-    async (request) => getTimeline(db, currentPrincipal(request), request.params.id),
+    async (request) => getTimeline(db, resourceOf(request, 'finding')),
   );
 
   app.get(
@@ -118,13 +119,7 @@ export function findingRoutes(app: App, context: AppContext): void {
       },
     },
     async (request) =>
-      listVersionFindings(
-        db,
-        currentPrincipal(request),
-        request.params.id,
-        request.params.versionId,
-        request.query,
-      ),
+      listVersionFindings(db, currentPrincipal(request), resourceOf(request, 'version'), request.query),
   );
 
   triageRoutes(app, context);

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
-import { canAccessApplication, parseId, requireAccess } from '../../access/access.ts';
+import { parseId, whereAccessible } from '../../access/access.ts';
+import type { InApplication, ResolvedInApplication, VersionRow } from '../../access/resources.ts';
 import type { Principal } from '../../access/principal.ts';
 import type { DB, FindingStatus, SeverityName } from '../../db/schema.ts';
 import { badRequest, notFound, type ValidationIssue } from '../../errors.ts';
-import { requireVersion } from '../versions/versions.service.ts';
 import { presentFinding, presentFindingIssue, presentTimeline } from './findings.presenter.ts';
 import {
   countFindings,
@@ -99,7 +99,7 @@ export function findingFilters(user: Principal, query: ListFindingsInput): Findi
   const assignee = assigneeFilter(query.assigned_to, user, issues);
   throwIfInvalid(issues);
   return {
-    visible: (column) => canAccessApplication(user, 'read', column),
+    visible: (column) => whereAccessible(user, 'application', 'read', column),
     applicationId: query.application_id,
     versionId: query.application_version_id,
     versionName: query.version,
@@ -141,17 +141,6 @@ export async function listFindings(
   };
 }
 
-/** Resolves a finding path id through the one access check: unknown or unreadable → 404, no write → 403. */
-export async function requireFindingAccess(
-  db: Kysely<DB>,
-  user: Principal,
-  ref: string,
-  action: 'read' | 'write',
-): Promise<{ id: number; application_id: number }> {
-  const { id, application_id } = await requireAccess(db, user, { kind: 'finding', ref }, action);
-  return { id, application_id };
-}
-
 async function loadFinding(db: Kysely<DB>, id: number): Promise<FindingRow> {
   const row = await findingById(db, id);
   if (!row) throw notFound('Finding');
@@ -176,17 +165,17 @@ export async function findingDetail(db: Kysely<DB>, id: number): Promise<Finding
   };
 }
 
-export async function getFinding(db: Kysely<DB>, user: Principal, ref: string): Promise<FindingDetailRecord> {
-  const { id } = await requireFindingAccess(db, user, ref, 'read');
+export async function getFinding(
+  db: Kysely<DB>,
+  { id }: ResolvedInApplication,
+): Promise<FindingDetailRecord> {
   return findingDetail(db, id);
 }
 
 export async function getTimeline(
   db: Kysely<DB>,
-  user: Principal,
-  ref: string,
+  { id }: ResolvedInApplication,
 ): Promise<TimelineEntryRecord[]> {
-  const { id } = await requireFindingAccess(db, user, ref, 'read');
   const row = await loadFinding(db, id);
   return presentTimeline(row, await timelineRows(db, id));
 }
@@ -195,18 +184,16 @@ export async function getTimeline(
 export async function listVersionFindings(
   db: Kysely<DB>,
   user: Principal,
-  appRef: string,
-  versionRef: string,
+  { application: app, record: version }: InApplication<VersionRow>,
   query: VersionFindingsInput,
 ): Promise<FindingRecord[]> {
   const issues: ValidationIssue[] = [];
   const { severities, statuses } = severityAndStatus(query, issues);
   throwIfInvalid(issues);
-  const { app, version } = await requireVersion(db, user, appRef, versionRef, 'read');
   const rows = await findingPage(
     db,
     {
-      visible: (column) => canAccessApplication(user, 'read', column),
+      visible: (column) => whereAccessible(user, 'application', 'read', column),
       applicationId: app.id,
       versionId: version.id,
       severities,

@@ -1,44 +1,37 @@
 import type { Transaction } from 'kysely';
-import { accessLevels, parseId } from '../../access/access.ts';
+import { authorize } from '../../access/access.ts';
 import type { UserPrincipal } from '../../access/principal.ts';
+import type { ResolvedInApplication } from '../../access/resources.ts';
 import type { DB } from '../../db/schema.ts';
-import { AppError, notFound } from '../../errors.ts';
+import { AppError } from '../../errors.ts';
 import { lockFindings, type LockedFinding } from './triage.repository.ts';
 
+/** Locks `ids` in id order; one deleted since it was authorized is a 404 listing it. */
+async function lockAll(trx: Transaction<DB>, ids: readonly number[]): Promise<LockedFinding[]> {
+  const rows = await lockFindings(trx, ids);
+  const locked = new Set(rows.map((row) => row.id));
+  const gone = ids.filter((id) => !locked.has(id));
+  if (gone.length > 0) {
+    throw new AppError(404, 'not_found', `Finding${ids.length > 1 ? 's' : ''} not found`, { ids: gone });
+  }
+  return rows;
+}
+
 /**
- * Locks findings and checks the caller may write them: unknown or unreadable → 404 (listing the
- * ids), readable but not writable → 403 (listing the ids).
+ * Checks the caller may write every finding of a bulk change, in one query through `authorize`
+ * (unknown or unreadable → 404 listing the ids, read-only → 403 listing them), then locks them.
  */
 export async function lockWritable(
   trx: Transaction<DB>,
   user: UserPrincipal,
   ids: readonly number[],
 ): Promise<LockedFinding[]> {
-  const rows = await lockFindings(trx, ids);
-  const levels = await accessLevels(trx, user, [...new Set(rows.map((row) => row.application_id))]);
-  const level = (row: LockedFinding) => levels.get(row.application_id)?.level ?? 0;
-  const readable = new Set(rows.filter((row) => level(row) >= 1).map((row) => row.id));
-  const missing = ids.filter((id) => !readable.has(id));
-  if (missing.length > 0) {
-    throw new AppError(404, 'not_found', `Finding${ids.length > 1 ? 's' : ''} not found`, { ids: missing });
-  }
-  const readOnly = rows.filter((row) => level(row) < 2).map((row) => row.id);
-  if (readOnly.length > 0) {
-    throw new AppError(403, 'forbidden', `You may read but not change finding(s) ${readOnly.join(', ')}`, {
-      ids: readOnly,
-    });
-  }
-  return rows;
+  await authorize(trx, user, 'finding', ids, 'write', 'ids');
+  return lockAll(trx, ids);
 }
 
-export async function lockOne(
-  trx: Transaction<DB>,
-  user: UserPrincipal,
-  ref: string,
-): Promise<LockedFinding> {
-  const id = parseId(ref);
-  if (id === null) throw notFound('Finding');
-  const [row] = await lockWritable(trx, user, [id]);
-  if (!row) throw notFound('Finding');
-  return row;
+/** Locks the one finding the route hook authorized for writing (`PATCH /api/findings/:id/...`). */
+export async function lockOne(trx: Transaction<DB>, finding: ResolvedInApplication): Promise<LockedFinding> {
+  const [row] = await lockAll(trx, [finding.id]);
+  return row as LockedFinding;
 }

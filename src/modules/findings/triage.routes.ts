@@ -1,3 +1,4 @@
+import { resourceOf } from '../../access/route-hook.ts';
 import type { App, AppContext } from '../../app-context.ts';
 import { currentUser } from '../../http/auth.ts';
 import { IdParams } from '../../http/schemas.ts';
@@ -11,7 +12,7 @@ export function triageRoutes(app: App, { db }: AppContext): void {
   app.patch(
     '/api/findings/:id/status',
     {
-      config: { access: 'finding.write', problems: [409] },
+      config: { access: 'finding.write', accessReport: 'ids', problems: [409] },
       schema: {
         operationId: 'changeFindingStatus',
         description:
@@ -23,13 +24,14 @@ export function triageRoutes(app: App, { db }: AppContext): void {
         response: { 200: FindingDetailSchema },
       },
     },
-    async (request) => changeStatus(db, currentUser(request), request.params.id, request.body.status),
+    async (request) =>
+      changeStatus(db, currentUser(request), resourceOf(request, 'finding'), request.body.status),
   );
 
   app.patch(
     '/api/findings/:id/review',
     {
-      config: { access: 'finding.write', problems: [409] },
+      config: { access: 'finding.write', accessReport: 'ids', problems: [409] },
       schema: {
         operationId: 'reviewFinding',
         description:
@@ -41,13 +43,13 @@ export function triageRoutes(app: App, { db }: AppContext): void {
         response: { 200: FindingDetailSchema },
       },
     },
-    async (request) => reviewFinding(db, currentUser(request), request.params.id, request.body),
+    async (request) => reviewFinding(db, currentUser(request), resourceOf(request, 'finding'), request.body),
   );
 
   app.patch(
     '/api/findings/:id/assign',
     {
-      config: { access: 'finding.write' },
+      config: { access: 'finding.write', accessReport: 'ids' },
       schema: {
         operationId: 'assignFinding',
         description:
@@ -59,7 +61,7 @@ export function triageRoutes(app: App, { db }: AppContext): void {
         response: { 200: FindingDetailSchema },
       },
     },
-    async (request) => assignFinding(db, currentUser(request), request.params.id, request.body),
+    async (request) => assignFinding(db, currentUser(request), resourceOf(request, 'finding'), request.body),
   );
 
   app.patch(

@@ -9,6 +9,7 @@ import { allowedNextStatuses, checkTransition } from '../../domain/findings/life
 import { changeStatus as changeFindingStatus } from '../../domain/findings/status.ts';
 import { recordTimeline } from '../../domain/findings/timeline.ts';
 import { lockOne, lockWritable } from './triage.guard.ts';
+import type { ResolvedInApplication } from '../../access/resources.ts';
 import { markReviewed, type LockedFinding } from './triage.repository.ts';
 import type { BulkInput, BulkResult, ReviewInput } from './triage.schema.ts';
 
@@ -45,11 +46,11 @@ function applyStatus(
 export async function changeStatus(
   db: Kysely<DB>,
   user: UserPrincipal,
-  ref: string,
+  resolved: ResolvedInApplication,
   to: FindingStatus,
 ): Promise<FindingDetailRecord> {
   const id = await db.transaction().execute(async (trx) => {
-    const finding = await lockOne(trx, user, ref);
+    const finding = await lockOne(trx, resolved);
     const check = checkTransition(finding.status, to);
     if (check === 'invalid') throw invalidTransition(finding, to);
     if (check === 'allowed') await applyStatus(trx, user, [finding], to, new Date());
@@ -62,11 +63,11 @@ export async function changeStatus(
 export async function reviewFinding(
   db: Kysely<DB>,
   user: UserPrincipal,
-  ref: string,
+  resolved: ResolvedInApplication,
   input: ReviewInput,
 ): Promise<FindingDetailRecord> {
   const id = await db.transaction().execute(async (trx) => {
-    const finding = await lockOne(trx, user, ref);
+    const finding = await lockOne(trx, resolved);
     const now = new Date();
     if (input.status !== undefined) {
       const check = checkTransition(finding.status, input.status);

@@ -1,8 +1,9 @@
 import { Type } from 'typebox';
+import { resourceOf } from '../../access/route-hook.ts';
 import type { App, AppContext } from '../../app-context.ts';
 import { currentUser } from '../../http/auth.ts';
 import { BodyObject, IdParams, Timestamp } from '../../http/schemas.ts';
-import { createGroup, listGroups, presentGroup, requireGroup } from './groups.service.ts';
+import { createGroup, listGroups, presentGroup } from './groups.service.ts';
 
 const GroupSchema = Type.Object({
   id: Type.Integer(),
@@ -68,6 +69,6 @@ export function groupRoutes(app: App, { db }: AppContext): void {
         response: { 200: GroupSchema },
       },
     },
-    async (request) => presentGroup(await requireGroup(db, currentUser(request), request.params.id, 'read')),
+    async (request) => presentGroup(resourceOf(request, 'group')),
   );
 }

@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import { groupAccessLevelSql, requireAccess } from '../../access/access.ts';
+import { whereAccessible } from '../../access/access.ts';
 import { isAdmin, type UserPrincipal } from '../../access/principal.ts';
 import type { DB, GroupsTable } from '../../db/schema.ts';
 import { conflict } from '../../errors.ts';
@@ -47,19 +47,8 @@ export async function listGroups(db: Kysely<DB>, viewer: UserPrincipal) {
   const rows = await db
     .selectFrom('groups as g')
     .selectAll()
-    .$if(!isAdmin(viewer), (query) => query.where(groupAccessLevelSql(viewer.id), '>', 0))
+    .where(whereAccessible(viewer, 'group', 'read', 'g.id'))
     .orderBy('g.path')
     .execute();
   return rows.map(presentGroup);
-}
-
-/** A group by id or path, after the one access check (`requireAccess`): invisible → 404, no write → 403. */
-export async function requireGroup(
-  db: Kysely<DB>,
-  viewer: UserPrincipal,
-  idOrPath: string,
-  action: 'read' | 'write',
-) {
-  const { id } = await requireAccess(db, viewer, { kind: 'group', ref: idOrPath }, action);
-  return db.selectFrom('groups').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 }

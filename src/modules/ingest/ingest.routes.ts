@@ -1,12 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { requireApplication } from '../../access/access.ts';
+import { resourceOf } from '../../access/route-hook.ts';
 import type { App, AppContext } from '../../app-context.ts';
 import { currentUser } from '../../http/auth.ts';
-import { notFound, unauthorized } from '../../errors.ts';
+import { unauthorized } from '../../errors.ts';
 import { spoolDirOf } from '../../ingest/process-instance.ts';
 import { IdParams } from '../../http/schemas.ts';
-import { requireGroup } from '../groups/groups.service.ts';
 import { IngestResultSchema } from '../scans/scans.schema.ts';
 import { ingestUpload, type IngestResponse } from './ingest.service.ts';
 import { readIngestForm } from './multipart.ts';
@@ -53,7 +52,7 @@ function idempotencyKey(request: FastifyRequest): string | undefined {
 }
 
 export function ingestRoutes(app: App, context: AppContext): void {
-  const { db, config } = context;
+  const { config } = context;
 
   async function run(
     request: FastifyRequest,
@@ -130,7 +129,7 @@ export function ingestRoutes(app: App, context: AppContext): void {
     },
     async (request, reply) => {
       const user = currentUser(request);
-      const application = await requireApplication(db, user, request.params.id, 'write');
+      const application = resourceOf(request, 'application');
       const result = await run(request, application.id, user.id, request.query.async ?? false);
       return reply.headers(replayHeader(result)).status(result.status).send(result.body);
     },
@@ -154,17 +153,7 @@ export function ingestRoutes(app: App, context: AppContext): void {
     },
     async (request, reply) => {
       const user = currentUser(request);
-      const group = await requireGroup(db, user, request.params.group_id, 'read').catch(() => {
-        throw notFound('Application');
-      });
-      const target = await db
-        .selectFrom('applications')
-        .select('id')
-        .where('group_id', '=', group.id)
-        .where('slug', '=', request.params.slug)
-        .executeTakeFirst();
-      if (!target) throw notFound('Application');
-      const application = await requireApplication(db, user, String(target.id), 'write');
+      const application = resourceOf(request, 'application');
       const result = await run(request, application.id, user.id, request.query.async ?? false);
       return reply.headers(replayHeader(result)).status(result.status).send(result.body);
     },

@@ -3,7 +3,12 @@ import { parseId } from '../../access/access.ts';
 import type { DB, TrackerProvider } from '../../db/schema.ts';
 import { badRequest, notFound, unauthorized } from '../../errors.ts';
 import { nulBytePath } from '../../http/validation.ts';
-import { parseInbound, verifyInbound } from '../../integrations/issue-trackers/inbound.ts';
+import {
+  deliveryKeys,
+  eventTime,
+  parseInbound,
+  verifyInbound,
+} from '../../integrations/issue-trackers/inbound.ts';
 import type { SecretBox } from '../../lib/secrets.ts';
 import { applyRemoteComment, applyRemoteState } from './remote-changes.ts';
 
@@ -54,13 +59,53 @@ export async function receiveTrackerWebhook(
   const change = parseInbound(tracker.provider, request.headers, body);
   if (change.kind === 'ignored')
     return { received: true, applied: `ignored: ${change.reason}`.slice(0, 200) };
-  if (change.kind === 'state') {
-    return {
-      received: true,
-      applied: await applyRemoteState(db, tracker, change.key, change.state, 'webhook'),
-    };
+  if (change.kind === 'comment' && change.text.trim() === '')
+    return { received: true, applied: 'ignored: empty comment' };
+  const sent = eventTime(tracker.provider, body);
+  if (sent && sent.getTime() < Date.now() - REPLAY_WINDOW_MS) {
+    return { received: true, applied: 'ignored: older than the replay window' };
   }
-  const text = change.text;
-  if (text.trim() === '') return { received: true, applied: 'ignored: empty comment' };
-  return { received: true, applied: await applyRemoteComment(db, tracker, change.key, change.author, text) };
+  const keys = deliveryKeys(tracker.provider, request.headers, raw);
+  if (!(await remember(db, tracker.id, keys)))
+    return { received: true, applied: 'ignored: duplicate delivery' };
+  try {
+    const applied =
+      change.kind === 'state'
+        ? await applyRemoteState(db, tracker, change.key, change.state, 'webhook')
+        : await applyRemoteComment(db, tracker, change.key, change.author, change.text);
+    return { received: true, applied };
+  } catch (error) {
+    // Not applied: the provider's retry of this delivery must not be taken for a replay.
+    await db
+      .deleteFrom('tracker_deliveries')
+      .where('tracker_id', '=', tracker.id)
+      .where('delivery_id', 'in', keys)
+      .execute();
+    throw error;
+  }
+}
+
+/**
+ * How long a delivery is remembered. Providers retry for hours at most (GitHub not at all, GitLab
+ * and Jira within a day); a delivery whose event is older than this is refused outright.
+ */
+const REPLAY_WINDOW_MS = 7 * 24 * 3600 * 1000;
+
+/**
+ * Records the delivery's keys; false when any was seen already (a replay, or a provider's retry
+ * of a delivery that was applied). In the database: every server sharing it sees the same record.
+ * Records past the window are dropped on the way.
+ */
+async function remember(db: Kysely<DB>, trackerId: number, keys: readonly string[]): Promise<boolean> {
+  await db
+    .deleteFrom('tracker_deliveries')
+    .where('received_at', '<', new Date(Date.now() - REPLAY_WINDOW_MS))
+    .execute();
+  const inserted = await db
+    .insertInto('tracker_deliveries')
+    .values(keys.map((delivery_id) => ({ tracker_id: trackerId, delivery_id })))
+    .onConflict((conflict) => conflict.doNothing())
+    .returning('delivery_id')
+    .execute();
+  return inserted.length === keys.length;
 }

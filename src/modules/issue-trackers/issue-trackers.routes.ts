@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { App, AppContext } from '../../app-context.ts';
+import { resourceOf } from '../../access/route-hook.ts';
 import { currentUser } from '../../http/auth.ts';
 import { IdParams } from '../../http/schemas.ts';
 import { receiveTrackerWebhook } from './inbound.service.ts';
@@ -44,7 +45,7 @@ export function issueTrackerRoutes(app: App, context: AppContext): void {
         response: { 200: TrackerSchema },
       },
     },
-    async (request) => getTracker(db, currentUser(request), request.params.id),
+    async (request) => getTracker(db, resourceOf(request, 'application')),
   );
 
   app.post(
@@ -66,7 +67,7 @@ export function issueTrackerRoutes(app: App, context: AppContext): void {
       const result = await upsertTracker(
         { db, secrets },
         currentUser(request),
-        request.params.id,
+        resourceOf(request, 'application'),
         request.body,
       );
       return reply.status(result.created ? 201 : 200).send(result.tracker);
@@ -86,7 +87,7 @@ export function issueTrackerRoutes(app: App, context: AppContext): void {
       },
     },
     async (request, reply) => {
-      await deleteTracker(db, currentUser(request), request.params.id);
+      await deleteTracker(db, resourceOf(request, 'application'));
       return reply.status(204).send();
     },
   );
@@ -104,7 +105,7 @@ export function issueTrackerRoutes(app: App, context: AppContext): void {
         response: { 200: Type.Array(TrackerIssueSchema) },
       },
     },
-    async (request) => listTrackerIssues(db, currentUser(request), request.params.id),
+    async (request) => listTrackerIssues(db, resourceOf(request, 'application')),
   );
 
   app.post(
@@ -121,7 +122,7 @@ export function issueTrackerRoutes(app: App, context: AppContext): void {
         response: { 200: ConnectionResultSchema },
       },
     },
-    async (request) => testTrackerConnection(context, currentUser(request), request.params.id),
+    async (request) => testTrackerConnection(context, resourceOf(request, 'application')),
   );
 
   app.post(
@@ -139,7 +140,11 @@ export function issueTrackerRoutes(app: App, context: AppContext): void {
       },
     },
     async (request, reply) => {
-      const result = await createIssueForFinding({ db, jobs }, currentUser(request), request.params.id);
+      const result = await createIssueForFinding(
+        { db, jobs },
+        currentUser(request),
+        resourceOf(request, 'finding'),
+      );
       return reply.status(result.created ? 201 : 200).send(result.issue);
     },
   );

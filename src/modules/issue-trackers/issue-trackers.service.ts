@@ -1,14 +1,14 @@
 import type { Kysely } from 'kysely';
-import { requireApplication } from '../../access/access.ts';
-import type { Principal, UserPrincipal } from '../../access/principal.ts';
+import type { ResolvedApplication, ResolvedInApplication } from '../../access/resources.ts';
+import type { UserPrincipal } from '../../access/principal.ts';
 import type { Config } from '../../config.ts';
 import type { DB } from '../../db/schema.ts';
 import { badRequest, notFound } from '../../errors.ts';
-import { trackerAdapter } from '../../integrations/issue-trackers/adapters.ts';
+import { trackerAdapter, type TrackerRow } from '../../integrations/issue-trackers/adapters.ts';
 import { trackerErrorFrom } from '../../integrations/issue-trackers/types.ts';
 import type { Jobs } from '../../jobs/jobs.ts';
+import { originOf } from '../../lib/outbound-http.ts';
 import { randomToken, type SecretBox } from '../../lib/secrets.ts';
-import { requireFindingAccess } from '../findings/findings.service.ts';
 import { presentTracker, presentTrackerIssue } from './issue-trackers.presenter.ts';
 import type { TrackerIssueRecord, TrackerRecord, UpsertTrackerInput } from './issue-trackers.schema.ts';
 import { claimLinks } from './tracker-dispatch.ts';
@@ -34,8 +34,7 @@ async function trackerOf(db: Kysely<DB>, applicationId: number) {
   return row;
 }
 
-export async function getTracker(db: Kysely<DB>, user: Principal, appRef: string): Promise<TrackerRecord> {
-  const app = await requireApplication(db, user, appRef, 'read');
+export async function getTracker(db: Kysely<DB>, app: ResolvedApplication): Promise<TrackerRecord> {
   return presentTracker(await trackerOf(db, app.id));
 }
 
@@ -43,10 +42,9 @@ export async function getTracker(db: Kysely<DB>, user: Principal, appRef: string
 export async function upsertTracker(
   { db, secrets }: Pick<TrackerContext, 'db' | 'secrets'>,
   user: UserPrincipal,
-  appRef: string,
+  app: ResolvedApplication,
   input: UpsertTrackerInput,
 ): Promise<{ created: boolean; tracker: TrackerRecord }> {
-  const app = await requireApplication(db, user, appRef, 'write');
   const stored = await db
     .selectFrom('issue_trackers')
     .selectAll()
@@ -58,11 +56,19 @@ export async function upsertTracker(
     stored,
     input.token !== undefined || stored?.provider === input.provider,
   );
+  if (stored && input.token === undefined) requireTokenToRedirect(stored, settings);
   const token =
     input.token !== undefined
-      ? { token_sealed: secrets.seal(input.token), token_last4: lastFour(input.token) }
+      ? {
+          token_sealed: secrets.seal(input.token),
+          token_last4: lastFour(input.token),
+          token_origin: originOf(settings.base_url),
+        }
       : undefined;
-  const newSecret = input.webhook_secret ?? (stored ? undefined : randomToken('shw_', 24));
+  // The inbound secret belongs to the tracker it was made for: a tracker moved to another origin
+  // gets a new one (returned once) unless one is given, so the old site's hooks stop being believed.
+  const moved = stored !== undefined && originOf(settings.base_url) !== originOf(stored.base_url);
+  const newSecret = input.webhook_secret ?? (stored && !moved ? undefined : randomToken('shw_', 24));
   const secret = newSecret !== undefined ? { webhook_secret_sealed: secrets.seal(newSecret) } : undefined;
   if (stored) {
     const row = await db.transaction().execute(async (trx) => {
@@ -78,7 +84,9 @@ export async function upsertTracker(
         .returningAll()
         .executeTakeFirstOrThrow();
     });
-    return { created: false, tracker: presentTracker(row) };
+    const shown =
+      input.webhook_secret === undefined && newSecret !== undefined ? { webhook_secret: newSecret } : {};
+    return { created: false, tracker: { ...presentTracker(row), ...shown } };
   }
   // trackerSettings refused a create without a token; a new tracker always gets a secret.
   if (!token || !secret || newSecret === undefined) throw new Error('unreachable: token and secret are set');
@@ -90,9 +98,42 @@ export async function upsertTracker(
   return { created: true, tracker: { ...presentTracker(row), webhook_secret: newSecret } };
 }
 
+/**
+ * A 400 naming `token` when a change without a token would send the stored one somewhere (or on
+ * behalf of someone) it was not saved for. Whoever may edit the tracker may not have seen the
+ * token: only someone who can give it again may move it. What counts:
+ * - `base_url`'s origin (the Jira site, the GitHub API host, the GitLab instance);
+ * - the account it authenticates (`auth_type`, and Jira's `email`, half of a basic credential);
+ * - on GitHub, the repository's owner (one host serves everyone; the owner is who the issues, and
+ *   the token's writes, go to); on GitLab, the project (an id names no owner). A Jira project key
+ *   stays within the site, which belongs to one organisation, and may change freely.
+ */
+function requireTokenToRedirect(
+  stored: Pick<
+    TrackerRow,
+    'provider' | 'base_url' | 'token_origin' | 'auth_type' | 'username' | 'repository' | 'project_id'
+  >,
+  settings: ReturnType<typeof trackerSettings>,
+): void {
+  const owner = (repository: string | null | undefined) => repository?.split('/')[0]?.toLowerCase() ?? null;
+  const changed: string[] = [];
+  if (originOf(settings.base_url) !== (stored.token_origin ?? null)) changed.push('base_url');
+  if (settings.auth_type !== stored.auth_type) changed.push('auth_type');
+  if ((settings.username ?? null) !== stored.username) changed.push('email');
+  if (settings.provider === 'github' && owner(settings.repository) !== owner(stored.repository))
+    changed.push('repository');
+  if (settings.provider === 'gitlab' && settings.project_id !== stored.project_id) changed.push('project_id');
+  if (changed.length === 0) return;
+  const why = `must be given again when ${changed.join(', ')} change${changed.length > 1 ? '' : 's'}`;
+  throw badRequest(
+    'validation_failed',
+    `token ${why}: the stored token is only sent where it was saved for`,
+    [{ path: 'body.token', message: why }],
+  );
+}
+
 /** Removes the tracker and its links; the issues stay in the tracker. */
-export async function deleteTracker(db: Kysely<DB>, user: UserPrincipal, appRef: string): Promise<void> {
-  const app = await requireApplication(db, user, appRef, 'write');
+export async function deleteTracker(db: Kysely<DB>, app: ResolvedApplication): Promise<void> {
   const tracker = await trackerOf(db, app.id);
   await db.deleteFrom('issue_trackers').where('id', '=', tracker.id).execute();
 }
@@ -100,10 +141,8 @@ export async function deleteTracker(db: Kysely<DB>, user: UserPrincipal, appRef:
 /** The linked issues, failures included (`last_error`), newest first. */
 export async function listTrackerIssues(
   db: Kysely<DB>,
-  user: Principal,
-  appRef: string,
+  app: ResolvedApplication,
 ): Promise<TrackerIssueRecord[]> {
-  const app = await requireApplication(db, user, appRef, 'read');
   const tracker = await trackerOf(db, app.id);
   const rows = await db
     .selectFrom('tracker_issues')
@@ -118,10 +157,8 @@ export async function listTrackerIssues(
 /** Calls the tracker with the stored credentials; a refusal is a 400 with the provider's reason. */
 export async function testTrackerConnection(
   context: TrackerContext,
-  user: UserPrincipal,
-  appRef: string,
+  app: ResolvedApplication,
 ): Promise<{ success: boolean; message: string }> {
-  const app = await requireApplication(context.db, user, appRef, 'write');
   const tracker = await trackerOf(context.db, app.id);
   try {
     await (await trackerAdapter(tracker, context.secrets, context.config)).testConnection();
@@ -139,9 +176,8 @@ export async function testTrackerConnection(
 export async function createIssueForFinding(
   { db, jobs }: { db: Kysely<DB>; jobs: Jobs },
   user: UserPrincipal,
-  findingRef: string,
+  finding: ResolvedInApplication,
 ): Promise<{ created: boolean; issue: TrackerIssueRecord }> {
-  const finding = await requireFindingAccess(db, user, findingRef, 'write');
   const tracker = await trackerOf(db, finding.application_id);
   const claimed = await db.transaction().execute(async (trx) => {
     // A link the tracker refused for good (bad token, missing project) is tried again on request.

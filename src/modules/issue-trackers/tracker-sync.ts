@@ -5,6 +5,7 @@ import { trackerAdapter, type TrackerRow } from '../../integrations/issue-tracke
 import {
   findingMarker,
   trackerErrorFrom,
+  webUrlOrNull,
   type IssueTrackerAdapter,
 } from '../../integrations/issue-trackers/types.ts';
 import type { JobPayloads } from '../../jobs/job-map.ts';
@@ -125,7 +126,7 @@ async function ensureIssue(
     .set({
       external_id: issue.id,
       external_key: issue.key,
-      url: issue.url,
+      url: webUrlOrNull(issue.url),
       state: issue.state,
       // The issue exists now: a reader who sees it linked must not see the failure that preceded it.
       last_error: null,

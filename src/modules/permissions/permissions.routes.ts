@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { resourceOf } from '../../access/route-hook.ts';
 import type { App, AppContext } from '../../app-context.ts';
 import { currentUser } from '../../http/auth.ts';
 import { IdParams } from '../../http/schemas.ts';
@@ -36,7 +37,7 @@ export function permissionRoutes(app: App, { db }: AppContext): void {
         response: { 200: Type.Array(PermissionSchema) },
       },
     },
-    async (request) => listApplicationGrants(db, currentUser(request), request.params.id),
+    async (request) => listApplicationGrants(db, resourceOf(request, 'application')),
   );
 
   app.post(
@@ -55,7 +56,7 @@ export function permissionRoutes(app: App, { db }: AppContext): void {
     },
     async (request, reply) => {
       const user = currentUser(request);
-      const grant = await applicationGrant(db, user, request.params.id, request.body);
+      const grant = applicationGrant(resourceOf(request, 'application'), request.body);
       return reply.status(201).send(await addGrant(db, user, grant));
     },
   );
@@ -74,8 +75,7 @@ export function permissionRoutes(app: App, { db }: AppContext): void {
         response: { 200: RemovedSchema },
       },
     },
-    async (request) =>
-      removeGrant(db, await applicationGrant(db, currentUser(request), request.params.id, request.body)),
+    async (request) => removeGrant(db, applicationGrant(resourceOf(request, 'application'), request.body)),
   );
 
   app.post(
@@ -94,7 +94,9 @@ export function permissionRoutes(app: App, { db }: AppContext): void {
     },
     async (request, reply) => {
       const user = currentUser(request);
-      return reply.status(201).send(await addGrant(db, user, await legacyGrant(db, user, request.body)));
+      return reply
+        .status(201)
+        .send(await addGrant(db, user, legacyGrant(resourceOf(request, 'application'), request.body)));
     },
   );
 

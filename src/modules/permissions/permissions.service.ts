@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { requireApplication } from '../../access/access.ts';
+import type { ResolvedApplication } from '../../access/resources.ts';
 import type { UserPrincipal } from '../../access/principal.ts';
 import { actionsOf, isAdminResource, type PolicyAction } from '../../access/vocabulary.ts';
 import type { AccessAction, DB, PermissionPoliciesTable } from '../../db/schema.ts';
@@ -113,8 +113,7 @@ export async function removeGrant(db: Kysely<DB>, grant: Grant) {
   return { ...presentPermission(row), deleted: true };
 }
 
-export async function listApplicationGrants(db: Kysely<DB>, user: UserPrincipal, appRef: string) {
-  const app = await requireApplication(db, user, appRef, 'read');
+export async function listApplicationGrants(db: Kysely<DB>, app: ResolvedApplication) {
   const rows = await db
     .selectFrom('permission_policies')
     .selectAll()
@@ -124,13 +123,10 @@ export async function listApplicationGrants(db: Kysely<DB>, user: UserPrincipal,
   return rows.map(presentPermission);
 }
 
-export async function applicationGrant(
-  db: Kysely<DB>,
-  user: UserPrincipal,
-  appRef: string,
+export function applicationGrant(
+  app: ResolvedApplication,
   body: { subject: string; action: AccessAction },
-): Promise<Grant> {
-  const app = await requireApplication(db, user, appRef, 'write');
+): Grant {
   return {
     ...parseSubject(body.subject),
     application_id: app.id,
@@ -148,23 +144,21 @@ export async function listAllGrants(db: Kysely<DB>, subjectPrefix: string | unde
 }
 
 /** The older `{application_id, user_id, permission}` shape as a grant. */
-export async function legacyGrant(
-  db: Kysely<DB>,
-  user: UserPrincipal,
+export function legacyGrant(
+  app: ResolvedApplication,
   body: {
     application_id: number | string;
     user_id?: number | string | undefined;
     team_id?: number | string | undefined;
     permission: AccessAction;
   },
-): Promise<Grant> {
+): Grant {
   const subjectId = body.user_id ?? body.team_id;
   if (subjectId === undefined) {
     throw badRequest('validation_failed', 'user_id is required', [
       { path: 'body.user_id', message: 'is required' },
     ]);
   }
-  const app = await requireApplication(db, user, String(body.application_id), 'write');
   return {
     user_id: body.user_id !== undefined ? Number(body.user_id) : null,
     team_id: body.user_id === undefined ? Number(subjectId) : null,

@@ -5,7 +5,8 @@ import { publishedOnly } from '../../domain/findings/unpublished-scans.ts';
 import type { PolicyDefinition } from '../../domain/policies/definition.ts';
 import { matchingFindings } from '../../domain/policies/runner.ts';
 import type { DryRunInput, DryRunRecord } from './policies.schema.ts';
-import { checkedDefinition, requirePolicy, resolveScope, type Scope } from './policies.service.ts';
+import type { PolicyRow } from '../../access/resources.ts';
+import { checkedDefinition, resolveScope, type Scope } from './policies.service.ts';
 
 const SHOWN = 100;
 
@@ -75,8 +76,7 @@ async function dryRun(db: Kysely<DB>, scope: Scope, definition: PolicyDefinition
 }
 
 /** `POST /api/policies/{id}/test`. */
-export async function tryPolicy(db: Kysely<DB>, user: UserPrincipal, ref: string): Promise<DryRunRecord> {
-  const policy = await requirePolicy(db, user, ref, 'write');
+export async function tryPolicy(db: Kysely<DB>, policy: PolicyRow): Promise<DryRunRecord> {
   return dryRun(
     db,
     { scope_type: policy.scope_type, application_id: policy.application_id, group_id: policy.group_id },

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { resourceOf } from '../../access/route-hook.ts';
 import type { App, AppContext } from '../../app-context.ts';
 import { currentUser } from '../../http/auth.ts';
 import { IdParams } from '../../http/schemas.ts';
@@ -88,7 +89,7 @@ export function policyRoutes(app: App, { db }: AppContext): void {
         response: { 200: PolicySchema },
       },
     },
-    async (request) => getPolicy(db, currentUser(request), request.params.id),
+    async (request) => getPolicy(resourceOf(request, 'policy')),
   );
 
   app.put(
@@ -105,7 +106,7 @@ export function policyRoutes(app: App, { db }: AppContext): void {
         response: { 200: PolicySchema },
       },
     },
-    async (request) => replacePolicy(db, currentUser(request), request.params.id, request.body),
+    async (request) => replacePolicy(db, currentUser(request), resourceOf(request, 'policy'), request.body),
   );
 
   app.patch(
@@ -122,7 +123,7 @@ export function policyRoutes(app: App, { db }: AppContext): void {
         response: { 200: PolicySchema },
       },
     },
-    async (request) => patchPolicy(db, currentUser(request), request.params.id, request.body),
+    async (request) => patchPolicy(db, resourceOf(request, 'policy'), request.body),
   );
 
   app.delete(
@@ -138,7 +139,7 @@ export function policyRoutes(app: App, { db }: AppContext): void {
       },
     },
     async (request, reply) => {
-      await deletePolicy(db, currentUser(request), request.params.id);
+      await deletePolicy(db, resourceOf(request, 'policy'));
       return reply.status(204).send();
     },
   );
@@ -159,7 +160,7 @@ export function policyRoutes(app: App, { db }: AppContext): void {
         response: { 200: Type.Array(PolicyRunSchema) },
       },
     },
-    async (request) => listRuns(db, currentUser(request), request.params.id, request.query),
+    async (request) => listRuns(db, resourceOf(request, 'policy'), request.query),
   );
 
   app.post(
@@ -176,6 +177,6 @@ export function policyRoutes(app: App, { db }: AppContext): void {
         response: { 200: DryRunSchema },
       },
     },
-    async (request) => tryPolicy(db, currentUser(request), request.params.id),
+    async (request) => tryPolicy(db, resourceOf(request, 'policy')),
   );
 }

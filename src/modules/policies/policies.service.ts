@@ -1,16 +1,10 @@
 import { sql, type Kysely, type SqlBool } from 'kysely';
-import {
-  canAccessApplication,
-  groupAccessLevelSql,
-  parseId,
-  requireApplication,
-  userAccessLevels,
-} from '../../access/access.ts';
+import { authorizeOne, userAccessLevels, whereAccessible } from '../../access/access.ts';
+import type { PolicyRow } from '../../access/resources.ts';
 import { isAdmin, type UserPrincipal } from '../../access/principal.ts';
 import type { DB, PolicyScopeType } from '../../db/schema.ts';
 import { normalizeDefinition, type PolicyDefinition } from '../../domain/policies/definition.ts';
-import { badRequest, forbidden, notFound } from '../../errors.ts';
-import { requireGroup } from '../groups/groups.service.ts';
+import { badRequest, forbidden } from '../../errors.ts';
 import { presentPolicy, presentRun } from './policies.presenter.ts';
 import type { CreatePolicyInput, PatchPolicyInput, PolicyRecord, RunsQueryInput } from './policies.schema.ts';
 
@@ -57,10 +51,10 @@ export async function resolveScope(db: Kysely<DB>, user: UserPrincipal, input: S
   const id = input.scope_id ?? alias;
   if (id === undefined) throw scopeIssue('/scope_id', `is required for scope_type ${type}`);
   if (type === 'application') {
-    const app = await requireApplication(db, user, String(id), 'write');
+    const app = await authorizeOne(db, user, 'application', String(id), 'write');
     return { scope_type: type, application_id: app.id, group_id: null };
   }
-  const group = await requireGroup(db, user, String(id), 'write');
+  const group = await authorizeOne(db, user, 'group', String(id), 'write');
   return { scope_type: type, application_id: null, group_id: group.id };
 }
 
@@ -108,42 +102,6 @@ export async function checkedDefinition(
   return definition;
 }
 
-/** Visible policies: all to an admin; to a member the global ones and those on what they can read. */
-function visibleSql(user: UserPrincipal) {
-  if (isAdmin(user)) return sql<SqlBool>`true`;
-  return sql<SqlBool>`(p.scope_type = 'global'
-    or (p.scope_type = 'application' and ${canAccessApplication(user, 'read', 'p.application_id')})
-    or (p.scope_type = 'group' and p.group_id in (select g.id from groups g where ${groupAccessLevelSql(user.id)} >= 1)))`;
-}
-
-/** A policy the caller can see (else 404); with `write`, one they may change (else 403). */
-export async function requirePolicy(
-  db: Kysely<DB>,
-  user: UserPrincipal,
-  ref: string,
-  action: 'read' | 'write',
-) {
-  const id = parseId(ref);
-  const row =
-    id === null
-      ? undefined
-      : await db
-          .selectFrom('policies as p')
-          .selectAll()
-          .where('p.id', '=', id)
-          .where(visibleSql(user))
-          .executeTakeFirst();
-  if (!row) throw notFound('Policy');
-  if (action === 'write') {
-    await resolveScope(db, user, {
-      scope_type: row.scope_type,
-      ...(row.application_id !== null ? { scope_id: row.application_id } : {}),
-      ...(row.group_id !== null ? { scope_id: row.group_id } : {}),
-    });
-  }
-  return row;
-}
-
 /** The columns of a whole policy body (POST and PUT): its scope, checked, and its definition, normalized. */
 async function policyColumns(db: Kysely<DB>, user: UserPrincipal, input: CreatePolicyInput) {
   const scope = await resolveScope(db, user, input);
@@ -179,24 +137,23 @@ export async function listPolicies(db: Kysely<DB>, user: UserPrincipal): Promise
   const rows = await db
     .selectFrom('policies as p')
     .selectAll()
-    .where(visibleSql(user))
+    .where(whereAccessible(user, 'policy', 'read', 'p.id'))
     .orderBy('p.id')
     .execute();
   return rows.map(presentPolicy);
 }
 
-export async function getPolicy(db: Kysely<DB>, user: UserPrincipal, ref: string): Promise<PolicyRecord> {
-  return presentPolicy(await requirePolicy(db, user, ref, 'read'));
+export function getPolicy(policy: PolicyRow): PolicyRecord {
+  return presentPolicy(policy);
 }
 
 /** PUT: a whole new policy in place of the old one (its scope may move where the caller may write). */
 export async function replacePolicy(
   db: Kysely<DB>,
   user: UserPrincipal,
-  ref: string,
+  existing: PolicyRow,
   input: CreatePolicyInput,
 ): Promise<PolicyRecord> {
-  const existing = await requirePolicy(db, user, ref, 'write');
   const row = await db
     .updateTable('policies')
     .set({ ...(await policyColumns(db, user, input)), updated_at: new Date() })
@@ -209,11 +166,9 @@ export async function replacePolicy(
 /** PATCH: name, enabled, or parts of the definition; the rest stays as stored. */
 export async function patchPolicy(
   db: Kysely<DB>,
-  user: UserPrincipal,
-  ref: string,
+  existing: PolicyRow,
   input: PatchPolicyInput,
 ): Promise<PolicyRecord> {
-  const existing = await requirePolicy(db, user, ref, 'write');
   const touchesDefinition =
     input.event_types !== undefined ||
     input.trigger !== undefined ||
@@ -246,13 +201,11 @@ export async function patchPolicy(
   return presentPolicy(row);
 }
 
-export async function deletePolicy(db: Kysely<DB>, user: UserPrincipal, ref: string): Promise<void> {
-  const existing = await requirePolicy(db, user, ref, 'write');
+export async function deletePolicy(db: Kysely<DB>, existing: PolicyRow): Promise<void> {
   await db.deleteFrom('policies').where('id', '=', existing.id).execute();
 }
 
-export async function listRuns(db: Kysely<DB>, user: UserPrincipal, ref: string, query: RunsQueryInput) {
-  const policy = await requirePolicy(db, user, ref, 'read');
+export async function listRuns(db: Kysely<DB>, policy: PolicyRow, query: RunsQueryInput) {
   const rows = await db
     .selectFrom('policy_runs')
     .selectAll()

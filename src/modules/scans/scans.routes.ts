@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { resourceOf } from '../../access/route-hook.ts';
 import type { App, AppContext } from '../../app-context.ts';
 import { currentPrincipal } from '../../http/auth.ts';
 import { IdParams } from '../../http/schemas.ts';
@@ -45,6 +46,6 @@ export function scanRoutes(app: App, { db }: AppContext): void {
         response: { 200: ScanSchema },
       },
     },
-    async (request) => getScan(db, currentPrincipal(request), request.params.id),
+    async (request) => getScan(db, resourceOf(request, 'scan')),
   );
 }

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import { canAccessApplication, requireAccess, requireApplication } from '../../access/access.ts';
+import { authorizeOne, whereAccessible } from '../../access/access.ts';
+import type { ResolvedInApplication } from '../../access/resources.ts';
 import type { Principal } from '../../access/principal.ts';
 import type { DB, ScanStatus } from '../../db/schema.ts';
 import { presentScan, type ScanRecord } from './scans.presenter.ts';
@@ -14,11 +15,11 @@ export interface ScanFilter {
 /** Scans of applications the caller may read (an application token: its own), newest first. */
 export async function listScans(db: Kysely<DB>, user: Principal, filter: ScanFilter): Promise<ScanRecord[]> {
   if (filter.applicationId !== undefined)
-    await requireApplication(db, user, String(filter.applicationId), 'read');
+    await authorizeOne(db, user, 'application', String(filter.applicationId), 'read');
   const rows = await db
     .selectFrom('scans')
     .selectAll()
-    .where(canAccessApplication(user, 'read', 'scans.application_id'))
+    .where(whereAccessible(user, 'application', 'read', 'scans.application_id'))
     .$if(filter.applicationId !== undefined, (q) => q.where('application_id', '=', filter.applicationId ?? 0))
     .$if(filter.versionId !== undefined, (q) => q.where('version_id', '=', filter.versionId ?? 0))
     .$if(filter.status !== undefined, (q) => q.where('status', '=', filter.status ?? 'completed'))
@@ -28,8 +29,7 @@ export async function listScans(db: Kysely<DB>, user: Principal, filter: ScanFil
   return rows.map(presentScan);
 }
 
-export async function getScan(db: Kysely<DB>, user: Principal, idParam: string): Promise<ScanRecord> {
-  const { id } = await requireAccess(db, user, { kind: 'scan', ref: idParam }, 'read');
+export async function getScan(db: Kysely<DB>, { id }: ResolvedInApplication): Promise<ScanRecord> {
   return presentScan(await db.selectFrom('scans').selectAll().where('id', '=', id).executeTakeFirstOrThrow());
 }
 

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { App, AppContext } from '../../app-context.ts';
-import { currentPrincipal } from '../../http/auth.ts';
+import { resourceOf } from '../../access/route-hook.ts';
 import { IdParams, Nullable } from '../../http/schemas.ts';
 import { FindingStatusSchema, SeveritySchema } from '../findings/findings.schema.ts';
 import { compareVersions } from './compare.service.ts';
@@ -56,6 +56,6 @@ export function compareRoutes(app: App, { db }: AppContext): void {
       },
     },
     async (request) =>
-      compareVersions(db, currentPrincipal(request), request.params.id, request.query.from, request.query.to),
+      compareVersions(db, resourceOf(request, 'application'), request.query.from, request.query.to),
   );
 }

@@ -1,6 +1,5 @@
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
-import { requireApplication } from '../../access/access.ts';
-import type { Principal } from '../../access/principal.ts';
+import type { ResolvedApplication } from '../../access/resources.ts';
 import type { DB, FindingStatus, SeverityName } from '../../db/schema.ts';
 import { publishedOnly } from '../../domain/findings/unpublished-scans.ts';
 import { AppError } from '../../errors.ts';
@@ -58,12 +57,10 @@ function presentIn(
  */
 export async function compareVersions(
   db: Kysely<DB>,
-  user: Principal,
-  appRef: string,
+  app: ResolvedApplication,
   fromRef: string,
   toRef: string,
 ): Promise<VersionComparison> {
-  const app = await requireApplication(db, user, appRef, 'read');
   const [from, to] = await Promise.all([findVersion(db, app.id, fromRef), findVersion(db, app.id, toRef)]);
   if (!from) throw new AppError(404, 'not_found', `Version "${fromRef}" (from) not found`);
   if (!to) throw new AppError(404, 'not_found', `Version "${toRef}" (to) not found`);

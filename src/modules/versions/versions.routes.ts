@@ -1,18 +1,12 @@
 import { Type } from 'typebox';
+import { resourceOf } from '../../access/route-hook.ts';
 import type { App, AppContext } from '../../app-context.ts';
-import { currentPrincipal, currentUser } from '../../http/auth.ts';
 import { IdParams } from '../../http/schemas.ts';
 import { ScanSchema } from '../scans/scans.schema.ts';
 import { scansOfVersion } from '../scans/scans.service.ts';
 import { presentVersion } from './versions.presenter.ts';
 import { CreateVersionBody, UpdateVersionBody, VersionParams, VersionSchema } from './versions.schema.ts';
-import {
-  createVersion,
-  deleteVersion,
-  listVersions,
-  requireVersion,
-  updateVersion,
-} from './versions.service.ts';
+import { createVersion, deleteVersion, listVersions, updateVersion } from './versions.service.ts';
 
 const VersionDetailSchema = Type.Intersect([VersionSchema, Type.Object({ scans: Type.Array(ScanSchema) })]);
 
@@ -30,7 +24,7 @@ export function versionRoutes(app: App, { db }: AppContext): void {
         response: { 200: Type.Array(VersionSchema) },
       },
     },
-    async (request) => listVersions(db, currentUser(request), request.params.id),
+    async (request) => listVersions(db, resourceOf(request, 'application')),
   );
 
   app.post(
@@ -48,7 +42,7 @@ export function versionRoutes(app: App, { db }: AppContext): void {
       },
     },
     async (request, reply) =>
-      reply.status(201).send(await createVersion(db, currentUser(request), request.params.id, request.body)),
+      reply.status(201).send(await createVersion(db, resourceOf(request, 'application'), request.body)),
   );
 
   app.get(
@@ -65,13 +59,7 @@ export function versionRoutes(app: App, { db }: AppContext): void {
       },
     },
     async (request) => {
-      const { version } = await requireVersion(
-        db,
-        currentPrincipal(request),
-        request.params.id,
-        request.params.versionId,
-        'read',
-      );
+      const { record: version } = resourceOf(request, 'version');
       return { ...presentVersion(version), scans: await scansOfVersion(db, version.id) };
     },
   );
@@ -91,8 +79,7 @@ export function versionRoutes(app: App, { db }: AppContext): void {
         response: { 200: VersionSchema },
       },
     },
-    async (request) =>
-      updateVersion(db, currentUser(request), request.params.id, request.params.versionId, request.body),
+    async (request) => updateVersion(db, resourceOf(request, 'version'), request.body),
   );
 
   app.delete(
@@ -109,7 +96,7 @@ export function versionRoutes(app: App, { db }: AppContext): void {
       },
     },
     async (request, reply) => {
-      await deleteVersion(db, currentUser(request), request.params.id, request.params.versionId);
+      await deleteVersion(db, resourceOf(request, 'version'));
       return reply.status(204).send();
     },
   );

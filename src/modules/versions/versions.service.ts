@@ -1,10 +1,8 @@
 import type { Kysely } from 'kysely';
-import { requireApplication } from '../../access/access.ts';
-import type { Principal, UserPrincipal } from '../../access/principal.ts';
+import type { InApplication, ResolvedApplication, VersionRow } from '../../access/resources.ts';
 import type { DB } from '../../db/schema.ts';
-import { conflict, notFound } from '../../errors.ts';
+import { conflict } from '../../errors.ts';
 import { presentVersion } from './versions.presenter.ts';
-import { findVersion } from './versions.repository.ts';
 import type { CreateVersionInput, UpdateVersionInput, VersionRecord } from './versions.schema.ts';
 
 const nameTaken = (name: string) =>
@@ -21,12 +19,7 @@ async function assertNameFree(db: Kysely<DB>, applicationId: number, name: strin
   if (row) throw nameTaken(name);
 }
 
-export async function listVersions(
-  db: Kysely<DB>,
-  user: UserPrincipal,
-  appRef: string,
-): Promise<VersionRecord[]> {
-  const app = await requireApplication(db, user, appRef, 'read');
+export async function listVersions(db: Kysely<DB>, app: ResolvedApplication): Promise<VersionRecord[]> {
   const rows = await db
     .selectFrom('application_versions')
     .selectAll()
@@ -38,11 +31,9 @@ export async function listVersions(
 
 export async function createVersion(
   db: Kysely<DB>,
-  user: UserPrincipal,
-  appRef: string,
+  app: ResolvedApplication,
   input: CreateVersionInput,
 ): Promise<VersionRecord> {
-  const app = await requireApplication(db, user, appRef, 'write');
   await assertNameFree(db, app.id, input.name);
   return db.transaction().execute(async (trx) => {
     if (input.is_default) {
@@ -67,28 +58,11 @@ export async function createVersion(
   });
 }
 
-/** Resolves application and version (id or name) with the needed access; unknown version → 404. */
-export async function requireVersion(
-  db: Kysely<DB>,
-  user: Principal,
-  appRef: string,
-  versionRef: string,
-  action: 'read' | 'write',
-) {
-  const app = await requireApplication(db, user, appRef, action);
-  const version = await findVersion(db, app.id, versionRef);
-  if (!version) throw notFound('Version');
-  return { app, version };
-}
-
 export async function updateVersion(
   db: Kysely<DB>,
-  user: UserPrincipal,
-  appRef: string,
-  versionRef: string,
+  { application: app, record: version }: InApplication<VersionRow>,
   input: UpdateVersionInput,
 ): Promise<VersionRecord> {
-  const { app, version } = await requireVersion(db, user, appRef, versionRef, 'write');
   if (input.name !== undefined) await assertNameFree(db, app.id, input.name, version.id);
   return db.transaction().execute(async (trx) => {
     if (input.is_default && !version.is_default) {
@@ -115,8 +89,7 @@ export async function updateVersion(
 }
 
 /** Deletes a version and what belongs to it; the default version → 409 until another is default. */
-export async function deleteVersion(db: Kysely<DB>, user: UserPrincipal, appRef: string, versionRef: string) {
-  const { version } = await requireVersion(db, user, appRef, versionRef, 'write');
+export async function deleteVersion(db: Kysely<DB>, { record: version }: InApplication<VersionRow>) {
   if (version.is_default) {
     throw conflict(
       'default_version',

@@ -1,14 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Insertable, Kysely } from 'kysely';
-import { parseId } from '../../access/access.ts';
-import type { UserPrincipal } from '../../access/principal.ts';
 import type { DB, WebhookDeliveriesTable } from '../../db/schema.ts';
 import { notFound } from '../../errors.ts';
 import { iso } from '../../http/schemas.ts';
 import type { Jobs } from '../../jobs/jobs.ts';
 import { presentDelivery, type AttemptRow, type DeliveryRow } from './webhooks.presenter.ts';
 import type { DeliveryDetailRecord, DeliveryQueryInput, DeliveryRecord } from './webhooks.schema.ts';
-import { requireWebhook } from './webhooks.service.ts';
+import type { InApplication, WebhookRow } from '../../access/resources.ts';
 
 const DELIVERY_COLUMNS = [
   'id',
@@ -54,12 +52,9 @@ async function present(db: Kysely<DB>, rows: readonly DeliveryRow[]): Promise<De
 /** A webhook's deliveries, newest first, each with its attempts. */
 export async function listDeliveries(
   db: Kysely<DB>,
-  user: UserPrincipal,
-  appRef: string,
-  webhookRef: string,
+  { record: webhook }: InApplication<WebhookRow>,
   query: DeliveryQueryInput,
 ): Promise<DeliveryRecord[]> {
-  const { webhook } = await requireWebhook(db, user, appRef, webhookRef);
   const rows = await db
     .selectFrom('webhook_deliveries')
     .select(DELIVERY_COLUMNS)
@@ -72,15 +67,12 @@ export async function listDeliveries(
   return present(db, rows);
 }
 
+/** A delivery of the webhook the route hook authorized, by its path id (not a positive integer: null). */
 async function requireDelivery(
   db: Kysely<DB>,
-  user: UserPrincipal,
-  appRef: string,
-  webhookRef: string,
-  deliveryRef: string,
+  { record: webhook }: InApplication<WebhookRow>,
+  id: number | null,
 ) {
-  const { webhook } = await requireWebhook(db, user, appRef, webhookRef);
-  const id = parseId(deliveryRef);
   const row =
     id === null
       ? undefined
@@ -97,12 +89,10 @@ async function requireDelivery(
 /** One delivery with the body it sent. */
 export async function getDelivery(
   db: Kysely<DB>,
-  user: UserPrincipal,
-  appRef: string,
-  webhookRef: string,
-  deliveryRef: string,
+  webhook: InApplication<WebhookRow>,
+  deliveryId: number | null,
 ): Promise<DeliveryDetailRecord> {
-  const row = await requireDelivery(db, user, appRef, webhookRef, deliveryRef);
+  const row = await requireDelivery(db, webhook, deliveryId);
   const [record] = await present(db, [row]);
   return { ...(record as DeliveryRecord), request_body: row.body };
 }
@@ -138,12 +128,10 @@ async function enqueueOne(
 export async function redeliver(
   db: Kysely<DB>,
   jobs: Jobs,
-  user: UserPrincipal,
-  appRef: string,
-  webhookRef: string,
-  deliveryRef: string,
+  webhook: InApplication<WebhookRow>,
+  deliveryId: number | null,
 ): Promise<DeliveryRecord> {
-  const original = await requireDelivery(db, user, appRef, webhookRef, deliveryRef);
+  const original = await requireDelivery(db, webhook, deliveryId);
   return enqueueOne(db, jobs, {
     webhook_id: original.webhook_id,
     message_id: original.message_id,
@@ -160,11 +148,8 @@ export async function redeliver(
 export async function ping(
   db: Kysely<DB>,
   jobs: Jobs,
-  user: UserPrincipal,
-  appRef: string,
-  webhookRef: string,
+  { application: app, record: webhook }: InApplication<WebhookRow>,
 ): Promise<DeliveryRecord> {
-  const { app, webhook } = await requireWebhook(db, user, appRef, webhookRef);
   const application = await db
     .selectFrom('applications')
     .select(['id', 'slug', 'group_id'])

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Config } from '../../config.ts';
 import type { DB } from '../../db/schema.ts';
 import type { BatchFailures, BatchJob } from '../../jobs/jobs.ts';
-import { sendOutbound, type OutboundResponse } from '../../lib/outbound-http.ts';
+import { originOf, sendOutbound, type OutboundResponse } from '../../lib/outbound-http.ts';
 import type { Metrics } from '../../observability/metrics.ts';
 import type { SecretBox } from '../../lib/secrets.ts';
 import { signDelivery } from './signing.ts';
@@ -67,6 +67,7 @@ export async function deliverBatch(
       'd.webhook_id',
       'w.url',
       'w.secret_sealed',
+      'w.secret_origin',
       'w.active',
     ])
     .where(
@@ -85,6 +86,12 @@ export async function deliverBatch(
       const last = job.retryCount >= job.retryLimit;
       if (!row.active) {
         const response = { durationMs: 0, error: 'webhook is not active' };
+        return { job, deliveryId: row.id, webhookId: row.webhook_id, response, delivered: false, last: true };
+      }
+      // The secret signs only for the origin it was saved with (updateWebhook asks for it again
+      // when the URL moves); a row that says otherwise is not sent at all.
+      if (row.secret_sealed && originOf(row.url) !== row.secret_origin) {
+        const response = { durationMs: 0, error: 'the secret was saved for another address; set it again' };
         return { job, deliveryId: row.id, webhookId: row.webhook_id, response, delivered: false, last: true };
       }
       const secret = row.secret_sealed ? context.secrets.open(row.secret_sealed) : null;

@@ -1,5 +1,7 @@
 import { Type } from 'typebox';
 import type { App, AppContext } from '../../app-context.ts';
+import { parseId } from '../../access/access.ts';
+import { resourceOf } from '../../access/route-hook.ts';
 import { currentUser } from '../../http/auth.ts';
 import { IdParams } from '../../http/schemas.ts';
 import { getDelivery, listDeliveries, ping, redeliver } from './deliveries.service.ts';
@@ -32,7 +34,7 @@ export function webhookRoutes(app: App, { db, secrets, jobs }: AppContext): void
         response: { 200: Type.Array(WebhookSchema) },
       },
     },
-    async (request) => listWebhooks(db, currentUser(request), request.params.id),
+    async (request) => listWebhooks(db, resourceOf(request, 'application')),
   );
 
   app.post(
@@ -53,7 +55,15 @@ export function webhookRoutes(app: App, { db, secrets, jobs }: AppContext): void
     async (request, reply) =>
       reply
         .status(201)
-        .send(await createWebhook(db, secrets, currentUser(request), request.params.id, request.body)),
+        .send(
+          await createWebhook(
+            db,
+            secrets,
+            currentUser(request),
+            resourceOf(request, 'application'),
+            request.body,
+          ),
+        ),
   );
 
   app.get(
@@ -69,7 +79,7 @@ export function webhookRoutes(app: App, { db, secrets, jobs }: AppContext): void
         response: { 200: WebhookSchema },
       },
     },
-    async (request) => getWebhook(db, currentUser(request), request.params.id, request.params.webhookId),
+    async (request) => getWebhook(resourceOf(request, 'webhook')),
   );
 
   app.patch(
@@ -78,7 +88,8 @@ export function webhookRoutes(app: App, { db, secrets, jobs }: AppContext): void
       config: { access: 'webhook.write' },
       schema: {
         operationId: 'updateWebhook',
-        description: 'Changes the URL, events, secret (null removes it) or active flag.',
+        description:
+          'Changes the URL, events, secret (null removes it) or active flag. A URL on another origin (scheme, host, port) needs the secret in the same request (or `null`): a stored secret never signs for a new host (400 naming `secret`).',
         tags,
         summary: 'Change the URL, events, secret (null removes it) or active flag',
         params: WebhookParams,
@@ -86,15 +97,7 @@ export function webhookRoutes(app: App, { db, secrets, jobs }: AppContext): void
         response: { 200: WebhookSchema },
       },
     },
-    async (request) =>
-      updateWebhook(
-        db,
-        secrets,
-        currentUser(request),
-        request.params.id,
-        request.params.webhookId,
-        request.body,
-      ),
+    async (request) => updateWebhook(db, secrets, resourceOf(request, 'webhook'), request.body),
   );
 
   app.delete(
@@ -110,7 +113,7 @@ export function webhookRoutes(app: App, { db, secrets, jobs }: AppContext): void
       },
     },
     async (request, reply) => {
-      await deleteWebhook(db, currentUser(request), request.params.id, request.params.webhookId);
+      await deleteWebhook(db, resourceOf(request, 'webhook'));
       return reply.status(204).send();
     },
   );
@@ -130,8 +133,7 @@ export function webhookRoutes(app: App, { db, secrets, jobs }: AppContext): void
         response: { 200: Type.Array(DeliverySchema) },
       },
     },
-    async (request) =>
-      listDeliveries(db, currentUser(request), request.params.id, request.params.webhookId, request.query),
+    async (request) => listDeliveries(db, resourceOf(request, 'webhook'), request.query),
   );
 
   app.get(
@@ -147,14 +149,7 @@ export function webhookRoutes(app: App, { db, secrets, jobs }: AppContext): void
         response: { 200: DeliveryDetailSchema },
       },
     },
-    async (request) =>
-      getDelivery(
-        db,
-        currentUser(request),
-        request.params.id,
-        request.params.webhookId,
-        request.params.deliveryId,
-      ),
+    async (request) => getDelivery(db, resourceOf(request, 'webhook'), parseId(request.params.deliveryId)),
   );
 
   app.post(
@@ -173,16 +168,7 @@ export function webhookRoutes(app: App, { db, secrets, jobs }: AppContext): void
     async (request, reply) =>
       reply
         .status(202)
-        .send(
-          await redeliver(
-            db,
-            jobs,
-            currentUser(request),
-            request.params.id,
-            request.params.webhookId,
-            request.params.deliveryId,
-          ),
-        ),
+        .send(await redeliver(db, jobs, resourceOf(request, 'webhook'), parseId(request.params.deliveryId))),
   );
 
   app.post(
@@ -198,9 +184,6 @@ export function webhookRoutes(app: App, { db, secrets, jobs }: AppContext): void
         response: { 202: DeliverySchema },
       },
     },
-    async (request, reply) =>
-      reply
-        .status(202)
-        .send(await ping(db, jobs, currentUser(request), request.params.id, request.params.webhookId)),
+    async (request, reply) => reply.status(202).send(await ping(db, jobs, resourceOf(request, 'webhook'))),
   );
 }

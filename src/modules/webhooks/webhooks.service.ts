@@ -1,9 +1,10 @@
 import type { Kysely } from 'kysely';
-import { parseId, requireApplication } from '../../access/access.ts';
+import type { InApplication, ResolvedApplication, WebhookRow } from '../../access/resources.ts';
 import type { UserPrincipal } from '../../access/principal.ts';
 import type { DB } from '../../db/schema.ts';
-import { badRequest, notFound } from '../../errors.ts';
+import { badRequest } from '../../errors.ts';
 import { parseSubscription } from '../../events/events.ts';
+import { originOf } from '../../lib/outbound-http.ts';
 import type { SecretBox } from '../../lib/secrets.ts';
 import { presentWebhook } from './webhooks.presenter.ts';
 import type { CreateWebhookInput, UpdateWebhookInput, WebhookRecord } from './webhooks.schema.ts';
@@ -40,34 +41,7 @@ function checkedEvents(given: string | readonly string[]): string[] {
   return parsed.events;
 }
 
-/** Resolves `webhookRef` within the application `appRef` names, after the write check on it. */
-export async function requireWebhook(
-  db: Kysely<DB>,
-  user: UserPrincipal,
-  appRef: string,
-  webhookRef: string,
-) {
-  const app = await requireApplication(db, user, appRef, 'write');
-  const id = parseId(webhookRef);
-  const row =
-    id === null
-      ? undefined
-      : await db
-          .selectFrom('webhooks')
-          .selectAll()
-          .where('id', '=', id)
-          .where('application_id', '=', app.id)
-          .executeTakeFirst();
-  if (!row) throw notFound('Webhook');
-  return { app, webhook: row };
-}
-
-export async function listWebhooks(
-  db: Kysely<DB>,
-  user: UserPrincipal,
-  appRef: string,
-): Promise<WebhookRecord[]> {
-  const app = await requireApplication(db, user, appRef, 'write');
+export async function listWebhooks(db: Kysely<DB>, app: ResolvedApplication): Promise<WebhookRecord[]> {
   const rows = await db
     .selectFrom('webhooks')
     .selectAll()
@@ -81,10 +55,9 @@ export async function createWebhook(
   db: Kysely<DB>,
   secrets: SecretBox,
   user: UserPrincipal,
-  appRef: string,
+  app: ResolvedApplication,
   input: CreateWebhookInput,
 ): Promise<WebhookRecord> {
-  const app = await requireApplication(db, user, appRef, 'write');
   const row = await db
     .insertInto('webhooks')
     .values({
@@ -92,6 +65,7 @@ export async function createWebhook(
       url: checkedUrl(input.url),
       events: checkedEvents(input.events),
       secret_sealed: input.secret ? secrets.seal(input.secret) : null,
+      secret_origin: input.secret ? originOf(input.url) : null,
       active: input.active ?? true,
       created_by: user.id,
     })
@@ -100,26 +74,33 @@ export async function createWebhook(
   return presentWebhook(row);
 }
 
-export async function getWebhook(db: Kysely<DB>, user: UserPrincipal, appRef: string, webhookRef: string) {
-  return presentWebhook((await requireWebhook(db, user, appRef, webhookRef)).webhook);
+export function getWebhook({ record: webhook }: InApplication<WebhookRow>): WebhookRecord {
+  return presentWebhook(webhook);
 }
 
 export async function updateWebhook(
   db: Kysely<DB>,
   secrets: SecretBox,
-  user: UserPrincipal,
-  appRef: string,
-  webhookRef: string,
+  { record: webhook }: InApplication<WebhookRow>,
   input: UpdateWebhookInput,
 ): Promise<WebhookRecord> {
-  const { webhook } = await requireWebhook(db, user, appRef, webhookRef);
+  const url = input.url !== undefined ? checkedUrl(input.url) : webhook.url;
+  // Whoever may edit a webhook may never have seen its secret: moving it to another origin needs
+  // the secret again (or null, to stop signing), so the stored one never signs for a new host.
+  if (input.secret === undefined && webhook.secret_sealed && originOf(url) !== webhook.secret_origin) {
+    const why = 'must be given again (or null) when url moves to another origin';
+    throw badRequest('validation_failed', `secret ${why}`, [{ path: '/secret', message: why }]);
+  }
   const row = await db
     .updateTable('webhooks')
     .set({
-      ...(input.url !== undefined ? { url: checkedUrl(input.url) } : {}),
+      url,
       ...(input.events !== undefined ? { events: checkedEvents(input.events) } : {}),
       ...(input.secret !== undefined
-        ? { secret_sealed: input.secret ? secrets.seal(input.secret) : null }
+        ? {
+            secret_sealed: input.secret ? secrets.seal(input.secret) : null,
+            secret_origin: input.secret ? originOf(url) : null,
+          }
         : {}),
       // Switching a webhook back on is the user saying the receiver works again.
       ...(input.active !== undefined
@@ -133,7 +114,6 @@ export async function updateWebhook(
   return presentWebhook(row);
 }
 
-export async function deleteWebhook(db: Kysely<DB>, user: UserPrincipal, appRef: string, webhookRef: string) {
-  const { webhook } = await requireWebhook(db, user, appRef, webhookRef);
+export async function deleteWebhook(db: Kysely<DB>, { record: webhook }: InApplication<WebhookRow>) {
   await db.deleteFrom('webhooks').where('id', '=', webhook.id).execute();
 }

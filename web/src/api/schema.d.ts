@@ -1180,7 +1180,7 @@ export interface paths {
         head?: never;
         /**
          * Change the URL, events, secret (null removes it) or active flag
-         * @description Changes the URL, events, secret (null removes it) or active flag.
+         * @description Changes the URL, events, secret (null removes it) or active flag. A URL on another origin (scheme, host, port) needs the secret in the same request (or `null`): a stored secret never signs for a new host (400 naming `secret`).
          */
         patch: operations["updateWebhook"];
         trace?: never;
