@@ -46,7 +46,8 @@ function outboundFetch(settings: OidcConfig): oidc.CustomFetch {
       allowPrivate: settings.allowPrivate,
       maxResponseBytes: MAX_PROVIDER_RESPONSE_BYTES,
     });
-    if (answer.status === undefined) throw new TypeError(`provider unreachable: ${answer.error ?? 'no answer'}`);
+    if (answer.status === undefined)
+      throw new TypeError(`provider unreachable: ${answer.error ?? 'no answer'}`);
     const headers = new Headers();
     for (const [name, value] of Object.entries(answer.headers ?? {})) {
       if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
