@@ -331,6 +331,11 @@ describe('key rotation at the provider', () => {
     provider.accounts.set('frank-sub', { email: 'frank@corp.example', email_verified: true });
     expect(sessionCookieOf((await signIn('frank-sub')).response)).toBeTruthy();
     await provider.rotateKeys();
+    // Within a minute of reading the key set, a token naming an unknown key is refused (openid-client
+    // rereads at most once a minute): proof the key really changed.
+    expect((await signIn('frank-sub')).response.headers.location).toBe(
+      `${PUBLIC_URL}/login?sso_error=token_invalid`,
+    );
     // openid-client reads the key set again for an unknown key id once its copy is a minute old.
     const now = Date.now();
     const clock = vi.spyOn(Date, 'now').mockImplementation(() => now + 61_000 + (performance.now() % 1000));
@@ -368,4 +373,48 @@ describe('password sign-in limited to break-glass admins', () => {
       await limited.close();
     }
   }, 30_000);
+});
+
+describe('who may sign in', () => {
+  it('an email outside the allowed domains, or an unknown person when creation is off, is refused', async () => {
+    const strict = await createTestApp({
+      publicUrl: PUBLIC_URL,
+      oidc: oidcSettings(provider.issuer, { allowedEmailDomains: ['corp.example'], createUsers: false }),
+    });
+    try {
+      const attempt = async (accountId: string) => {
+        const started = await startLogin(strict);
+        const back = await signInAt(started.location, accountId, REDIRECT_URI);
+        return callback(back, started.stateCookie, strict);
+      };
+      provider.accounts.set('outsider-sub', { email: 'eve@elsewhere.example', email_verified: true });
+      expect((await attempt('outsider-sub')).headers.location).toBe(
+        `${PUBLIC_URL}/login?sso_error=email_domain_refused`,
+      );
+      provider.accounts.set('newcomer-sub', { email: 'new@corp.example', email_verified: true });
+      expect((await attempt('newcomer-sub')).headers.location).toBe(
+        `${PUBLIC_URL}/login?sso_error=unknown_user`,
+      );
+      expect(
+        await strict.db
+          .selectFrom('users')
+          .select('id')
+          .where('email', 'in', ['eve@elsewhere.example', 'new@corp.example'])
+          .execute(),
+      ).toEqual([]);
+    } finally {
+      await strict.close();
+    }
+  }, 30_000);
+});
+
+describe('sign-out', () => {
+  it('sends the browser to the provider’s end-session endpoint (RP-initiated logout)', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/auth/oidc/logout' });
+    expect(response.statusCode).toBe(303);
+    const target = new URL(String(response.headers.location));
+    expect(target.origin).toBe(provider.issuer);
+    expect(target.searchParams.get('client_id')).toBe(provider.clientId);
+    expect(target.searchParams.get('post_logout_redirect_uri')).toBe(`${PUBLIC_URL}/login`);
+  });
 });
