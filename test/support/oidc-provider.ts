@@ -22,6 +22,8 @@ export interface TestProvider {
   clientSecret: string;
   /** Edit to change what the next sign-in carries. */
   accounts: Map<string, ProviderAccount>;
+  /** The id of the key the provider signs with now (and the only one it publishes). */
+  keyId(): string;
   /** Restarts the provider on the same address with a new signing key (the old one gone). */
   rotateKeys(): Promise<void>;
   close(): Promise<void>;
@@ -39,8 +41,11 @@ export async function startTestProvider(redirectUri: string, postLogoutUri: stri
   let server: http.Server | undefined;
   let port = 0;
   let issuer = '';
+  let keyId = '';
 
   async function listen(): Promise<void> {
+    const key = signingKey();
+    keyId = key.kid;
     const provider = new Provider(issuer || 'http://127.0.0.1', {
       clients: [
         {
@@ -51,7 +56,7 @@ export async function startTestProvider(redirectUri: string, postLogoutUri: stri
           token_endpoint_auth_method: 'client_secret_post',
         },
       ],
-      jwks: { keys: [signingKey()] },
+      jwks: { keys: [key] },
       cookies: { keys: [randomUUID()] },
       claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'], groups: ['groups'] },
       features: { devInteractions: { enabled: true }, rpInitiatedLogout: { enabled: true } },
@@ -81,6 +86,7 @@ export async function startTestProvider(redirectUri: string, postLogoutUri: stri
     clientId,
     clientSecret,
     accounts,
+    keyId: () => keyId,
     async rotateKeys() {
       await close();
       await listen();
