@@ -11,7 +11,7 @@ import { registerAuthentication } from './http/auth.ts';
 import { registerErrorHandling, sendFrameworkError, sendProblem } from './http/errors.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerTwinFolding } from './http/twins.ts';
-import { registerNulByteGuard, schemaController } from './http/validation.ts';
+import { registerNulByteGuard, registerRequestTargetGuard, schemaController } from './http/validation.ts';
 import { registerWebUi } from './http/web-ui.ts';
 import { loggableError } from './lib/loggable-error.ts';
 import { apiKeyRoutes } from './modules/api-keys/api-keys.routes.ts';
@@ -33,6 +33,7 @@ import { userRoutes } from './modules/users/users.routes.ts';
 import { compareRoutes } from './modules/versions/compare.routes.ts';
 import { versionRoutes } from './modules/versions/versions.routes.ts';
 import { webhookRoutes } from './modules/webhooks/webhooks.routes.ts';
+import { workerRoutes } from './modules/workers/workers.routes.ts';
 
 /** Every module's routes, in registration order. */
 const ROUTE_MODULES: ((app: App, context: AppContext) => void)[] = [
@@ -55,6 +56,7 @@ const ROUTE_MODULES: ((app: App, context: AppContext) => void)[] = [
   webhookRoutes,
   policyRoutes,
   issueTrackerRoutes,
+  workerRoutes,
 ];
 
 /**
@@ -189,6 +191,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   registerErrorHandling(app);
   // JSON everywhere (and multipart for ingest): a text/plain body is a 415, not a string to validate.
   app.removeContentTypeParser('text/plain');
+  registerRequestTargetGuard(app);
   registerNulByteGuard(app);
   registerTwinFolding(app);
   await app.register(cookie);

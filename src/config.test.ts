@@ -32,7 +32,7 @@ describe('loadConfig', () => {
         loginPerAccountPerHour: 50,
       },
       trustProxy: false,
-      jobs: { inServer: true, timeoutSeconds: 1800, pollSeconds: 2 },
+      jobs: { inServer: true, timeoutSeconds: 1800, deadAfterSeconds: 20, pollSeconds: 2 },
       shutdownTimeoutSeconds: 60,
       outbound: { allowPrivate: false },
       webhooks: { timeoutMs: 10_000, retryLimit: 6, retryDelaySeconds: 30 },
@@ -155,6 +155,9 @@ describe('loadConfig', () => {
     ['DATABASE_URL', 'mysql://localhost/scanhub'],
     ['DATABASE_URL', 'localhost:5432'],
     ['SCANHUB_ADMIN_PASSWORD', 'elevenchars'],
+    ['WORKER_DEAD_AFTER_SECONDS', '1'],
+    ['WORKER_DEAD_AFTER_SECONDS', '2.5'],
+    ['WORKER_DEAD_AFTER_SECONDS', '3601'],
   ])('rejects %s=%j, naming the variable', (name, value) => {
     const message = failure({ [name]: value });
     expect(message).toMatch(new RegExp(`^\\s*${name}: `, 'm'));

@@ -24,6 +24,7 @@ const EnvSchema = Type.Object({
   TRUST_PROXY: Type.String({ maxLength: 2000, default: 'false' }),
   JOBS_IN_SERVER: Type.Boolean({ default: true }),
   JOB_TIMEOUT_SECONDS: Type.Integer({ minimum: 2, default: 1800 }),
+  WORKER_DEAD_AFTER_SECONDS: Type.Integer({ minimum: 2, maximum: 3600, default: 20 }),
   // pg-boss polls at most twice a second.
   JOB_POLL_SECONDS: Type.Number({ minimum: 0.5, maximum: 600, default: 2 }),
   SHUTDOWN_TIMEOUT_SECONDS: Type.Integer({ minimum: 1, maximum: 3600, default: 60 }),
@@ -108,8 +109,17 @@ export interface Config {
   jobs: {
     /** Run background workers in the server process (`scanhub worker` runs them alone). */
     inServer: boolean;
-    /** A job running longer is taken as abandoned (its worker died) and retried elsewhere. */
+    /**
+     * A job running longer is taken as stuck and retried elsewhere, even though its process is
+     * alive (a dead process's jobs are released by liveness, after `deadAfterSeconds`).
+     */
     timeoutSeconds: number;
+    /**
+     * A process that runs workers renews its heartbeat every quarter of this; one whose heartbeat
+     * is older is taken for dead, and any live one releases its jobs for retry (jobs/liveness.ts).
+     * Longer than any pause a live process may take (a long GC, a starved machine).
+     */
+    deadAfterSeconds: number;
     /**
      * How often one look at every queue finds the jobs no worker was woken for, and the outbox
      * watch looks for events (each queue's own poll is a fallback a minute apart). Every process
@@ -331,6 +341,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobs: {
       inServer: parsed.JOBS_IN_SERVER,
       timeoutSeconds: parsed.JOB_TIMEOUT_SECONDS,
+      deadAfterSeconds: parsed.WORKER_DEAD_AFTER_SECONDS,
       pollSeconds: parsed.JOB_POLL_SECONDS,
     },
     shutdownTimeoutSeconds: parsed.SHUTDOWN_TIMEOUT_SECONDS,

@@ -24,7 +24,7 @@ export async function createAppContext(
     db: database.db,
     secretKey,
     secrets: new SecretBox(secretKey),
-    metrics: createMetrics(database),
+    metrics: createMetrics(database, { workerDeadAfterSeconds: config.jobs.deadAfterSeconds }),
     // Complete unless the caller still has start steps to run (the server's, after it listens).
     startup: { complete: !options.deferWorkers },
   };

@@ -365,6 +365,25 @@ describe('scanhub findings export', () => {
     expect(log.runs).toHaveLength(1);
     expect(log.runs[0]?.results).toHaveLength(72);
 
+    // Like `is:open`: without --status, what needs work; `--status all`, every status.
+    const fixedId = records[0] as { application_id: number; id?: number } as { id: number };
+    await t.db.updateTable('findings').set({ status: 'fixed' }).where('id', '=', fixedId.id).execute();
+    const open = await cli(['findings', 'export', '--format', 'json'], { SCANHUB_TOKEN: app.api_token });
+    expect(open.code, open.stderr).toBe(0);
+    const openIds = (JSON.parse(open.stdout) as { id: number }[]).map((record) => record.id);
+    expect(openIds).toHaveLength(71);
+    expect(openIds).not.toContain(fixedId.id);
+    const every = await cli(['findings', 'export', '--format', 'json', '--status', 'all'], {
+      SCANHUB_TOKEN: app.api_token,
+    });
+    expect(JSON.parse(every.stdout)).toHaveLength(72);
+    const onlyFixed = await cli(['findings', 'export', '--format', 'json', '--status', 'fixed'], {
+      SCANHUB_TOKEN: app.api_token,
+    });
+    expect((JSON.parse(onlyFixed.stdout) as { id: number }[]).map((record) => record.id)).toEqual([
+      fixedId.id,
+    ]);
+
     const outsider = await makeUser(t);
     const hidden = await cli([
       'findings',

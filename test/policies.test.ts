@@ -76,7 +76,7 @@ describe('POST /api/policies', () => {
     expect((await call('DELETE', writer, `/api/policies/${created.json().id}`)).statusCode).toBe(204);
   });
 
-  it.each([
+  it.each<[string, object, string]>([
     [
       'an unknown condition field',
       { conditions: [{ field: 'colour', op: 'eq', value: 'red' }] },
@@ -120,6 +120,19 @@ describe('POST /api/policies', () => {
       '/actions/0/target',
     ],
     ['no actions', { actions: [] }, '/actions'],
+    ...[
+      'file:///etc/passwd',
+      'gopher://127.0.0.1:6379/_INFO',
+      'dict://127.0.0.1:11211/stat',
+      'javascript:alert(1)',
+      'not a url',
+      '/relative/hook',
+    ].map((target): [string, object, string] => [
+      `a webhook target ${target}`,
+      { actions: [{ type: 'webhook', target }] },
+      '/actions/0/target',
+    ]),
+    ['a webhook target that is a number', { actions: [{ type: 'webhook', target: 7 }] }, '/actions/0/target'],
     ['an unknown event', { event_types: ['finding.deleted'] }, '/event_types/0'],
     ['a missing scope id', { scope_id: undefined }, '/scope_id'],
     ['an unknown body field', { owner: 'me' }, '/owner'],
@@ -129,6 +142,23 @@ describe('POST /api/policies', () => {
     expect(response.headers['content-type']).toContain('application/problem+json');
     expect(JSON.stringify(errorPaths(response.json()))).toContain(path.slice(1));
     expect(await policyCount()).toBe(0);
+  });
+
+  it('accepts a webhook action without a target, or with an http(s) one, as a webhook accepts its url', async () => {
+    for (const [target, stored] of [
+      [undefined, null],
+      [null, null],
+      ['https://hooks.example.com/scanhub', 'https://hooks.example.com/scanhub'],
+      ['HTTP://Example.com', 'http://example.com/'],
+    ] as const) {
+      const response = await call('POST', writer, '/api/policies', {
+        ...confirmHigh(),
+        actions: [{ type: 'webhook', ...(target !== undefined ? { target } : {}) }],
+      });
+      expect(response.statusCode, response.body).toBe(201);
+      expect(response.json().actions).toEqual([{ type: 'webhook', target: stored }]);
+      await call('DELETE', writer, `/api/policies/${response.json().id}`);
+    }
   });
 
   it('400 for an assignee who cannot read the application; nothing stored', async () => {

@@ -206,6 +206,7 @@ const RULES = {
     summary: 'The admin role (identity provider mappings and claims).',
   },
   'permissions.write': { authentication: 'admin', summary: 'The admin role.' },
+  'workers.read': { authentication: 'admin', summary: 'The admin role.' },
   ...(Object.fromEntries(
     ADMIN_PERMISSIONS.map((permission) => [
       permission,

@@ -54,7 +54,7 @@ function build(): CAC {
     .option('--version <name>', 'Only this version (by name)')
     .option('--format <format>', 'csv | json | sarif (sarif: open and confirmed findings)')
     .option('--output <file>', 'Write to this file instead of stdout')
-    .option('--status <list>', 'Status filter, e.g. open,confirmed')
+    .option('--status <list>', 'Status filter (default: open,confirmed — what needs work; all: every status)')
     .option('--severity <list>', 'Severity filter, e.g. critical,high')
     .example(
       'scanhub findings export --application checkout --version main --format sarif --output scanhub.sarif',
@@ -131,9 +131,19 @@ async function dispatch(cli: CAC, argv: string[], env: NodeJS.ProcessEnv): Promi
     version: stringOption(argv, 'version', options.version),
     format: format as ExportFormat,
     output: stringOption(argv, 'output', options.output),
-    status: stringOption(argv, 'status', options.status),
+    status: statusFilter(stringOption(argv, 'status', options.status)),
     severity: stringOption(argv, 'severity', options.severity),
   });
+}
+
+/**
+ * Like GitHub's `is:open`, a list without a status filter holds what needs work: open and confirmed
+ * findings; `--status all` asks for every status. (The API's own default, every status, is the
+ * interface spec's and stays.)
+ */
+export function statusFilter(given: string | undefined): string | undefined {
+  if (given === undefined) return 'open,confirmed';
+  return given.trim().toLowerCase() === 'all' ? undefined : given;
 }
 
 const exitCodeOf = (error: unknown): number =>

@@ -1,3 +1,4 @@
+import type { FindingStatus } from '../domain/findings/lifecycle.ts';
 import type { Severity } from '../domain/findings/severity.ts';
 import type { Action, Condition } from '../domain/policies/definition.ts';
 import type { ColumnType, Generated } from 'kysely';
@@ -164,8 +165,9 @@ export interface ScannerTypesTable {
 }
 
 export type ScanStatus = 'pending' | 'processing' | 'completed' | 'failed';
-export type FindingStatus = 'open' | 'confirmed' | 'false_positive' | 'fixed';
 export type SeverityName = Severity;
+/** The finding statuses are the lifecycle's (domain/findings/lifecycle.ts). */
+export type { FindingStatus };
 
 export interface ScansTable {
   id: Generated<number>;
@@ -560,4 +562,24 @@ export interface DB {
   tracker_deliveries: TrackerDeliveriesTable;
   ingest_staging: IngestStagingTable;
   upload_chunks: UploadChunksTable;
+  worker_processes: WorkerProcessesTable;
+  job_holds: JobHoldsTable;
+}
+
+/** A process that runs job workers, and when it last said it is alive (src/jobs/liveness.ts). */
+export interface WorkerProcessesTable {
+  id: string;
+  host: string;
+  pid: number;
+  started_at: CreatedAt;
+  heartbeat_at: Timestamp;
+}
+
+/** One run of a pg-boss job, held by the process running it. */
+export interface JobHoldsTable {
+  job_id: string;
+  queue: string;
+  process_id: string;
+  job_started_on: Timestamp;
+  held_at: CreatedAt;
 }

@@ -102,6 +102,22 @@ export function nulBytePath(root: unknown, rootName: string): string | null {
 }
 
 /** Refuses NUL characters in the body, query and path parameters of every route, before validation. */
+/**
+ * A request target must be a path (origin form) or an absolute URL (absolute form, which servers
+ * must accept). The asterisk form (`OPTIONS * HTTP/1.1`) asks about the server, not a resource, and
+ * anything else is malformed: both are a 400 before routing, where the web app's fallback would
+ * have answered them with its page.
+ */
+export function registerRequestTargetGuard(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request) => {
+    const target = request.raw.url ?? '';
+    if (target.startsWith('/') || /^[a-z][a-z0-9+.-]*:\/\//i.test(target)) return;
+    throw badRequest('invalid_request_target', 'The request target must be a path', [
+      { path: 'request-target', message: 'must start with /' },
+    ]);
+  });
+}
+
 export function registerNulByteGuard(app: FastifyInstance): void {
   app.addHook('preValidation', async (request) => {
     const parts: [unknown, string][] = [

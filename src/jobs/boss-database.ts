@@ -19,9 +19,10 @@ export interface BossDatabase extends PgBoss.Db {
  * pg-boss's database adapter over scanhub's own connection. On PGlite every statement goes through
  * the session lock the Kysely dialect uses (one session: pg-boss must never run inside someone
  * else's transaction); parameter-less SQL may hold several statements (pg-boss's schema
- * migrations), which PGlite runs with `exec`. On PostgreSQL it shares Kysely's pool.
+ * migrations), which PGlite runs with `exec`. On PostgreSQL it shares Kysely's pool. `rewrite` sees
+ * every statement first (liveness.ts: a fetch also records which process holds the jobs).
  */
-export function bossDatabase(database: Database): BossDatabase {
+export function bossDatabase(database: Database, rewrite: (text: string) => string = same): BossDatabase {
   const pglite = database.pglite;
   const run: PgBoss.Db['executeSql'] = pglite
     ? (text, values = []) =>
@@ -41,7 +42,7 @@ export function bossDatabase(database: Database): BossDatabase {
       // Never answered: any answer is a result pg-boss reads (no rows broke its count of a failed
       // job's update), and nothing awaits a statement started after the stop.
       if (closed) return new Promise<never>(() => {});
-      const statement = run(text, values);
+      const statement = run(rewrite(text), values);
       running.add(statement);
       const forget = () => running.delete(statement);
       statement.then(forget, forget);
@@ -53,6 +54,8 @@ export function bossDatabase(database: Database): BossDatabase {
     },
   };
 }
+
+const same = (text: string) => text;
 
 /**
  * pg-boss statements run by `executor`: with a transaction, a job is sent in the same transaction as

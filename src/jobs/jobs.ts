@@ -15,6 +15,7 @@ import { runHourlyMaintenance } from './handlers/maintenance-hourly.ts';
 import { vacuumAfterIngest } from './handlers/vacuum-after-ingest.ts';
 import { runTrackerIssue, runTrackerReconcile } from './handlers/tracker-jobs.ts';
 import type { JobName, JobPayloads } from './job-map.ts';
+import { createLiveness } from './liveness.ts';
 
 /** What a handler gets: the application context without the job runtime itself. */
 export type JobContext = AppContext & { log: JobLog };
@@ -164,7 +165,21 @@ export interface Jobs {
  * processes may run workers and a maintenance task still runs once per slot.
  */
 export async function startJobs(context: Omit<AppContext, 'jobs'>, options: JobsOptions): Promise<Jobs> {
-  const bossDb = bossDatabase(context.database);
+  // Liveness: a process that runs workers holds what it fetches, and releases what dead ones held.
+  const liveness = options.work
+    ? createLiveness({
+        db: context.db,
+        jobSchema: context.database.jobSchema,
+        deadAfterSeconds: context.config.jobs.deadAfterSeconds,
+        onlyProcess: context.database.pglite !== undefined,
+        metrics: context.metrics,
+        log: options.log,
+        onReleased: (queues) => {
+          for (const name of queues) if (names.includes(name as JobName)) api.wake(name as JobName);
+        },
+      })
+    : undefined;
+  const bossDb = bossDatabase(context.database, liveness?.rewrite);
   const onError = (error: Error) => options.log.error({ err: error }, 'job system error');
   const connection = { db: bossDb, schema: context.database.jobSchema };
   const boss = new PgBoss({
@@ -243,6 +258,10 @@ export async function startJobs(context: Omit<AppContext, 'jobs'>, options: Jobs
       await workersStarted?.catch(() => {}); // a worker starting now would outlive the stop
       await clock?.stop({ graceful: true, wait: true, timeout: 30_000 });
       await boss.stop({ graceful: true, wait: true, timeout: 30_000 });
+      // What pg-boss could not fail at its stop goes back for retry; the process deregisters.
+      await liveness
+        ?.stop()
+        .catch((error: unknown) => options.log.warn({ err: error }, 'deregistering failed'));
       // The completions pg-boss started without awaiting them finish before the database closes;
       // anything it starts later is not run.
       await bossDb.close();
@@ -260,6 +279,7 @@ export async function startJobs(context: Omit<AppContext, 'jobs'>, options: Jobs
       await clock.start();
     }
     const jobContext: JobContext = { ...context, jobs: api, log: options.log };
+    await liveness?.start();
     for (const name of names) {
       const id = await startWorker(boss, name, jobs[name] as AnyJobSpec, jobContext);
       workerIds.set(name, id);

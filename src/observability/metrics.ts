@@ -2,6 +2,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import { sql } from 'kysely';
 import { pgliteMemoryBytes, type Database } from '../db/database.ts';
 import { stagingStats } from '../ingest/stage-in-worker.ts';
+import { registerWorkerGauges } from './worker-metrics.ts';
 
 /**
  * The process's Prometheus metrics (served at `/metrics`). One registry per app context, so several
@@ -14,11 +15,13 @@ export interface Metrics {
   ingestBytes: Counter<'format'>;
   ingestFindings: Counter<'format'>;
   webhookDeliveries: Counter<'outcome'>;
+  /** Job runs released for retry by liveness: a dead process's, or this one's at shutdown. */
+  jobsReleased: Counter<'reason'>;
 }
 
 export type DeliveryOutcome = 'delivered' | 'retried' | 'failed';
 
-export function createMetrics(database: Database): Metrics {
+export function createMetrics(database: Database, { workerDeadAfterSeconds = 20 } = {}): Metrics {
   const registry = new Registry();
   // The event-loop lag histogram samples every 100 ms, not prom-client's 10 ms: its timer woke an
   // idle server ~200 times a second, about 2 % of a core. A stall still shows in it when it
@@ -57,6 +60,14 @@ export function createMetrics(database: Database): Metrics {
     registers: [registry],
   });
   for (const outcome of ['delivered', 'retried', 'failed'] as const) webhookDeliveries.inc({ outcome }, 0);
+  const jobsReleased = new Counter({
+    name: 'scanhub_jobs_released_total',
+    help: 'Job runs this process released for retry: held by a process that stopped heartbeating (dead_process), or its own at shutdown',
+    labelNames: ['reason'] as const,
+    registers: [registry],
+  });
+  for (const reason of ['dead_process', 'shutdown'] as const) jobsReleased.inc({ reason }, 0);
+  registerWorkerGauges(registry, database, workerDeadAfterSeconds);
 
   new Gauge({
     name: 'scanhub_jobs',
@@ -137,7 +148,15 @@ export function createMetrics(database: Database): Metrics {
       threadsCounted = threadsStarted;
     },
   });
-  return { registry, httpRequestDuration, ingestDuration, ingestBytes, ingestFindings, webhookDeliveries };
+  return {
+    registry,
+    httpRequestDuration,
+    ingestDuration,
+    ingestBytes,
+    ingestFindings,
+    webhookDeliveries,
+    jobsReleased,
+  };
 }
 
 /**

@@ -344,6 +344,35 @@ describe.skipIf(!hasChromium)('the web UI in Chromium', () => {
     await visit('dashboard');
   });
 
+  it('passes axe while pages are still loading: the loader, and the active navigation link beside it', async () => {
+    // Every API answer but the signed-in user is held until axe has run: the layout and its
+    // navigation are drawn, the page's own content is still its loader.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const hold = async (route: Parameters<Parameters<Page['route']>[1]>[0]) => {
+      if (!route.request().url().includes('/api/auth/me')) await held;
+      await route.continue().catch(() => {}); // the page may have moved on
+    };
+    await page.route('**/api/**', hold);
+    try {
+      // By its class, not its role: the check must reach the loader whatever its markup.
+      const loader = () => page.locator('.mantine-Loader-root').first();
+      for (const [name, path, loading] of [
+        ['loading findings', '/findings', () => page.getByText('Loading findings…')],
+        ['loading applications', '/applications', loader],
+        ['loading dashboard', '/', loader],
+      ] as const) {
+        await page.goto(`${base}${path}`);
+        await loading().waitFor();
+        await page.locator('[data-active]').first().waitFor();
+        await checkAccessibility(name);
+      }
+    } finally {
+      release();
+      await page.unroute('**/api/**', hold);
+    }
+  });
+
   it('runs under its own Content-Security-Policy (no violation while signing in and on the dashboard)', async () => {
     const strict = await browser.newContext({ viewport: { width: 1400, height: 900 } });
     const strictPage = await strict.newPage();
@@ -724,6 +753,34 @@ describe.skipIf(!hasChromium)('the web UI in Chromium', () => {
     await screenshot('findings-10k');
   });
 
+  it('opens the findings list on what needs work, with one click to every status', async () => {
+    // One finding of the application marked a false positive (by the API, as a person would).
+    const listed = await api<{ findings: { id: number }[] }>(
+      `/api/findings?application_id=${app.id}&status=open&per_page=1`,
+    );
+    const dismissedId = listed.body.findings[0]?.id ?? 0;
+    const dismissed = await api('/api/findings', {
+      method: 'PATCH',
+      body: { ids: [dismissedId], status: 'false_positive' },
+    });
+    expect(dismissed.status, JSON.stringify(dismissed.body)).toBe(200);
+    await page.goto(`${base}/findings?application=${app.id}`);
+    await page.getByTestId('finding-row').first().waitFor();
+    const shown = await page.getByTestId('finding-row').locator('td').allInnerTexts();
+    expect(shown.some((text) => text.trim().toLowerCase() === 'false positive')).toBe(false);
+    await page.getByRole('button', { name: 'All statuses' }).click();
+    await page.waitForURL(/status=all/);
+    await expect
+      .poll(async () =>
+        (await page.getByTestId('finding-row').locator('td').allInnerTexts()).some(
+          (text) => text.trim().toLowerCase() === 'false positive',
+        ),
+      )
+      .toBe(true);
+    await page.getByRole('button', { name: 'Needs work only' }).click();
+    await page.waitForURL((url) => !url.search.includes('status='));
+  });
+
   it('signs out; a member sees only their applications', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(/\/login/);
@@ -748,8 +805,9 @@ describe.skipIf(!hasChromium)('the web UI in Chromium', () => {
     await expect.poll(() => page.getByRole('option').allInnerTexts()).toEqual(['Checkout']);
     await page.keyboard.press('Escape');
     const caption = await page.locator('caption').first().innerText();
+    // The list opens on what needs work (open and confirmed).
     const ownTotal = await api<{ pagination: { total: number } }>(
-      `/api/findings?application_id=${app.id}&per_page=1`,
+      `/api/findings?application_id=${app.id}&status=open,confirmed&per_page=1`,
     );
     expect(caption).toContain(`${ownTotal.body.pagination.total} finding(s)`);
   });

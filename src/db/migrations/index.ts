@@ -36,6 +36,7 @@ import * as scansCreatedVersion from './2026-11-28T0300-scans-created-version.ts
 import * as loginThrottle from './2026-11-28T1500-login-throttle.ts';
 import * as apiKeyReadOnly from './2026-11-28T1510-api-key-read-only.ts';
 import * as credentialOrigins from './2026-11-28T1520-credential-origins.ts';
+import * as workerLiveness from './2026-11-28T1530-worker-liveness.ts';
 import * as oidcIdentities from './2026-11-28T1600-oidc-identities.ts';
 
 /** Forward-only migrations, applied in key order. Add new files here; never edit an applied one. */
@@ -77,5 +78,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28T1500-login-throttle': loginThrottle,
   '2026-11-28T1510-api-key-read-only': apiKeyReadOnly,
   '2026-11-28T1520-credential-origins': credentialOrigins,
+  '2026-11-28T1530-worker-liveness': workerLiveness,
   '2026-11-28T1600-oidc-identities': oidcIdentities,
 };

@@ -1,9 +1,9 @@
 import { RE2JS } from 're2js';
-import type { FindingStatus } from '../../db/schema.ts';
 import type { ValidationIssue } from '../../errors.ts';
-import { FINDING_STATUSES } from '../findings/lifecycle.ts';
+import { FINDING_STATUSES, type FindingStatus } from '../findings/lifecycle.ts';
 import { parseSeverity, SEVERITIES } from '../findings/severity.ts';
 import { EVENT_TYPES, LEGACY_UPDATED_EVENT } from '../../events/events.ts';
+import { parseCallbackUrl } from '../../lib/callback-url.ts';
 
 /**
  * A policy's definition, read from either shape of the spec and stored in one normalized form:
@@ -53,7 +53,8 @@ export interface Condition {
 export type Action =
   | { type: 'change_status'; target: FindingStatus }
   | { type: 'assign_to'; target: number }
-  | { type: 'webhook'; target: null }
+  /** `target`: a callback URL (http or https) given with the action, kept as given; else null. */
+  | { type: 'webhook'; target: string | null }
   | { type: 'comment'; target: string | null };
 
 export interface PolicyDefinition {
@@ -191,8 +192,15 @@ function action(
       }
       issues.push({ path: targetPath, message: 'must be a user id' });
       return undefined;
-    case 'webhook':
-      return { type, target: null };
+    case 'webhook': {
+      // Checked as a webhook's own `url` is (webhooks.service.ts): a saved policy never holds a
+      // `file:` or `gopher:` target, whatever the dispatcher does with it.
+      if (given === undefined || given === null) return { type, target: null };
+      const parsed = isText(given) ? parseCallbackUrl(given) : { problem: 'must be a URL' };
+      if ('url' in parsed) return { type, target: parsed.url };
+      issues.push({ path: targetPath, message: parsed.problem });
+      return undefined;
+    }
     case 'comment':
       if (given === undefined || given === null) return { type, target: null };
       if (isText(given) && given.length > 0 && given.length <= MAX_TEXT) return { type, target: given };

@@ -4,6 +4,7 @@ import type { UserPrincipal } from '../../access/principal.ts';
 import type { DB } from '../../db/schema.ts';
 import { badRequest } from '../../errors.ts';
 import { parseSubscription } from '../../events/events.ts';
+import { parseCallbackUrl } from '../../lib/callback-url.ts';
 import { originOf } from '../../lib/outbound-http.ts';
 import type { SecretBox } from '../../lib/secrets.ts';
 import { presentWebhook } from './webhooks.presenter.ts';
@@ -15,20 +16,10 @@ import type { CreateWebhookInput, UpdateWebhookInput, WebhookRecord } from './we
  */
 
 function checkedUrl(given: string): string {
-  let url: URL;
-  try {
-    url = new URL(given);
-  } catch {
-    throw badRequest('validation_failed', 'url is not a valid URL', [
-      { path: '/url', message: 'must be a URL' },
-    ]);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw badRequest('validation_failed', 'url must use http or https', [
-      { path: '/url', message: 'must use http or https' },
-    ]);
-  }
-  return url.toString();
+  const parsed = parseCallbackUrl(given);
+  if ('url' in parsed) return parsed.url;
+  const detail = parsed.problem === 'must be a URL' ? 'url is not a valid URL' : `url ${parsed.problem}`;
+  throw badRequest('validation_failed', detail, [{ path: '/url', message: parsed.problem }]);
 }
 
 function checkedEvents(given: string | readonly string[]): string[] {

@@ -1469,6 +1469,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/workers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Worker processes and the jobs each holds (admin)
+         * @description Every process that runs job workers (servers with `JOBS_IN_SERVER`, `scanhub worker`): its host and pid, its last heartbeat, whether that is within `WORKER_DEAD_AFTER_SECONDS`, and the job runs it holds now. A process that stopped heartbeating is removed, and its jobs released for retry, by the next live one that looks.
+         */
+        get: operations["listWorkerProcesses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/integrations/{provider}/webhook/{trackerId}": {
         parameters: {
             query?: never;
@@ -5381,6 +5401,47 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listWorkerProcesses: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Worker processes and the jobs each holds (admin) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        host: string;
+                        pid: number;
+                        /** Format: date-time */
+                        started_at: string;
+                        /** Format: date-time */
+                        heartbeat_at: string;
+                        alive: boolean;
+                        jobs: {
+                            /** Format: uuid */
+                            id: string;
+                            queue: string;
+                            /** Format: date-time */
+                            started_at: string;
+                            scan_id: null | number;
+                        }[];
+                    }[];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
         };
     };

@@ -37,6 +37,12 @@ const SORTS = [
   { value: 'title', label: 'Title' },
 ];
 const PER_PAGE = 50;
+/**
+ * Like GitHub's `is:open`, the list opens on what needs work: open and confirmed findings. `status=all`
+ * in the URL shows every status. (The API's own default, every status, is the interface spec's.)
+ */
+const NEEDS_WORK: Status[] = ['open', 'confirmed'];
+const ALL_STATUSES = 'all';
 
 /** Every filter, the sort and the page live in the URL, so a view can be shared as a link. */
 function useFindingFilters() {
@@ -46,7 +52,12 @@ function useFindingFilters() {
     application: params.get('application') ?? undefined,
     version: params.get('version') ?? undefined,
     severity: list('severity'),
-    status: list('status'),
+    status:
+      params.get('status') === null
+        ? NEEDS_WORK
+        : params.get('status') === ALL_STATUSES
+          ? []
+          : list('status'),
     scanner: params.get('scanner') ?? undefined,
     assignee: params.get('assignee') ?? undefined,
     q: params.get('q') ?? '',
@@ -158,8 +169,17 @@ export function FindingsPage() {
             w={240}
             data={STATUSES.map((status) => ({ value: status, label: statusLabel(status) }))}
             value={filters.status}
-            onChange={(value) => update({ status: value })}
+            onChange={(value) => update({ status: value.length ? value : ALL_STATUSES })}
           />
+          {filters.status.length > 0 ? (
+            <Button variant="subtle" size="sm" onClick={() => update({ status: ALL_STATUSES })}>
+              All statuses
+            </Button>
+          ) : (
+            <Button variant="subtle" size="sm" onClick={() => update({ status: undefined })}>
+              Needs work only
+            </Button>
+          )}
           <Select
             label="Scanner"
             placeholder="All"
