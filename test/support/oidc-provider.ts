@@ -114,6 +114,20 @@ class CookieJar {
 }
 
 /**
+ * fetch, tried again once when a kept-alive connection turns out closed (the provider restarted on
+ * the same address for a key rotation), as a browser would.
+ */
+async function fetchAgain(url: string | URL, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause;
+    if (cause?.code !== 'UND_ERR_SOCKET') throw error;
+    return fetch(url, init);
+  }
+}
+
+/**
  * Follows the provider from the authorization URL through login (as `accountId`) and consent to the
  * redirect back; returns that URL (the callback with `code` and `state`).
  */
@@ -126,7 +140,7 @@ export async function signInAt(
   let url = authorizationUrl;
   for (let step = 0; step < 12; step += 1) {
     if (url.startsWith(redirectUri)) return new URL(url);
-    const response = await fetch(url, { redirect: 'manual', headers: { cookie: jar.header() } });
+    const response = await fetchAgain(url, { redirect: 'manual', headers: { cookie: jar.header() } });
     jar.take(response);
     if (response.status >= 300 && response.status < 400) {
       url = new URL(response.headers.get('location') ?? '', url).href;
@@ -142,7 +156,7 @@ export async function signInAt(
       prompt,
       ...(prompt === 'login' ? { login: accountId, password: 'x' } : {}),
     });
-    const submitted = await fetch(new URL(action, url), {
+    const submitted = await fetchAgain(new URL(action, url), {
       method: 'POST',
       redirect: 'manual',
       headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
