@@ -10,19 +10,23 @@ import type { Config } from './config.ts';
 import { registerAuthentication } from './http/auth.ts';
 import { registerErrorHandling, sendFrameworkError, sendProblem } from './http/errors.ts';
 import { registerOpenApi } from './http/openapi.ts';
+import { registerStrictQuery } from './http/strict-query.ts';
 import { registerTwinFolding } from './http/twins.ts';
 import { registerNulByteGuard, registerRequestTargetGuard, schemaController } from './http/validation.ts';
 import { registerWebUi } from './http/web-ui.ts';
 import { loggableError } from './lib/loggable-error.ts';
 import { apiKeyRoutes } from './modules/api-keys/api-keys.routes.ts';
 import { applicationRoutes } from './modules/applications/applications.routes.ts';
+import { assigneeRoutes } from './modules/applications/assignees.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
+import { directoryRoutes } from './modules/directory/directory.routes.ts';
 import { findingRoutes } from './modules/findings/findings.routes.ts';
 import { groupRoutes } from './modules/groups/groups.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { ingestRoutes } from './modules/ingest/ingest.routes.ts';
 import { issueTrackerRoutes } from './modules/issue-trackers/issue-trackers.routes.ts';
+import { accessListRoutes } from './modules/permissions/access-list.routes.ts';
 import { permissionRoutes } from './modules/permissions/permissions.routes.ts';
 import { policyRoutes } from './modules/policies/policies.routes.ts';
 import { scannerTypeRoutes } from './modules/scanner-types/scanner-types.routes.ts';
@@ -57,6 +61,9 @@ const ROUTE_MODULES: ((app: App, context: AppContext) => void)[] = [
   policyRoutes,
   issueTrackerRoutes,
   workerRoutes,
+  accessListRoutes,
+  assigneeRoutes,
+  directoryRoutes,
 ];
 
 /**
@@ -194,6 +201,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   registerRequestTargetGuard(app);
   registerNulByteGuard(app);
   registerTwinFolding(app);
+  registerStrictQuery(app);
   await app.register(cookie);
   await app.register(multipart, {
     limits: { fileSize: context.config.uploadLimitBytes, files: 1, fields: 20, fieldSize: 64 * 1024 },

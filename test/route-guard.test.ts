@@ -134,6 +134,8 @@ function sampleInput(endpoint: Endpoint): { payload?: object; query?: Record<str
     'GET /api/applications/:id/versions/compare': { query: { from: 'default', to: 'guarded' } },
     'POST /api/applications/:id/permissions': { payload: { subject: `user:${outsider.id}`, action: 'read' } },
     'DELETE /api/applications/:id/permissions': { payload: { subject: `user:${reader.id}`, action: 'read' } },
+    'POST /api/groups/:id/permissions': { payload: { subject: `user:${outsider.id}`, action: 'read' } },
+    'DELETE /api/groups/:id/permissions': { payload: { subject: `user:${reader.id}`, action: 'read' } },
     'PATCH /api/findings/:id/status': { payload: { status: 'confirmed' } },
     'PATCH /api/findings/:id/review': { payload: { status: 'confirmed' } },
     'PATCH /api/findings/:id/assign': { payload: { userId: reader.id } },

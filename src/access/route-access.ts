@@ -170,6 +170,28 @@ const RULES = {
     level: 'write',
     summary: 'Write on the application.',
   },
+  'group-grants.read': {
+    authentication: 'user',
+    resource: 'group',
+    level: 'read',
+    summary: 'Read on the group, or on one of its applications.',
+  },
+  'group-grants.write': {
+    authentication: 'user',
+    resource: 'group',
+    level: 'write',
+    summary: 'Write on the group.',
+  },
+  'assignees.read': {
+    authentication: 'user',
+    resource: 'application',
+    level: 'write',
+    summary: 'Write on the application (whoever may assign its findings).',
+  },
+  'directory.read': {
+    authentication: 'user',
+    summary: 'Any signed-in user; answers names and emails only (to grant access or assign).',
+  },
   'policies.list': {
     authentication: 'user',
     summary: 'Any signed-in user; lists global policies and those on what they can read.',

@@ -68,3 +68,9 @@ export async function openSession(
 export async function logout(db: Kysely<DB>, sessionId: string): Promise<void> {
   await db.deleteFrom('sessions').where('id', '=', sessionId).execute();
 }
+
+/** Ends every session of `userId` (every browser they are signed in on); API keys are kept. */
+export async function logoutEverywhere(db: Kysely<DB>, userId: number): Promise<number> {
+  const result = await db.deleteFrom('sessions').where('user_id', '=', userId).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

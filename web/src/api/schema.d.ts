@@ -121,6 +121,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/logout-all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign out everywhere: end all your sessions
+         * @description Ends every session of the caller, this one included, and clears the cookie. The caller's API keys keep working (they are revoked one by one).
+         */
+        post: operations["logoutEverywhere"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/me": {
         parameters: {
             query?: never;
@@ -670,7 +690,7 @@ export interface paths {
         };
         /**
          * A version (id or name) with its scans
-         * @description A version by id or name, with its scans.
+         * @description A version by id or name, with its scans and how many findings and scans deleting it would remove.
          */
         get: operations["getVersion"];
         put?: never;
@@ -1489,6 +1509,130 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/applications/{id}/access": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who can read or write an application, and from where
+         * @description Every read and write grant that reaches the application, with the user’s or team’s name and where it comes from: the application itself (`direct`), its group (`group`) or every application (`everything`).
+         */
+        get: operations["listApplicationAccess"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/groups/{id}/access": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who can read or write a group’s applications, and from where
+         * @description Every read and write grant on the group (`direct`) or on every application (`everything`), with names.
+         */
+        get: operations["listGroupAccess"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/groups/{id}/permissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Grant read or write on a group to a user or team
+         * @description Grants `read` or `write` on the group, and so on every application in it, to `user:<id>` or `team:<id>`.
+         */
+        post: operations["grantGroupAccess"];
+        /**
+         * Remove a grant from a group
+         * @description Removes a grant from the group.
+         */
+        delete: operations["revokeGroupAccess"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{id}/assignees": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * People a finding of this application can be assigned to
+         * @description The active users who can read the application, and so can be assigned its findings (names and emails only), optionally those whose name or email contains `q`.
+         */
+        get: operations["listApplicationAssignees"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/directory/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search people by name or email (names and emails only)
+         * @description Active users whose name or email contains `q` (case-insensitive), one page at a time: only id, name and email.
+         */
+        get: operations["searchDirectoryUsers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/directory/teams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search teams by name (names only)
+         * @description Teams whose name contains `q` (case-insensitive), one page at a time: only id and name.
+         */
+        get: operations["searchDirectoryTeams"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/integrations/{provider}/webhook/{trackerId}": {
         parameters: {
             query?: never;
@@ -2079,6 +2223,56 @@ export interface components {
             success: boolean;
             message: string;
         };
+        /** AccessEntry */
+        AccessEntry: {
+            permission_id: number;
+            subject: string;
+            /** @enum {unknown} */
+            subject_kind: "user" | "team";
+            name: string;
+            email: null | string;
+            /** @enum {unknown} */
+            action: "read" | "write";
+            /** @enum {unknown} */
+            source: "direct" | "group" | "everything";
+            group: null | {
+                id: number;
+                name: string;
+                path: string;
+            };
+        };
+        /** AccessList */
+        AccessList: {
+            entries: components["schemas"]["AccessEntry"][];
+            can_administer: boolean;
+        };
+        /** DirectoryUser */
+        DirectoryUser: {
+            id: number;
+            name: string;
+            email: string;
+        };
+        /** DirectoryPagination */
+        DirectoryPagination: {
+            page: number;
+            per_page: number;
+            total: number;
+        };
+        /** DirectoryUserPage */
+        DirectoryUserPage: {
+            items: components["schemas"]["DirectoryUser"][];
+            pagination: components["schemas"]["DirectoryPagination"];
+        };
+        /** DirectoryTeam */
+        DirectoryTeam: {
+            id: number;
+            name: string;
+        };
+        /** DirectoryTeamPage */
+        DirectoryTeamPage: {
+            items: components["schemas"]["DirectoryTeam"][];
+            pagination: components["schemas"]["DirectoryPagination"];
+        };
         /**
          * Problem
          * @description RFC 9457 problem details
@@ -2337,6 +2531,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    logoutEverywhere: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sign out everywhere: end all your sessions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        sessions_revoked: number;
+                    };
+                };
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -3419,6 +3638,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Version"] & {
                         scans: components["schemas"]["Scan"][];
+                        finding_count: number;
+                        scan_count: number;
                     };
                 };
             };
@@ -5442,6 +5663,221 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listApplicationAccess: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Who can read or write an application, and from where */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listGroupAccess: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Who can read or write a group’s applications, and from where */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    grantGroupAccess: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description `user:<id>` or `team:<id>` */
+                    subject: string;
+                    /** @enum {unknown} */
+                    action: "read" | "write";
+                };
+            };
+        };
+        responses: {
+            /** @description Grant read or write on a group to a user or team */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Permission"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    revokeGroupAccess: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description `user:<id>` or `team:<id>` */
+                    subject: string;
+                    /** @enum {unknown} */
+                    action: "read" | "write";
+                };
+            };
+        };
+        responses: {
+            /** @description Remove a grant from a group */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Permission"] & {
+                        deleted: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listApplicationAssignees: {
+        parameters: {
+            query?: {
+                /** @description Part of a name or email */
+                q?: string;
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description People a finding of this application can be assigned to */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DirectoryUserPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    searchDirectoryUsers: {
+        parameters: {
+            query?: {
+                /** @description Part of a name or email */
+                q?: string;
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Search people by name or email (names and emails only) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DirectoryUserPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    searchDirectoryTeams: {
+        parameters: {
+            query?: {
+                /** @description Part of a name or email */
+                q?: string;
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Search teams by name (names only) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DirectoryTeamPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
         };
     };

@@ -66,8 +66,9 @@ export function Layout() {
             </Text>
           </Group>
           <Group>
-            <Text size="sm" c="dimmed">
+            <Text component={Link} to="/profile" size="sm" c="dimmed">
               {me.data?.email}
+              <span className="sr-only"> (your profile)</span>
             </Text>
             <Button variant="default" size="xs" onClick={() => void signOut()}>
               Sign out
