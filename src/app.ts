@@ -31,6 +31,7 @@ import { permissionRoutes } from './modules/permissions/permissions.routes.ts';
 import { policyRoutes } from './modules/policies/policies.routes.ts';
 import { scannerTypeRoutes } from './modules/scanner-types/scanner-types.routes.ts';
 import { scanRoutes } from './modules/scans/scans.routes.ts';
+import { ssoRoutes } from './modules/sso/sso.routes.ts';
 import { teamRoutes } from './modules/teams/teams.routes.ts';
 import { userRoutes } from './modules/users/users.routes.ts';
 import { compareRoutes } from './modules/versions/compare.routes.ts';
@@ -42,6 +43,7 @@ import { workerRoutes } from './modules/workers/workers.routes.ts';
 const ROUTE_MODULES: ((app: App, context: AppContext) => void)[] = [
   healthRoutes,
   authRoutes,
+  ssoRoutes,
   userRoutes,
   apiKeyRoutes,
   teamRoutes,
@@ -64,8 +66,11 @@ const ROUTE_MODULES: ((app: App, context: AppContext) => void)[] = [
   directoryRoutes,
 ];
 
-/** Query parameter names whose values are credentials (a tracker's webhook URL carries `?secret=`). */
-const SECRET_PARAMETER = /secret|token|password|api[-_]?key/;
+/**
+ * Query parameter names whose values are credentials (a tracker's webhook URL carries `?secret=`; an
+ * OpenID callback carries the authorization `code` and the `state` that binds it to a browser).
+ */
+const SECRET_PARAMETER = /secret|token|password|api[-_]?key|^code$|^state$/;
 
 /** A parameter name as the query parser reads it: percent-decoded, `+` a space, `[…]` suffix dropped. */
 function parameterName(raw: string): string {

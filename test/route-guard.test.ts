@@ -48,6 +48,11 @@ const PUBLIC_URLS = new Set([
   '/metrics',
   // A tracker's webhook: no session or key, authenticated by the provider's signature or secret.
   '/api/integrations/:provider/webhook/:trackerId',
+  // Sign-in through an OpenID provider (issue 48): the browser has no session yet.
+  '/api/auth/oidc/settings',
+  '/api/auth/oidc/login',
+  '/api/auth/oidc/callback',
+  '/api/auth/oidc/logout',
   // The browser UI's shell and assets (src/http/web-ui.ts); its data comes from the API.
   '/*',
   '/assets/*',

@@ -223,6 +223,10 @@ const RULES = {
   },
   'users.create': { authentication: 'admin', summary: 'The admin role.' },
   'users.update': { authentication: 'admin', summary: 'The admin role.' },
+  'sso.manage': {
+    authentication: 'admin',
+    summary: 'The admin role (identity provider mappings and claims).',
+  },
   'permissions.write': { authentication: 'admin', summary: 'The admin role.' },
   'workers.read': { authentication: 'admin', summary: 'The admin role.' },
   ...(Object.fromEntries(

@@ -66,7 +66,39 @@ export interface TeamMembersTable {
   team_id: number;
   user_id: number;
   role: string;
+  /** `idp`: made by the OpenID provider's groups (reset at each sign-in); `manual`: by hand. */
+  source: Generated<'manual' | 'idp'>;
   created_at: CreatedAt;
+}
+
+/** A user's link to an OpenID provider account: `(issuer, subject)` never changes once made. */
+export interface UserIdentitiesTable {
+  id: Generated<number>;
+  user_id: number;
+  issuer: string;
+  subject: string;
+  /** The last sign-in's ID token and userinfo claims (never tokens). */
+  last_claims: ColumnType<Record<string, unknown>, string | undefined, string>;
+  /** The admin role was given by a group mapping (and is taken back when no mapping gives it). */
+  admin_from_idp: Generated<boolean>;
+  last_login_at: Timestamp | null;
+  created_at: CreatedAt;
+}
+
+export interface IdpGroupMappingsTable {
+  id: Generated<number>;
+  idp_group: string;
+  team_id: number | null;
+  grants_admin: Generated<boolean>;
+  created_at: CreatedAt;
+}
+
+export interface OidcPendingLoginsTable {
+  state_hash: string;
+  code_verifier: string;
+  nonce: string;
+  return_to: string;
+  expires_at: Timestamp;
 }
 
 export interface GroupsTable {
@@ -514,6 +546,9 @@ export interface DB {
   login_throttle: LoginThrottleTable;
   teams: TeamsTable;
   team_members: TeamMembersTable;
+  user_identities: UserIdentitiesTable;
+  idp_group_mappings: IdpGroupMappingsTable;
+  oidc_pending_logins: OidcPendingLoginsTable;
   groups: GroupsTable;
   applications: ApplicationsTable;
   application_versions: ApplicationVersionsTable;

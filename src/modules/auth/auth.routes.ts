@@ -9,6 +9,7 @@ import { ChangePasswordBody, PasswordChangedSchema, UserSchema } from '../users/
 import { getUser } from '../users/users.service.ts';
 import { LoginBody } from './auth.schema.ts';
 import { login, logout, logoutEverywhere } from './auth.service.ts';
+import { passwordLoginAllowed } from '../sso/sign-in.service.ts';
 import { countLoginAttempt } from './login-throttle.ts';
 
 const ANONYMOUS_CSRF_COOKIE = 'scanhub_csrf';
@@ -47,6 +48,9 @@ export function authRoutes(app: App, { db, config, secretKey }: AppContext): voi
       },
     },
     async (request, reply) => {
+      if (!passwordLoginAllowed(config, request.body.email)) {
+        throw new AppError(403, 'password_login_disabled', 'Sign in through the identity provider');
+      }
       const result = await login(db, request.body.email, request.body.password, config.sessionTtlHours);
       reply.setCookie(SESSION_COOKIE, result.sessionToken, {
         path: '/',

@@ -181,6 +181,150 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/oidc/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Single sign-on settings for the sign-in page
+         * @description Whether sign-in through an OpenID provider is on, its display name, and whether password sign-in is limited.
+         */
+        get: operations["getSsoSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/oidc/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Start signing in through the OpenID provider (browser redirect)
+         * @description Redirects the browser to the provider (authorization code flow with PKCE, state and nonce). When the provider cannot be reached the browser goes back to `/login?sso_error=idp_unavailable`.
+         */
+        get: operations["startSsoLogin"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/oidc/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OpenID provider redirect target (sets the session cookie)
+         * @description Where the provider sends the browser back. The state must match this browser’s and a pending sign-in (each is used once); the ID token is checked (signature against the provider’s keys, issuer, audience, expiry, nonce). On success a session cookie is set and the browser returns to where it started; on refusal it goes to `/login?sso_error=<reason>`.
+         */
+        get: operations["finishSsoLogin"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/oidc/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sign out at the provider too (browser redirect)
+         * @description After `POST /api/auth/logout` has ended the scanhub session, sends the browser to the provider’s end-session endpoint (RP-initiated logout) when it has one, else to the sign-in page.
+         */
+        get: operations["ssoLogout"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sso/group-mappings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List identity provider group mappings
+         * @description Every mapping of a provider group to a team and/or the admin role.
+         */
+        get: operations["listIdpGroupMappings"];
+        put?: never;
+        /**
+         * Map a provider group to a team or the admin role
+         * @description Maps a provider group (a value of the groups claim, `OIDC_GROUPS_CLAIM`) to a team, to the admin role, or both. Takes effect at each member’s next sign-in.
+         */
+        post: operations["createIdpGroupMapping"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sso/group-mappings/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an identity provider group mapping
+         * @description Removes a mapping; memberships it made go at each member’s next sign-in.
+         */
+        delete: operations["deleteIdpGroupMapping"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sso/users/{id}/identities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Why a user is (not) on a team: last sign-in claims and mapped teams
+         * @description A user’s links to the provider: the last sign-in’s claims (no tokens are stored), the groups they carried, the teams those map to now, and the teams the user is on by the provider.
+         */
+        get: operations["getUserIdentities"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/users": {
         parameters: {
             query?: never;
@@ -1533,6 +1677,54 @@ export interface components {
             sessions_revoked: number;
             api_keys_revoked: number;
         };
+        /** SsoSettings */
+        SsoSettings: {
+            enabled: boolean;
+            provider_name: string | null;
+            login_url: string | null;
+            /** @enum {unknown} */
+            password_login: "enabled" | "break_glass_only";
+        };
+        /** IdpGroupMapping */
+        IdpGroupMapping: {
+            id: number;
+            idp_group: string;
+            team_id: number | null;
+            team_name: string | null;
+            grants_admin: boolean;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** Deleted */
+        Deleted: {
+            id: number;
+            deleted: boolean;
+        };
+        /** UserIdentity */
+        UserIdentity: {
+            issuer: string;
+            subject: string;
+            last_login_at: string | null;
+            claims: {
+                [key: string]: unknown;
+            };
+            groups: string[];
+            mapped_teams: {
+                id: number;
+                name: string;
+            }[];
+            maps_to_admin: boolean;
+            idp_teams: {
+                id: number;
+                name: string;
+            }[];
+            admin_from_idp: boolean;
+        };
+        /** UserIdentities */
+        UserIdentities: {
+            user_id: number;
+            identities: components["schemas"]["UserIdentity"][];
+        };
         /** ApiKey */
         ApiKey: {
             id: number;
@@ -1601,11 +1793,6 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
-        };
-        /** Deleted */
-        Deleted: {
-            id: number;
-            deleted: boolean;
         };
         /** RegeneratedToken */
         RegeneratedToken: {
@@ -2422,6 +2609,206 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getSsoSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Single sign-on settings for the sign-in page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoSettings"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    startSsoLogin: {
+        parameters: {
+            query?: {
+                next?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Start signing in through the OpenID provider (browser redirect) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    finishSsoLogin: {
+        parameters: {
+            query?: {
+                code?: string;
+                state?: string;
+                iss?: string;
+                error?: string;
+                error_description?: string;
+                session_state?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OpenID provider redirect target (sets the session cookie) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    ssoLogout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sign out at the provider too (browser redirect) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listIdpGroupMappings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List identity provider group mappings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdpGroupMapping"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createIdpGroupMapping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    idp_group: string;
+                    team_id?: number | null;
+                    grants_admin?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Map a provider group to a team or the admin role */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdpGroupMapping"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    deleteIdpGroupMapping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Delete an identity provider group mapping */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getUserIdentities: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Why a user is (not) on a team: last sign-in claims and mapped teams */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserIdentities"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
         };
     };

@@ -37,8 +37,12 @@ export function Layout() {
   async function signOut() {
     await api.POST('/api/auth/logout');
     rememberCsrfToken(undefined);
+    const sso = await api.GET('/api/auth/oidc/settings');
     queryClient.clear();
-    navigate('/login');
+    // With single sign-on on, end the provider's session too (RP-initiated logout), so the next
+    // "Sign in with …" asks again.
+    if (sso.data?.enabled) window.location.assign('/api/auth/oidc/logout');
+    else navigate('/login');
   }
 
   return (
