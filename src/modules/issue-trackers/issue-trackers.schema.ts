@@ -94,5 +94,9 @@ export const ConnectionResultSchema = Type.Object(
 );
 
 export const InboundParams = Type.Object({ provider: Type.String(), trackerId: Type.String() });
-export const InboundQuery = Type.Object({ secret: Type.Optional(Type.String({ maxLength: 256 })) });
+/** Open to other parameters: a tracker may append its own to the webhook URL (Jira's `user_id`). */
+export const InboundQuery = Type.Object(
+  { secret: Type.Optional(Type.String({ maxLength: 256 })) },
+  { additionalProperties: true },
+);
 export const InboundResultSchema = Type.Object({ received: Type.Boolean(), applied: Type.String() });
