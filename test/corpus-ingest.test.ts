@@ -27,7 +27,8 @@ const rows: Row[] = readFileSync(corpusPath('MANIFEST.tsv'), 'utf8')
 
 /** Where scanhub deliberately differs from DefectDojo, with the parser test that explains why. */
 const OUTCOME: Record<string, { format?: string; count?: number; scannerType?: string; status?: number }> = {
-  // One finding per distinct secret (DESIGN.md §5); DefectDojo merges per file and reason.
+  // One finding per distinct secret (docs/architecture.md, "Finding identity"); DefectDojo merges
+  // per file and reason.
   'trufflehog/v2_many_vulns.json': { count: 19 },
   'trufflehog3/many_vulns_legacy.json': { count: 21 },
   // MANIFEST gives no number for these; the parser tests pin them against the file's content.

@@ -29,9 +29,9 @@ function withoutLineParts(fingerprint: string): string {
 const matchEvidence = (match: string): string => (/^t(?:ext|ool):/.test(match) ? `tool:${match}` : match);
 
 /**
- * The identity material of a finding (DESIGN.md §5), and whether identical twins within one upload
- * are told apart (by nearest line, at merge time). Every recipe starts with the scope (scanner type,
- * tool, category): a finding belongs to exactly one scope, the one whose uploads may close it.
+ * The identity material of a finding (docs/architecture.md, "Finding identity"), and whether identical twins
+ * within one upload are told apart (by nearest line, at merge time). Every recipe starts with the scope
+ * (scanner type, tool, category): a finding belongs to exactly one scope, the one whose uploads may close it.
  * Line numbers never take part, so code moving keeps the identity; paths are repository-relative.
  */
 function identity(scannerType: string, f: NormalizedFinding): { parts: string[]; ordinal: boolean } {

@@ -3,7 +3,7 @@ import type { AssetCriticality } from '../../db/schema.ts';
 import type { Severity as SeverityName } from './severity.ts';
 
 /**
- * Risk score 0–100 (DESIGN.md §6): round(100 × M × (0.60·S/10 + 0.30·X + 0.10·G)).
+ * Risk score 0–100 (docs/architecture.md, "Risk score"): round(100 × M × (0.60·S/10 + 0.30·X + 0.10·G)).
  * Bump the version whenever the formula or a constant changes; stored scores name their version.
  */
 export const RISK_FORMULA_VERSION = 1;

@@ -29,9 +29,9 @@ import {
  * before 3 wrote the `data` array alone. One finding per vulnerability of a detected library,
  * which is retire.js's own count.
  *
- * Dependency identity (DESIGN.md §5): the vulnerability id (first CVE, else GHSA, else retire's own
- * `retid`, else the issue or bug number under the component's name), the package (npm name, else
- * retire's component name) and the file the library was found in; the version is a field.
+ * Dependency identity (docs/architecture.md, "Finding identity"): the vulnerability id (first CVE, else GHSA,
+ * else retire's own `retid`, else the issue or bug number under the component's name), the package (npm name,
+ * else retire's component name) and the file the library was found in; the version is a field.
  */
 
 const TOOL = 'retire.js';

@@ -160,7 +160,7 @@ describe('sarif parser: spot checks', () => {
       line: 29,
       ruleId: 'FF1048',
     });
-    // DefectDojo reports [20] as Info; DESIGN.md §5 maps level "note" to low.
+    // DefectDojo reports [20] as Info; docs/architecture.md ("SARIF mapping") maps level "note" to low.
     expect(findings[20]).toMatchObject({ severity: 'low', cweIds: [120] });
     expect(findings[52]?.cweIds).toEqual([120, 20]);
   });
@@ -181,7 +181,7 @@ describe('sarif parser: spot checks', () => {
     expect(findings[0]?.references).toEqual([
       'https://github.com/goodwithtech/dockle/blob/master/CHECKPOINT.md#CIS-DI-0010',
     ]);
-    // DefectDojo: Info; DESIGN.md §5: note → low.
+    // DefectDojo: Info; docs/architecture.md ("SARIF mapping"): note → low.
     expect(findings.slice(1).map((f) => f.severity)).toEqual<Severity[]>(['low', 'low', 'low']);
   });
 

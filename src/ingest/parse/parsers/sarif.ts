@@ -11,7 +11,7 @@ import { repositoryPath } from './sarif-location.ts';
 
 /**
  * SARIF 2.1.0 (OASIS), the interchange format of CodeQL, Semgrep, Grype, Trivy, SpotBugs and many
- * more. Mapping rules: DESIGN.md §5.
+ * more. Mapping rules: docs/architecture.md, "SARIF mapping".
  */
 
 /**

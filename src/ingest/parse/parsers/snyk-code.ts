@@ -6,9 +6,9 @@ import { addRunValue, emptyRunMeta, RUN_META_PATHS, type RunMeta } from './sarif
 import { type NormalizedFinding, ParseError, type ParserInput, type Severity, type Sniff } from './types.ts';
 
 /**
- * Snyk Code writes SARIF, which the SARIF mapping reads (DESIGN.md §5); the Snyk parser owns it
- * because Snyk ranks its code issues by `properties.priorityScore` (0–1000), not by SARIF level,
- * and DefectDojo's Snyk parser maps those bands to severity. The SARIF detector leaves it here.
+ * Snyk Code writes SARIF, which the SARIF mapping reads (docs/architecture.md, "SARIF mapping"); the Snyk
+ * parser owns it because Snyk ranks its code issues by `properties.priorityScore` (0–1000), not by SARIF
+ * level, and DefectDojo's Snyk parser maps those bands to severity. The SARIF detector leaves it here.
  */
 
 export function isSnykCodeSarif(sniff: Sniff): boolean {

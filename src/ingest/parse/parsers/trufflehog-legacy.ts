@@ -22,7 +22,7 @@ export interface LegacyOptions {
 
 /**
  * The TruffleHog 2 record (also trufflehog3's legacy output), one finding per string found: each is a
- * distinct secret to rotate (DESIGN.md §5 secret identity), whichever commit it was found in.
+ * distinct secret to rotate (docs/architecture.md, "Finding identity"), whichever commit it was found in.
  */
 export function legacyRecords(record: JsonRecord, options: LegacyOptions): NormalizedFinding[] {
   const reason = nonBlank(record['reason']) ?? 'Secret';

@@ -13,9 +13,9 @@ import { sha256Hex } from './secrets.ts';
 import { trufflehog } from './trufflehog.ts';
 
 /**
- * DefectDojo merges v2 records by file and reason (18). DESIGN.md §5 makes a secret's identity its rule,
- * path and a hash of the match, so the two different secrets TruffleHog found in test_all.py stay two
- * findings: 19.
+ * DefectDojo merges v2 records by file and reason (18). docs/architecture.md ("Finding identity") makes a
+ * secret's identity its rule, path and a hash of the match, so the two different secrets TruffleHog found in
+ * test_all.py stay two findings: 19.
  */
 const DELIBERATE: Record<string, number> = { 'trufflehog/v2_many_vulns.json': 19 };
 

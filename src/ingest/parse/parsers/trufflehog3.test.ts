@@ -13,9 +13,9 @@ import { sha256Hex } from './secrets.ts';
 import { trufflehog3 } from './trufflehog3.ts';
 
 /**
- * DefectDojo merges legacy issues by file and reason (7). DESIGN.md §5 makes a secret's identity its
- * rule, path and a hash of the match, so each distinct high-entropy line (diff marker dropped, so an
- * added line and its later removal are one) is its own finding: 21.
+ * DefectDojo merges legacy issues by file and reason (7). docs/architecture.md ("Finding identity") makes a
+ * secret's identity its rule, path and a hash of the match, so each distinct high-entropy line (diff marker
+ * dropped, so an added line and its later removal are one) is its own finding: 21.
  */
 const DELIBERATE: Record<string, number> = { 'trufflehog3/many_vulns_legacy.json': 21 };
 

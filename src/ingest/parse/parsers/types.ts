@@ -7,9 +7,9 @@ import type { Severity } from '../../../domain/findings/severity.ts';
 export type { Severity };
 
 /**
- * What kind of thing a finding is about. It picks the fingerprint recipe (DESIGN.md §5):
- * code findings are identified by rule + path + snippet, dependency findings by vulnerability id +
- * package + manifest, secrets by rule + path + a hash of the secret.
+ * What kind of thing a finding is about. It picks the fingerprint recipe (docs/architecture.md, "Finding
+ * identity"): code findings are identified by rule + path + snippet, dependency findings by vulnerability id
+ * + package + manifest, secrets by rule + path + a hash of the secret.
  */
 export type FindingKind = 'code' | 'dependency' | 'secret' | 'infrastructure' | 'dast';
 
