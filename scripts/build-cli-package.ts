@@ -38,8 +38,8 @@ const server = inputs.filter(
     ![
       'src/domain/findings/severity.ts',
       'src/domain/findings/lifecycle.ts',
-      'src/modules/findings/export-csv.ts',
-      'src/modules/findings/export-sarif.ts',
+      'src/modules/findings/findings-csv.presenter.ts',
+      'src/modules/findings/findings-sarif.presenter.ts',
     ].includes(file),
 );
 if (server.length > 0) throw new Error(`The CLI package would bundle server code: ${server.join(', ')}`);

@@ -10,7 +10,7 @@ import {
 } from '../src/domain/findings/columns.ts';
 import { capFindingFields } from '../src/ingest/cap-fields.ts';
 import { emptyFinding, type NormalizedFinding } from '../src/ingest/parse/parsers/types.ts';
-import { csvHeader } from '../src/modules/findings/export-csv.ts';
+import { csvHeader } from '../src/modules/findings/findings-csv.presenter.ts';
 import { FindingSchema } from '../src/modules/findings/findings.schema.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
 

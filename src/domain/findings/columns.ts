@@ -54,7 +54,7 @@ export const LIST_ITEMS = 200;
 
 /**
  * Every column of `findings`, in the order the CSV export writes those it exports (the export adds
- * `scanner_type` and `assignee`, which come from other tables, export-csv.ts).
+ * `scanner_type` and `assignee`, which come from other tables, modules/findings/findings-csv.presenter.ts).
  */
 export const FINDING_COLUMNS = {
   id: { type: 'int4', presented: true, exported: true },

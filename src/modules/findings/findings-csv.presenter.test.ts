@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { csvCell } from './export-csv.ts';
+import { csvCell } from './findings-csv.presenter.ts';
 
 const FORMULA_START = /^[=+\-@\t\r]/;
 

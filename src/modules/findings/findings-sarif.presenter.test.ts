@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { relativeUri } from './export-sarif.ts';
+import { relativeUri } from './findings-sarif.presenter.ts';
 
 describe('relativeUri', () => {
   it.each([
