@@ -34,7 +34,7 @@ import type { ParserModule } from './types.ts';
 
 /**
  * Every scanner format scanhub reads. Detection tries them in this order; each detector must be
- * specific enough that no corpus file matches two of them (test/detection.test.ts proves it).
+ * specific enough that no corpus file matches two of them (test/ingest/detection.test.ts proves it).
  */
 export const PARSERS: readonly ParserModule[] = [
   // one line per format: import the module above and list it here
