@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { grant, makeApplication, makeFinding, makeUser, type TestUser } from '../support/factories.ts';
+import { grant, makeFinding, makeUser, type TestUser, makeCast } from '../support/factories.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 
 let t: TestApp;
@@ -11,13 +11,7 @@ let applicationId: number;
 
 beforeAll(async () => {
   t = await createTestApp();
-  admin = await makeUser(t, { role: 'admin' });
-  writer = await makeUser(t);
-  reader = await makeUser(t);
-  outsider = await makeUser(t);
-  applicationId = (await makeApplication(t, admin)).id;
-  await grant(t, writer, applicationId, 'write');
-  await grant(t, reader, applicationId, 'read');
+  ({ admin, writer, reader, outsider, applicationId } = await makeCast(t));
 });
 afterAll(() => t.close());
 

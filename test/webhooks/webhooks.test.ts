@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { grant, makeApplication, makeUser, type TestUser } from '../support/factories.ts';
+import { makeApplication, makeCast, type TestUser } from '../support/factories.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 
 let t: TestApp;
@@ -12,13 +12,7 @@ let base: string;
 
 beforeAll(async () => {
   t = await createTestApp();
-  admin = await makeUser(t, { role: 'admin' });
-  writer = await makeUser(t);
-  reader = await makeUser(t);
-  outsider = await makeUser(t);
-  applicationId = (await makeApplication(t, admin)).id;
-  await grant(t, writer, applicationId, 'write');
-  await grant(t, reader, applicationId, 'read');
+  ({ admin, writer, reader, outsider, applicationId } = await makeCast(t));
   base = `/api/applications/${applicationId}/webhooks`;
 });
 afterAll(() => t.close());
