@@ -123,6 +123,7 @@ function sampleBody(endpoint: Endpoint): Record<string, unknown> | undefined {
     'POST /api/policies/test': policySample(),
     'PUT /api/policies/:id': policySample(),
     'PATCH /api/policies/:id': { name: 'hostile policy', enabled: false },
+    'POST /api/sso/group-mappings': { idp_group: 'hostile-group', grants_admin: false },
     'POST /api/applications/:id/issue-tracker': {
       provider: 'github',
       token: 'ghp_hostile',
