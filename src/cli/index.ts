@@ -37,6 +37,10 @@ function build(): CAC {
     .option('--branch <name>', 'Branch (names the version when --version is absent)')
     .option('--scanner-type <type>', 'Report format, when detection should not decide')
     .option('--category <name>', 'Scope of its own (like GitHub upload-sarif category)')
+    .option(
+      '--category-from-path',
+      'Each file path (from --root) is its category: several reports of one scanner',
+    )
     .option('--partial', 'The report covers part of the tree: only its files can be closed')
     .option('--root <dir>', 'Scanned directory, stripped from paths (default: the working directory)')
     .option('--wait', 'Upload asynchronously and poll the scan until completed or failed')
@@ -119,6 +123,7 @@ async function dispatch(cli: CAC, argv: string[], env: NodeJS.ProcessEnv): Promi
       wait: Boolean(options.wait),
       timeoutMs: positiveInteger(options.timeout, '--timeout') * 1000,
       gate: gateOf(argv, options),
+      categoryFromPath: Boolean(options.categoryFromPath),
     });
   }
   if (args[0] !== 'export')

@@ -5,6 +5,7 @@ import { CliError, EXIT, serverError, usageError } from './errors.ts';
 import { evaluateGate, newBySeverity, type GateResult, type GateSpec } from './gate.ts';
 import type { ApiClient } from './http-client.ts';
 import type { Output } from './output.ts';
+import { categoryFromPath, refuseSharedScopes } from './upload-scopes.ts';
 import { uploadFile, waitForScan, type Scan, type UploadFields, type UploadResult } from './upload.ts';
 
 export interface UploadCommand {
@@ -15,6 +16,8 @@ export interface UploadCommand {
   wait: boolean;
   timeoutMs: number;
   gate: GateSpec | undefined;
+  /** `--category-from-path`: each file's path (from --root) is its category. */
+  categoryFromPath: boolean;
 }
 
 interface FileReport extends UploadResult {
@@ -87,7 +90,10 @@ async function uploadOne(
   path: string,
   file: { path: string; size: number },
 ): Promise<FileReport> {
-  const uploaded = await uploadFile(client, out, { path, async: command.wait }, file, command.fields);
+  const fields = command.categoryFromPath
+    ? { ...command.fields, category: categoryFromPath(file.path, command.fields.root) }
+    : command.fields;
+  const uploaded = await uploadFile(client, out, { path, async: command.wait }, file, fields);
   let scan: Scan = uploaded.scan;
   if (command.wait) scan = await waitForScan(client, out, scan, command.timeoutMs);
   if (scan.status === 'failed')
@@ -104,6 +110,17 @@ async function uploadOne(
 export async function runUpload(client: ApiClient, out: Output, command: UploadCommand): Promise<number> {
   const files = await checkFiles(command.files);
   const path = ingestPath(client, command.application);
+  if (command.categoryFromPath && command.fields.category !== undefined)
+    throw usageError('--category and --category-from-path exclude each other');
+  await refuseSharedScopes(
+    files.map((file) => ({
+      path: file.path,
+      category: command.categoryFromPath
+        ? categoryFromPath(file.path, command.fields.root)
+        : command.fields.category,
+    })),
+    command.fields.scannerType,
+  );
   const reports: FileReport[] = [];
   try {
     for (const file of files) reports.push(await uploadOne(client, out, command, path, file));
