@@ -5,6 +5,8 @@ import type { GateSpec } from './gate.ts';
 import { ApiClient } from './http-client.ts';
 import { connection, parseSeverity, stringOption } from './options.ts';
 import { Output } from './output.ts';
+import { reviewTarget } from './pr-feedback/ci-environment.ts';
+import type { FeedbackRequest } from './pr-feedback/post-feedback.ts';
 import { runUpload } from './upload-command.ts';
 
 const EXIT_CODES = `Exit codes:
@@ -51,6 +53,15 @@ function build(): CAC {
     )
     .option('--baseline <version>', 'Instead count open findings absent from this version (like a PR gate)')
     .option('--fail-on-any', 'Instead count every open finding of the version (at or above --fail-on)')
+    .option('--pr-comment', 'With --baseline: comment the new and fixed findings on the pull/merge request')
+    .option('--pr-comment-silent', 'With --pr-comment: post nothing when nothing is new')
+    .option('--forge <name>', 'github | gitlab (default: from GITHUB_ACTIONS / GITLAB_CI)')
+    .option('--forge-api-url <url>', 'GitHub/GitLab API URL (env GITHUB_API_URL / CI_API_V4_URL)')
+    .option('--repository <repo>', 'GitHub owner/name or GitLab project id (env GITHUB_REPOSITORY / CI_PROJECT_ID)')
+    .option('--pr-number <n>', 'Pull request number or merge request IID (default: from the CI event)')
+    .option('--head-sha <sha>', 'Commit that file links point at (default: the pull request head)')
+    .option('--github-token <token>', 'Token that may comment (env GITHUB_TOKEN)')
+    .option('--gitlab-token <token>', 'Token that may add notes (env GITLAB_TOKEN, else CI_JOB_TOKEN)')
     .example('scanhub upload results.sarif --version "$CI_COMMIT_REF_NAME" --wait --fail-on high')
     .example('scanhub upload semgrep.sarif --branch feature-x --baseline main --fail-on medium');
 
@@ -98,13 +109,46 @@ function gateOf(argv: string[], options: Record<string, unknown>): GateSpec | un
   return threshold ? { mode: 'new', threshold } : undefined;
 }
 
+function reviewOf(
+  argv: string[],
+  options: Record<string, unknown>,
+  env: NodeJS.ProcessEnv,
+  retries: number,
+): FeedbackRequest | undefined {
+  if (!options.prComment) {
+    if (options.prCommentSilent) throw usageError('--pr-comment-silent goes with --pr-comment');
+    return undefined;
+  }
+  const baseline = stringOption(argv, 'baseline', options.baseline);
+  if (baseline === undefined) throw usageError('--pr-comment needs --baseline <version> to compare with');
+  const flag = (name: string, key: string) => stringOption(argv, name, options[key]);
+  return {
+    baseline,
+    silentWhenClean: Boolean(options.prCommentSilent),
+    retries,
+    target: reviewTarget(
+      {
+        forge: flag('forge', 'forge'),
+        apiUrl: flag('forge-api-url', 'forgeApiUrl'),
+        repository: flag('repository', 'repository'),
+        number: flag('pr-number', 'prNumber'),
+        headSha: flag('head-sha', 'headSha'),
+        githubToken: flag('github-token', 'githubToken'),
+        gitlabToken: flag('gitlab-token', 'gitlabToken'),
+      },
+      env,
+    ),
+  };
+}
+
 async function dispatch(cli: CAC, argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const { args, options } = cli;
   const name = cli.matchedCommandName;
   const out = new Output(Boolean(options.json), env);
   const { baseUrl, credentials } = connection(argv, options, env);
+  const retries = positiveInteger(options.retries, '--retries');
   const client = new ApiClient(baseUrl, credentials, {
-    retries: positiveInteger(options.retries, '--retries'),
+    retries,
     baseDelayMs: 500,
   });
   const application = stringOption(argv, 'application', options.application);
@@ -124,6 +168,7 @@ async function dispatch(cli: CAC, argv: string[], env: NodeJS.ProcessEnv): Promi
       timeoutMs: positiveInteger(options.timeout, '--timeout') * 1000,
       gate: gateOf(argv, options),
       categoryFromPath: Boolean(options.categoryFromPath),
+      review: reviewOf(argv, options, env, retries),
     });
   }
   if (args[0] !== 'export')

@@ -5,6 +5,7 @@ import { CliError, EXIT, serverError, usageError } from './errors.ts';
 import { evaluateGate, newBySeverity, type GateResult, type GateSpec } from './gate.ts';
 import type { ApiClient } from './http-client.ts';
 import type { Output } from './output.ts';
+import { postReviewComment, type FeedbackRequest } from './pr-feedback/post-feedback.ts';
 import { categoryFromPath, refuseSharedScopes } from './upload-scopes.ts';
 import { uploadFile, waitForScan, type Scan, type UploadFields, type UploadResult } from './upload.ts';
 
@@ -18,6 +19,8 @@ export interface UploadCommand {
   gate: GateSpec | undefined;
   /** `--category-from-path`: each file's path (from --root) is its category. */
   categoryFromPath: boolean;
+  /** `--pr-comment`: the comparison with the baseline as a pull/merge request comment. */
+  review: FeedbackRequest | undefined;
 }
 
 interface FileReport extends UploadResult {
@@ -146,6 +149,15 @@ export async function runUpload(client: ApiClient, out: Output, command: UploadC
     );
     printGate(out, gate);
   }
+  const comment = command.review
+    ? await postReviewComment(
+        client,
+        out,
+        command.review,
+        reports.map((report) => report.scan),
+        gate,
+      )
+    : null;
   out.result({
     uploads: reports.map((report) => ({
       file: report.file,
@@ -157,6 +169,7 @@ export async function runUpload(client: ApiClient, out: Output, command: UploadC
       attempts: report.attempts,
     })),
     gate: gate ?? null,
+    pr_comment: comment,
     exit_code: gate && !gate.passed ? EXIT.gateFailed : EXIT.ok,
   });
   return gate && !gate.passed ? EXIT.gateFailed : EXIT.ok;
