@@ -57,7 +57,10 @@ function build(): CAC {
     .option('--pr-comment-silent', 'With --pr-comment: post nothing when nothing is new')
     .option('--forge <name>', 'github | gitlab (default: from GITHUB_ACTIONS / GITLAB_CI)')
     .option('--forge-api-url <url>', 'GitHub/GitLab API URL (env GITHUB_API_URL / CI_API_V4_URL)')
-    .option('--repository <repo>', 'GitHub owner/name or GitLab project id (env GITHUB_REPOSITORY / CI_PROJECT_ID)')
+    .option(
+      '--repository <repo>',
+      'GitHub owner/name or GitLab project id (env GITHUB_REPOSITORY / CI_PROJECT_ID)',
+    )
     .option('--pr-number <n>', 'Pull request number or merge request IID (default: from the CI event)')
     .option('--head-sha <sha>', 'Commit that file links point at (default: the pull request head)')
     .option('--github-token <token>', 'Token that may comment (env GITHUB_TOKEN)')

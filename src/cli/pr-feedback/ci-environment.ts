@@ -77,7 +77,10 @@ function github(flags: ReviewFlags, env: NodeJS.ProcessEnv): ReviewTarget {
     forge: 'github',
     apiUrl,
     repository,
-    number: reviewNumber(flags.number ?? text(event.pull_request?.number) ?? text(event.number), 'pull request number'),
+    number: reviewNumber(
+      flags.number ?? text(event.pull_request?.number) ?? text(event.number),
+      'pull request number',
+    ),
     headSha: flags.headSha ?? text(event.pull_request?.head?.sha) ?? env.GITHUB_SHA ?? null,
     blobUrl: `${httpUrl(env.GITHUB_SERVER_URL ?? 'https://github.com', 'GITHUB_SERVER_URL')}/${repository}/blob`,
     token,

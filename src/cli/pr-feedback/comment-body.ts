@@ -33,6 +33,7 @@ const MAX_TEXT = 200;
  * @mentions or #references, one line, bounded. Entities for `<>&@#`, a backslash for markdown.
  */
 export function inertText(value: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what this strips
   const line = value.replace(/[\r\n\t]+/g, ' ').replace(/[\u0000-\u001f\u007f]/g, '');
   const short = line.length > MAX_TEXT ? `${line.slice(0, MAX_TEXT - 1)}…` : line;
   return short

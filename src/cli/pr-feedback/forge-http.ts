@@ -18,7 +18,8 @@ function authHeader(target: ReviewTarget): Record<string, string> {
 }
 
 function hint(target: ReviewTarget, status: number): string {
-  const review = target.forge === 'github' ? `pull request #${target.number}` : `merge request !${target.number}`;
+  const review =
+    target.forge === 'github' ? `pull request #${target.number}` : `merge request !${target.number}`;
   if (status === 404)
     return ` (${review} of ${target.repository} not found: wrong --pr-number or --repository, or the token cannot see it)`;
   if (status === 401) return ' (the token was refused)';

@@ -64,7 +64,8 @@ export async function postReviewComment(
     {
       retries: request.retries,
       baseDelayMs: 500,
-      onRetry: (reason, delay) => out.note(`${request.target.forge}: retry in ${Math.round(delay)} ms after ${reason}`),
+      onRetry: (reason, delay) =>
+        out.note(`${request.target.forge}: retry in ${Math.round(delay)} ms after ${reason}`),
     },
     marker,
     body,
