@@ -13,6 +13,7 @@ export default tseslint.config(
       'test/fixtures/formats',
       'test/fixtures/live',
       'web/dist',
+      'packages/cli/dist',
       'web/src/api/schema.d.ts',
       'test-results',
     ],

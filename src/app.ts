@@ -10,6 +10,7 @@ import type { Config } from './config.ts';
 import { registerAuthentication } from './http/auth.ts';
 import { registerErrorHandling, sendFrameworkError, sendProblem } from './http/errors.ts';
 import { registerOpenApi } from './http/openapi.ts';
+import { registerStrictQuery } from './http/strict-query.ts';
 import { registerTwinFolding } from './http/twins.ts';
 import { registerNulByteGuard, registerRequestTargetGuard, schemaController } from './http/validation.ts';
 import { registerWebUi } from './http/web-ui.ts';
@@ -189,6 +190,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   registerRequestTargetGuard(app);
   registerNulByteGuard(app);
   registerTwinFolding(app);
+  registerStrictQuery(app);
   await app.register(cookie);
   await app.register(multipart, {
     limits: { fileSize: context.config.uploadLimitBytes, files: 1, fields: 20, fieldSize: 64 * 1024 },

@@ -1,11 +1,12 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from './config.ts';
-import { openRuntime } from './runtime.ts';
+import { logsInfo, openRuntime, terminalLog } from './runtime.ts';
 import { shutdownSteps } from './shutdown.ts';
 import { bootstrapAdmin } from './modules/users/bootstrap.ts';
 import { setPasswordByEmail } from './modules/users/passwords.service.ts';
 import { createUser } from './modules/users/users.service.ts';
 import { AppError } from './errors.ts';
+import { PasswordInputError, readPassword } from './password-input.ts';
 import type { Runtime } from './runtime.ts';
 import type { App } from './app-context.ts';
 
@@ -16,8 +17,10 @@ Commands:
                             JOBS_IN_SERVER=false
   worker                    run background jobs only (async uploads, maintenance), for scaling out
   migrate                   apply pending database migrations and exit
-  users create --email E --password P [--name N] [--role admin|member]
-  users set-password --email E --password P   (ends that user's sessions)
+  users create --email E [--name N] [--role admin|member]
+  users set-password --email E                (ends that user's sessions)
+                            the password is asked for (not echoed), or read from stdin with
+                            --password-stdin; --password P still works but is warned against
 
 Client commands (talk to a running server; see scanhub <command> --help):
   upload FILE... [--url U] [--token T] [--wait] [--fail-on SEVERITY] [--baseline VERSION] ...
@@ -43,7 +46,13 @@ async function serve(config: Config): Promise<void> {
     appModule.then(({ buildApp }) => buildApp(runtime.context)),
     bootstrapAdmin(runtime.context.db, config.admin),
   ]);
-  await app.listen({ port: config.port, host: config.host });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await app.close();
+    await runtime.close();
+    throw listenError(error, config);
+  }
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -93,6 +102,25 @@ async function serve(config: Config): Promise<void> {
   await finishStartWhileServing(app, runtime, () => closing);
 }
 
+/** Codes of a listen that failed on the address: a name that does not resolve, an address not this machine's. */
+const HOST_ERRORS = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EADDRNOTAVAIL', 'EAI_FAIL']);
+
+/** A listen that failed on HOST or PORT, said as the configuration problem it is (not `getaddrinfo ENOTFOUND`). */
+function listenError(error: unknown, config: Config): unknown {
+  const code = (error as { code?: unknown }).code;
+  const reason = error instanceof Error ? error.message : String(error);
+  if (typeof code === 'string' && HOST_ERRORS.has(code))
+    return new ConfigError(
+      `Invalid configuration:\n  HOST: cannot listen on ${JSON.stringify(config.host)} (${reason}); ` +
+        'give an IP address of this machine (0.0.0.0 for all) or a name that resolves to one',
+    );
+  if (code === 'EADDRINUSE' || code === 'EACCES')
+    return new ConfigError(
+      `Invalid configuration:\n  PORT: cannot listen on port ${config.port} (${reason})`,
+    );
+  return error;
+}
+
 /**
  * The start's last step (runtime.finishStart: job workers and schedules), run while the server
  * already answers, and the log line of every stage. Nothing a request does depends on it: a job sent
@@ -121,22 +149,27 @@ async function finishStartWhileServing(app: App, runtime: Runtime, closing: () =
 }
 
 async function worker(config: Config): Promise<void> {
-  const runtime = await openRuntime(config, { work: true });
-  console.log('scanhub worker running background jobs (Ctrl-C to stop)');
+  // Like the server: each start stage, each job's start and end, each shutdown step, at info.
+  const log = terminalLog(logsInfo(config));
+  const runtime = await openRuntime(config, { work: true, log });
+  for (const stage of runtime.stages) log.info({ ms: stage.ms }, `start: ${stage.name}`);
+  const database = config.databaseUrl ? 'PostgreSQL' : `embedded PGlite in ${config.dataDir}`;
+  console.log(`scanhub worker running background jobs (${database}; Ctrl-C to stop)`);
   let closing = false;
-  const shutdown = async () => {
+  const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
+    log.info({ signal }, 'shutting down');
     const steps = shutdownSteps(config.shutdownTimeoutSeconds, {
-      info: () => {}, // the worker prints no lines at info level; a give-up is still said
-      error: (message) => console.error(message),
+      info: (message, ms) => log.info({ ms }, message),
+      error: (message) => log.error(message),
     });
     await runtime.close(steps.next);
     steps.done();
     process.exit(0);
   };
-  process.once('SIGTERM', () => void shutdown());
-  process.once('SIGINT', () => void shutdown());
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
 }
 
 async function migrate(config: Config): Promise<void> {
@@ -174,21 +207,27 @@ async function usersCommand(config: Config, args: string[]): Promise<void> {
     options: {
       email: { type: 'string' },
       password: { type: 'string' },
+      'password-stdin': { type: 'boolean' },
       name: { type: 'string' },
       role: { type: 'string' },
     },
   });
   const command = positionals[0];
-  if ((command !== 'create' && command !== 'set-password') || !values.email || !values.password)
-    throw new UsageError(USAGE);
+  if ((command !== 'create' && command !== 'set-password') || !values.email) throw new UsageError(USAGE);
   if (values.role && values.role !== 'admin' && values.role !== 'member')
     throw new UsageError('--role must be admin or member');
-  if (values.password.length < 12) throw new UsageError('--password must have at least 12 characters');
-  if (values.password.length > 1024) throw new UsageError('--password must have at most 1024 characters');
+  const password = await readPassword(
+    { password: values.password, passwordStdin: values['password-stdin'] },
+    { stdin: process.stdin, stderr: process.stderr },
+  ).catch((error: unknown) => {
+    throw error instanceof PasswordInputError ? new UsageError(error.message) : error;
+  });
+  if (password.length < 12) throw new UsageError('The password must have at least 12 characters');
+  if (password.length > 1024) throw new UsageError('The password must have at most 1024 characters');
   const runtime = await openForUsersCommand(config);
   try {
     if (command === 'set-password') {
-      const result = await setPasswordByEmail(runtime.context.db, values.email, values.password);
+      const result = await setPasswordByEmail(runtime.context.db, values.email, password);
       console.log(
         `Password set for ${result.email} (id ${result.id}); ${result.sessions_revoked} sessions ended`,
       );
@@ -196,7 +235,7 @@ async function usersCommand(config: Config, args: string[]): Promise<void> {
     }
     const user = await createUser(runtime.context.db, {
       email: values.email,
-      password: values.password,
+      password,
       ...(values.name ? { name: values.name } : {}),
       ...(values.role ? { role: values.role as 'admin' | 'member' } : {}),
     });

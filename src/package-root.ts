@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 function findPackageRoot(start: string): string {
@@ -14,3 +14,8 @@ function findPackageRoot(start: string): string {
  * `dist/` the bundler chose, so no fixed relative path fits both.
  */
 export const PACKAGE_ROOT = findPackageRoot(import.meta.dirname);
+
+/** scanhub's version, from its package.json (read once, at import). */
+export const PACKAGE_VERSION: string = (
+  JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }
+).version;

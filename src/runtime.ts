@@ -52,11 +52,14 @@ export interface Runtime {
   close(step?: (waitingFor: string) => void): Promise<void>;
 }
 
+/** Whether the configured level shows info lines. */
+export const logsInfo = (config: Config): boolean => ['info', 'debug', 'trace'].includes(config.logLevel);
+
 /**
  * Background jobs log to the terminal: the message and, for an error, its loggable message and code
  * only — never the error object, which for database errors carries the statement's parameters.
  */
-function terminalLog(verbose: boolean): JobLog {
+export function terminalLog(verbose: boolean): JobLog {
   const line = (fields: unknown, message?: string): string => {
     if (typeof fields === 'string') return fields;
     const { err, ...rest } = (fields ?? {}) as { err?: unknown } & Record<string, unknown>;
@@ -125,7 +128,7 @@ export async function openRuntime(
       config,
       database,
       secretKey,
-      options.log ?? terminalLog(['info', 'debug', 'trace'].includes(config.logLevel)),
+      options.log ?? terminalLog(logsInfo(config)),
       { work: options.work ?? false, deferWorkers: true },
     );
     stage('job queue connected');

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { discardOrphans } from '../src/ingest/orphans.ts';
-import { MERGE_CHUNK_ROWS } from '../src/ingest/chunked-merge.ts';
+import { MERGE_CHUNK_ROWS } from '../src/ingest/landing/pglite-chunked-merge.ts';
 import { DEFAULT_VERSION_NAME } from '../src/modules/versions/versions.repository.ts';
 import { makeApplication, makeUser, type TestUser } from './support/factories.ts';
 import { buildSarif, manyResults } from './support/sarif-builder.ts';

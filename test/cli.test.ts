@@ -94,7 +94,7 @@ describe('scanhub upload', () => {
     expect(upload?.scan.status).toBe('completed');
     expect(upload?.scan.new_findings_count).toBe(72);
     expect(Object.values(upload?.new_by_severity ?? {}).reduce((a, b) => a + b, 0)).toBe(72);
-    expect(upload?.scan.file_name).toBe('codeQL-output.sarif.gz');
+    expect(upload?.scan.file_name).toBe('codeQL-output.sarif');
     expect(upload?.link).toBe(`${url}/api/scans/${upload?.scan.id}`);
     expect(result.gate).toBeNull();
     const version = await t.db
@@ -187,9 +187,20 @@ describe('scanhub upload', () => {
     expect(passes.code, passes.stderr).toBe(0);
     expect(json(passes).gate).toMatchObject({ mode: 'baseline', passed: true, count: 0 });
 
+    const scansBefore = (await scansOf(app.id)).length;
     const missing = await cli(['upload', feature, '--version', 'pr-3', '--baseline', 'nope'], env);
     expect(missing.code).toBe(3);
-    expect(missing.stderr).toMatch(/Version "nope" \(from\) not found/);
+    expect(missing.stderr).toMatch(/--baseline version nope does not exist.*nothing was uploaded/);
+    expect(missing.stderr).not.toMatch(/credentials/);
+    // Resolved before the upload: no scan and no version pr-3.
+    expect(await scansOf(app.id)).toHaveLength(scansBefore);
+    const pr3 = await t.db
+      .selectFrom('application_versions')
+      .select('id')
+      .where('application_id', '=', app.id)
+      .where('name', '=', 'pr-3')
+      .execute();
+    expect(pr3).toEqual([]);
 
     const any = await cli(['upload', feature, '--version', 'pr-1', '--fail-on-any', '--json'], env);
     expect(any.code).toBe(1);
@@ -349,6 +360,19 @@ describe('scanhub findings export', () => {
     const lines = readFileSync(csvPath, 'utf8').trimEnd().split('\r\n');
     expect(lines[0]).toMatch(/^id,application_id,version_id,severity,status,title,/);
     expect(lines.length - 1).toBeGreaterThanOrEqual(72); // quoted titles may hold line breaks
+
+    // The README's example: the application's slug with the application's own token.
+    const bySlug = await cli(['findings', 'export', '--application', app.slug, '--format', 'csv'], {
+      SCANHUB_TOKEN: app.api_token,
+    });
+    expect(bySlug.code, bySlug.stderr).toBe(0);
+    expect(bySlug.stdout.trimEnd().split('\r\n').length - 1).toBeGreaterThanOrEqual(72);
+    const other = await makeApplication(t, admin);
+    const notIts = await cli(['findings', 'export', '--application', other.slug, '--format', 'csv'], {
+      SCANHUB_TOKEN: app.api_token,
+    });
+    expect(notIts.code).toBe(2);
+    expect(notIts.stderr).toContain(`--application ${other.slug} is not the application of this token`);
 
     const asJson = await cli(['findings', 'export', '--format', 'json'], { SCANHUB_TOKEN: app.api_token });
     expect(asJson.code, asJson.stderr).toBe(0);

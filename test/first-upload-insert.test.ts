@@ -6,7 +6,7 @@ import type { DB, IngestStagingTable } from '../src/db/schema.ts';
 import { insertNewFindings, insertStaged, stagedRanges, type MergeTarget } from '../src/ingest/merge.ts';
 import type { StagingRow } from '../src/ingest/normalize-row.ts';
 import { insertFirstUploadBatch } from '../src/ingest/first-upload.ts';
-import { INSERT_BATCH_ROWS, OWN_STAGING_MIN_BYTES } from '../src/ingest/upload-in-transaction.ts';
+import { INSERT_BATCH_ROWS, OWN_STAGING_MIN_BYTES } from '../src/ingest/landing/postgres-one-transaction.ts';
 import { defaultVersionId, makeApplication, makeUser, type TestUser } from './support/factories.ts';
 import { emptyMergeTarget } from './support/merge-target.ts';
 import { stagingRow } from './support/staging-row.ts';

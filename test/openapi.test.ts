@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import openapiTS, { astToString } from 'openapi-typescript';
@@ -26,6 +26,7 @@ interface Operation {
   'x-required-permission'?: string;
 }
 interface Document {
+  info: { version: string };
   paths: Record<string, Record<string, Operation>>;
   components: { schemas: Record<string, unknown>; responses: Record<string, unknown> };
 }
@@ -51,6 +52,11 @@ afterAll(async () => {
 });
 
 describe('the OpenAPI document', () => {
+  it("carries the package's version, not the interface description's", () => {
+    const pkg = JSON.parse(readFileSync(join(here, '..', 'package.json'), 'utf8')) as { version: string };
+    expect(document.info.version).toBe(pkg.version);
+  });
+
   it('names, summarizes, describes and guards every operation', () => {
     const ids = new Set<string>();
     for (const [label, operation] of operations()) {

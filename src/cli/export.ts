@@ -3,6 +3,7 @@ import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createInterface } from 'node:readline';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { applicationIdOf } from './application-ref.ts';
 import { serverError, usageError } from './errors.ts';
 import type { ApiClient } from './http-client.ts';
 import type { Output } from './output.ts';
@@ -30,15 +31,9 @@ async function applicationId(
   client: ApiClient,
   application: string | undefined,
 ): Promise<number | undefined> {
-  if (application === undefined) {
-    if (client.credentials.kind === 'token') return undefined; // the token's own application
-    throw usageError('Name the application: --application <id or slug>');
-  }
-  if (/^\d+$/.test(application)) return Number(application);
-  if (client.credentials.kind === 'token')
-    throw usageError('With an application token, --application takes the numeric id (or leave it out)');
-  const record = await client.json<{ id: number }>(`/api/applications/${encodeURIComponent(application)}`);
-  return record.id;
+  if (application !== undefined) return applicationIdOf(client, application);
+  if (client.credentials.kind === 'token') return undefined; // the token's own application
+  throw usageError('Name the application: --application <id or slug>');
 }
 
 /** NDJSON lines → one JSON array, a line at a time. */

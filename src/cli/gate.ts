@@ -1,3 +1,4 @@
+import { isOpenStatus } from '../domain/findings/lifecycle.ts';
 import { SEVERITIES, type Severity } from '../domain/findings/severity.ts';
 import type { ApiClient } from './http-client.ts';
 import { atOrAbove } from './options.ts';
@@ -97,11 +98,7 @@ export async function evaluateGate(client: ApiClient, spec: GateSpec, scans: Sca
     const counted = uniqueBy(
       comparisons.flatMap((comparison) => comparison.new),
       (finding) => String(finding.id),
-    ).filter(
-      (finding) =>
-        (finding.status === 'open' || finding.status === 'confirmed') &&
-        severities.includes(finding.severity),
-    );
+    ).filter((finding) => isOpenStatus(finding.status) && severities.includes(finding.severity));
     count = counted.length;
     findings = counted;
   }

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Severity } from '../domain/findings/severity.ts';
+import { requireBaseline } from './application-ref.ts';
 import { CliError, EXIT, serverError, usageError } from './errors.ts';
 import { evaluateGate, newBySeverity, type GateResult, type GateSpec } from './gate.ts';
 import type { ApiClient } from './http-client.ts';
@@ -124,6 +125,8 @@ export async function runUpload(client: ApiClient, out: Output, command: UploadC
     })),
     command.fields.scannerType,
   );
+  if (command.gate?.baseline !== undefined)
+    await requireBaseline(client, command.application, command.gate.baseline);
   const reports: FileReport[] = [];
   try {
     for (const file of files) reports.push(await uploadOne(client, out, command, path, file));

@@ -67,7 +67,7 @@ export function multipartBody(
         `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
       );
     yield Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${quoteName(basename(path))}.gz"\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${quoteName(basename(path))}"\r\n` +
         'Content-Type: application/gzip\r\n\r\n',
     );
     const source = createReadStream(path);

@@ -61,7 +61,7 @@ export interface Database {
 
 /**
  * Tables filled by COPY (their names are spliced into the statement, so they are a closed set):
- * `upload_rows` is a transaction's own staging table (upload-in-transaction.ts); `findings` takes a
+ * `upload_rows` is a transaction's own staging table (landing/postgres-one-transaction.ts); `findings` takes a
  * version's first upload's certain firsts (first-upload.ts).
  */
 export type CopyTable = 'ingest_staging' | 'upload_rows' | 'findings';

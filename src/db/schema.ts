@@ -1,3 +1,4 @@
+import type { FindingStatus } from '../domain/findings/lifecycle.ts';
 import type { Severity } from '../domain/findings/severity.ts';
 import type { Action, Condition } from '../domain/policies/definition.ts';
 import type { ColumnType, Generated } from 'kysely';
@@ -132,8 +133,9 @@ export interface ScannerTypesTable {
 }
 
 export type ScanStatus = 'pending' | 'processing' | 'completed' | 'failed';
-export type FindingStatus = 'open' | 'confirmed' | 'false_positive' | 'fixed';
 export type SeverityName = Severity;
+/** The finding statuses are the lifecycle's (domain/findings/lifecycle.ts). */
+export type { FindingStatus };
 
 export interface ScansTable {
   id: Generated<number>;

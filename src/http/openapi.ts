@@ -6,6 +6,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { SHELL_CSP } from './web-ui.ts';
 import type { TSchema } from 'typebox';
 import type { App } from '../app-context.ts';
+import { PACKAGE_VERSION } from '../package-root.ts';
 import { ACCESS_KEY, completeDocument, PROBLEMS_KEY, RATE_LIMITED_KEY } from './openapi-document.ts';
 
 declare module 'fastify' {
@@ -28,11 +29,12 @@ export async function registerOpenApi(app: App): Promise<void> {
       info: {
         title: 'scanhub API',
         license: { name: 'UNLICENSED', identifier: 'UNLICENSED' },
-        version: '2.4.3',
+        version: PACKAGE_VERSION,
         description:
           'Security findings manager: ingest scanner results, deduplicate, score and triage findings. ' +
           'Every snake_case body and query field is also accepted in camelCase (`due_date` or `dueDate`); ' +
-          'sending both with different values is a 400.',
+          'sending both with different values is a 400. A query parameter an operation does not declare is a 400 ' +
+          '(`unknown_query_parameter`) naming it and listing the accepted ones.',
       },
       components: {
         securitySchemes: {

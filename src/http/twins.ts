@@ -6,10 +6,27 @@ import { badRequest } from '../errors.ts';
  * camelCase twins, folded once at the edge. Schemas declare the snake_case spelling only; a body or
  * query field that is not declared but whose snake_case form is (`dueDate` → `due_date`) is renamed
  * before validation, so services and their types see one spelling. Both spellings with different
- * values are a 400 naming the camelCase one; with the same value they are one field.
+ * values are a 400 naming the camelCase one; with the same value they are one field. In a query
+ * string the other way round too, where a parameter is declared in camelCase (`declaredTwin`).
  */
 
-const snakeCase = (name: string): string => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+export const snakeCase = (name: string): string =>
+  name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+export const camelCase = (name: string): string =>
+  name.replace(/_([a-z0-9])/g, (_match, letter: string) => letter.toUpperCase());
+
+/**
+ * The declared spelling a field sent as `name` stands for, if another: its snake_case form, or, in a
+ * query string, its camelCase form (a few query parameters are declared in camelCase, as the
+ * dashboard's `applicationId`, and `?application_id=` must mean the same there as on every list).
+ */
+function declaredTwin(name: string, declared: Record<string, unknown>, where: 'body' | 'querystring') {
+  const snake = snakeCase(name);
+  if (snake !== name && Object.hasOwn(declared, snake)) return snake;
+  const camel = camelCase(name);
+  if (where === 'querystring' && camel !== name && Object.hasOwn(declared, camel)) return camel;
+  return undefined;
+}
 
 type Schema = { properties?: Record<string, unknown> } | undefined;
 
@@ -22,8 +39,8 @@ function fold(request: FastifyRequest, target: unknown, schema: Schema, where: '
   const fields = target as Record<string, unknown>;
   for (const name of Object.keys(fields)) {
     if (Object.hasOwn(declared, name)) continue;
-    const canonical = snakeCase(name);
-    if (canonical === name || !Object.hasOwn(declared, canonical)) continue;
+    const canonical = declaredTwin(name, declared, where);
+    if (canonical === undefined) continue;
     if (Object.hasOwn(fields, canonical) && !isDeepStrictEqual(fields[canonical], fields[name])) {
       throw badRequest('validation_failed', `${name} and ${canonical} disagree`, [
         { path: `${where}.${name}`, message: `differs from ${canonical}; send one` },

@@ -1,30 +1,40 @@
+import { LIST_ITEMS, PARSED_FIELD_CAPS } from '../domain/findings/columns.ts';
 import type { NormalizedFinding } from './parsers/types.ts';
+
+const capOf = (field: string): number => {
+  const cap = PARSED_FIELD_CAPS.find((entry) => entry.field === field)?.cap;
+  if (cap === undefined) throw new Error(`no cap for ${field} in domain/findings/columns.ts`);
+  return cap;
+};
 
 /**
  * Upper bounds, in UTF-16 code units, of every string a report supplies. A finding is for people to
  * read: a 50 MB tool name or a megabyte title is a broken or hostile report, and it must neither be
- * stored whole nor echoed back by every scan listing. Long text is cut, never refused.
+ * stored whole nor echoed back by every scan listing. Long text is cut, never refused. The bounds of
+ * the finding's columns are the registry's (domain/findings/columns.ts, `cap` and `items`);
+ * `capFindingFields` applies each, which `test/finding-columns.test.ts` checks field by field.
  */
 export const FIELD_CAPS = {
-  toolName: 200,
-  toolVersion: 200,
-  title: 1_000,
-  description: 64 * 1024,
-  remediation: 64 * 1024,
-  snippet: 8 * 1024,
-  filePath: 4 * 1024,
-  ruleId: 1_000,
-  category: 1_000,
-  packageName: 1_000,
-  packageVersion: 200,
-  fixedVersion: 1_000,
-  cvssVector: 200,
-  toolFingerprint: 1_000,
+  toolName: capOf('toolName'),
+  toolVersion: capOf('toolVersion'),
+  title: capOf('title'),
+  description: capOf('description'),
+  remediation: capOf('remediation'),
+  snippet: capOf('snippet'),
+  filePath: capOf('filePath'),
+  ruleId: capOf('ruleId'),
+  category: capOf('category'),
+  packageName: capOf('packageName'),
+  packageVersion: capOf('packageVersion'),
+  fixedVersion: capOf('fixedVersion'),
+  cvssVector: capOf('cvssVector'),
+  toolFingerprint: capOf('toolFingerprint'),
+  /** Hashed into the identity, never stored. */
   secretHash: 200,
-  cveId: 100,
-  reference: 4 * 1024,
+  cveId: capOf('cveIds'),
+  reference: capOf('references'),
   /** Entries kept of each list (CVE ids, CWE ids, references). */
-  listItems: 200,
+  listItems: LIST_ITEMS,
 } as const;
 
 export const TRUNCATED_MARKER = '… [truncated]';

@@ -1,55 +1,30 @@
-import type { FindingsTable } from '../db/schema.ts';
 import { CopyBinaryWriter, type CopyType, type CopyValue } from '../db/copy-binary.ts';
 import { RISK_FORMULA_VERSION, riskScore, SLA_DAYS } from '../domain/findings/risk.ts';
-import { STAGING_COPY_TYPES, type StagingRow } from './normalize-row.ts';
-
-/**
- * The staging columns a finding takes as they are: all but the upload's own (key, position, filter
- * flags) and the two a finding names otherwise (`base` is `identity_base`, `initial_status` is
- * `status`).
- */
-const {
-  upload_key: _uploadKey,
-  seq: _seq,
-  twin_ordinal: _twinOrdinal,
-  maybe_repeat: _maybeRepeat,
-  base: _base,
-  initial_status: _initialStatus,
-  ...AS_STAGED
-} = STAGING_COPY_TYPES;
+import {
+  COMPUTED_FINDING_COLUMNS,
+  FINDING_COLUMNS,
+  NOW_FINDING_COLUMNS,
+  STAGED_FINDING_COLUMNS,
+  type ComputedFindingColumn,
+  type NowFindingColumn,
+  type StagedFindingColumn,
+} from '../domain/findings/columns.ts';
+import type { StagingRow } from './normalize-row.ts';
 
 /**
  * A version's first upload copies the rows the staging thread knows to be the first of their
- * fingerprint straight into `findings` (first-upload.ts): these are the columns it writes, with
- * their types, in the order the COPY rows carry them. The rest take their defaults (`id`, `present`,
- * `in_kev`) or stay null (`epss`, `assignee_id`, `reviewed_*`, `fixed_at`), as in the insert from
- * staging (merge.ts `insertStaged`), whose values these are.
+ * fingerprint straight into `findings` (first-upload.ts): it writes every column an insert gives a
+ * value (domain/findings/columns.ts: staged, computed, or the insert's time), as the insert from
+ * staging (merge.ts `insertStaged`) does. The rest take their defaults or stay null.
  */
-const FINDING_COPY_TYPES = {
-  application_id: 'int4',
-  version_id: 'int4',
-  scanner_type_id: 'int4',
-  first_scan_id: 'int4',
-  last_scan_id: 'int4',
-  ...AS_STAGED,
-  identity_base: 'text',
-  status: 'text',
-  cwe_id: 'int4',
-  risk_age: 'float8',
-  risk_asset: 'float8',
-  risk_score: 'int4',
-  risk_formula_version: 'int2',
-  due_date: 'timestamptz',
-  first_seen_at: 'timestamptz',
-  last_seen_at: 'timestamptz',
-  created_at: 'timestamptz',
-  updated_at: 'timestamptz',
-} as const satisfies Partial<Record<keyof FindingsTable, CopyType>>;
+type FindingCopyColumn = StagedFindingColumn | ComputedFindingColumn | NowFindingColumn;
 
-type FindingCopyColumn = keyof typeof FINDING_COPY_TYPES;
-
-export const FINDING_COPY_COLUMNS = Object.keys(FINDING_COPY_TYPES) as readonly FindingCopyColumn[];
-const FINDING_TYPES: readonly CopyType[] = FINDING_COPY_COLUMNS.map((column) => FINDING_COPY_TYPES[column]);
+export const FINDING_COPY_COLUMNS: readonly FindingCopyColumn[] = [
+  ...STAGED_FINDING_COLUMNS,
+  ...COMPUTED_FINDING_COLUMNS,
+  ...NOW_FINDING_COLUMNS,
+];
+const FINDING_TYPES: readonly CopyType[] = FINDING_COPY_COLUMNS.map((column) => FINDING_COLUMNS[column].type);
 
 /** A writer of finding rows in binary COPY format (`findingValues` gives a row's fields). */
 export const findingWriter = (): CopyBinaryWriter => new CopyBinaryWriter(FINDING_TYPES);
@@ -84,7 +59,7 @@ export function findingValues(row: StagingRow, into: DirectFindings): CopyValue[
   const values: Record<FindingCopyColumn, CopyValue> = {
     // Named one by one, not spread from `row`: a literal spread from the staging row took this
     // function from 1.4 µs to 95 µs a row (V8 builds such objects in dictionary mode), a 100k
-    // first upload from ~5.5 to ~16 s.
+    // first upload from ~5.5 to ~16 s. The type holds it to the registry's columns, no more, no less.
     application_id: into.applicationId,
     version_id: into.versionId,
     scanner_type_id: into.scannerTypeId,

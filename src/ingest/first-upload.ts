@@ -8,8 +8,8 @@ import { matchTwins, type StagedTwin } from './twins.ts';
 import { mergeTarget, type OpenedScan, type StagedUpload } from './upload-merge.ts';
 
 /**
- * A version's first upload, inserted while its file is parsed (PostgreSQL: upload-in-transaction.ts;
- * PGlite: chunked-first-upload.ts). Into a version without findings nothing can be absent, matched
+ * A version's first upload, inserted while its file is parsed (PostgreSQL: landing/postgres-one-transaction.ts;
+ * PGlite: landing/pglite-first-upload.ts). Into a version without findings nothing can be absent, matched
  * or reopened, so the merge is its inserts. Identity is the merge's: one finding per fingerprint, the
  * first in report order, twins (one base on several lines) told apart by line.
  *

@@ -1,8 +1,26 @@
 import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { CopyTable } from '../db/database.ts';
-import type { DB, FindingStatus, SeverityName } from '../db/schema.ts';
+import type { DB, SeverityName } from '../db/schema.ts';
+import {
+  closeOnAbsence,
+  isFixed,
+  isInherited,
+  NEW_STATUS,
+  reopen,
+  type FindingStatus,
+} from '../domain/findings/lifecycle.ts';
 import { publishEvents } from '../events/events.ts';
 import { dueDateSql, RISK_FORMULA_VERSION, riskScoreSql } from '../domain/findings/risk.ts';
+import {
+  COMPARED_FINDING_COLUMNS,
+  COMPUTED_FINDING_COLUMNS,
+  RECOMPUTED_FINDING_COLUMNS,
+  STAGED_FINDING_COLUMNS,
+  stagedNameOf,
+  UPLOADED_FINDING_COLUMNS,
+  type ComputedFindingColumn,
+  type RecomputedFindingColumn,
+} from '../domain/findings/columns.ts';
 import { changeStatus, type StatusMove } from '../domain/findings/status.ts';
 import { recordTimeline, type TimelineEntry } from '../domain/findings/timeline.ts';
 import type { UploadScope } from './stage.ts';
@@ -13,7 +31,7 @@ export interface MergeTarget {
   uploadKey: string;
   /**
    * Where its rows are staged: the shared `ingest_staging`, or the merge transaction's own table
-   * (upload-in-transaction.ts), which holds only this upload's rows.
+   * (landing/postgres-one-transaction.ts), which holds only this upload's rows.
    */
   staging: CopyTable;
   applicationId: number;
@@ -97,25 +115,36 @@ export function stagedRanges(stagedRows: number, rowsPerRange: number): StagedRa
   }));
 }
 
-/** Columns a matched finding takes from every upload that reports it: where it is and what it says. */
-const UPDATED_COLUMNS = [
-  'line',
-  'column',
-  'end_line',
-  'snippet',
-  'title',
-  'description',
-  'remediation',
-  'severity',
-  'severity_score',
-  'cwe_ids',
-  'package_version',
-  'fixed_version',
-  'cvss_score',
-  'cvss_vector',
-] as const;
-const columnList = (alias: string) =>
-  sql.join(UPDATED_COLUMNS.map((column) => sql.ref(`${alias}.${column}`)));
+/**
+ * The compared columns of a finding (`f`) or of its staged row (`s`, `m`), as one row value: where a
+ * matched finding is and what it says (domain/findings/columns.ts, `upload: 'compared'`).
+ */
+const comparedColumns = (alias: string, staged: boolean) =>
+  sql.join(
+    COMPARED_FINDING_COLUMNS.map((column) => sql.ref(`${alias}.${staged ? stagedNameOf(column) : column}`)),
+  );
+
+/**
+ * What a matched finding takes from its staged row `m`: the uploaded columns as staged, and those
+ * recomputed from them (domain/findings/columns.ts, `upload`).
+ */
+const uploadedSet = (m: string) => {
+  const recomputed: Record<RecomputedFindingColumn, RawBuilder<unknown>> = {
+    cwe_id: sql`${sql.ref(`${m}.cwe_ids`)}[1]`,
+    risk_score: riskScoreSql({
+      severity: sql.ref(`${m}.risk_severity`),
+      exploitation: sql.ref('f.risk_exploitation'),
+      age: sql.ref('f.risk_age'),
+      asset: sql.ref('f.risk_asset'),
+    }),
+  };
+  return sql.join([
+    ...UPLOADED_FINDING_COLUMNS.map(
+      (column) => sql`${sql.ref(column)} = ${sql.ref(`${m}.${stagedNameOf(column)}`)}`,
+    ),
+    ...RECOMPUTED_FINDING_COLUMNS.map((column) => sql`${sql.ref(column)} = ${recomputed[column]}`),
+  ]);
+};
 
 /** A partial upload closes only findings in the files of its results and its declared artifacts. */
 const coveredBy = (target: MergeTarget) => sql`and f.file_path in (
@@ -155,7 +184,7 @@ export function insertNewFindings(
  * How an insert keeps out the fingerprints the version has: `probe` looks each staged row's up in
  * the unique index (a slice of the upload), `join` lets the planner join (the whole upload), `none`
  * checks nothing, for rows known to be new (the first of their fingerprint in a version's first
- * upload: upload-in-transaction.ts).
+ * upload: landing/postgres-one-transaction.ts).
  */
 export type ExistingCheck = 'probe' | 'join' | 'none';
 
@@ -176,26 +205,34 @@ export async function insertStaged(
   // version inserted so far, whenever the statistics predated them (analyzed after an earlier
   // upload, before this version had findings), and the 100 ranges of a 100k upload took 13 minutes.
   // One statement over the whole upload (PostgreSQL) keeps the planner's join.
+  const computed: Record<ComputedFindingColumn, RawBuilder<unknown>> = {
+    application_id: sql`${target.applicationId}`,
+    version_id: sql`${target.versionId}`,
+    scanner_type_id: sql`${target.scannerTypeId}`,
+    first_scan_id: sql`${target.scanId}`,
+    last_scan_id: sql`${target.scanId}`,
+    cwe_id: sql`s.cwe_ids[1]`,
+    risk_age: sql`0`,
+    risk_asset: sql`${target.assetWeight}`,
+    risk_score: riskScoreSql({
+      severity: sql.ref('s.risk_severity'),
+      exploitation: sql.ref('s.risk_exploitation'),
+      age: sql.lit(0),
+      asset: sql`${target.assetWeight}`,
+    }),
+    risk_formula_version: sql.lit(RISK_FORMULA_VERSION),
+    due_date: dueDateSql(sql.ref('s.severity')),
+  };
+  // The columns the insert gives a value (the registry's staged and computed ones; the insert's
+  // time is the columns' default).
+  const columns = [...STAGED_FINDING_COLUMNS, ...COMPUTED_FINDING_COLUMNS];
+  const values = [
+    ...STAGED_FINDING_COLUMNS.map((column) => sql.ref(`s.${stagedNameOf(column)}`)),
+    ...COMPUTED_FINDING_COLUMNS.map((column) => computed[column]),
+  ];
   const inserted = await sql`
-    insert into findings (
-      application_id, version_id, scanner_type_id, first_scan_id, last_scan_id, fingerprint, identity_base,
-      category, kind, title, severity, severity_rank, severity_score, status, description, remediation, rule_id,
-      file_path, line, "column", end_line, snippet, package_name, package_version, fixed_version, cve_ids, cwe_ids,
-      cwe_id, cvss_score, cvss_vector, "references", tool_name, tool_version, tool_fingerprint,
-      risk_severity, risk_exploitation, risk_age, risk_asset, risk_score, risk_formula_version, due_date)
-    select ${target.applicationId}, ${target.versionId}, ${target.scannerTypeId}, ${target.scanId}, ${target.scanId}, s.fingerprint,
-      s.base, s.category, s.kind, s.title, s.severity, s.severity_rank, s.severity_score, s.initial_status,
-      s.description, s.remediation, s.rule_id, s.file_path, s.line, s."column", s.end_line, s.snippet,
-      s.package_name, s.package_version, s.fixed_version, s.cve_ids, s.cwe_ids, s.cwe_ids[1], s.cvss_score,
-      s.cvss_vector, s."references", s.tool_name, s.tool_version, s.tool_fingerprint,
-      s.risk_severity, s.risk_exploitation, 0, ${target.assetWeight},
-      ${riskScoreSql({
-        severity: sql.ref('s.risk_severity'),
-        exploitation: sql.ref('s.risk_exploitation'),
-        age: sql.lit(0),
-        asset: sql`${target.assetWeight}`,
-      })},
-      ${sql.lit(RISK_FORMULA_VERSION)}, ${dueDateSql(sql.ref('s.severity'))}
+    insert into findings (${sql.join(columns.map((column) => sql.ref(column)))})
+    select ${sql.join(values)}
     from ${source} s
     ${
       existing === 'none'
@@ -250,8 +287,8 @@ const goneRows = (target: MergeTarget, among: RawBuilder<unknown>, hashed = fals
     ${among}`;
 
 /** A matched finding `f` the merge writes: absent, fixed, or unlike its staged row `s` now. */
-const changedFromStaged = sql`(not f.present or f.status = 'fixed'
-  or (${columnList('f')}) is distinct from (${columnList('s')}))`;
+const changedFromStaged = sql`(not f.present or ${isFixed(sql.ref('f.status'))}
+  or (${comparedColumns('f', false)}) is distinct from (${comparedColumns('s', true)}))`;
 
 /** Step 2's findings: reported again, and absent, fixed, or somewhere or something else now. */
 const matchedRows = (target: MergeTarget, among: readonly number[] | undefined) => {
@@ -274,7 +311,7 @@ const matchedRows = (target: MergeTarget, among: readonly number[] | undefined) 
 /** Whether another version of the application has findings triaged as confirmed or false positive. */
 async function triagedElsewhere(trx: Transaction<DB>, target: MergeTarget): Promise<boolean> {
   const { rows } = await sql<{ found: boolean }>`select exists (select 1 from findings
-    where application_id = ${target.applicationId} and status in ('false_positive', 'confirmed')
+    where application_id = ${target.applicationId} and ${isInherited(sql.ref('status'))}
       and version_id <> ${target.versionId}) as found`.execute(trx);
   return rows[0]?.found === true;
 }
@@ -460,6 +497,7 @@ export async function mergeStaged(
       : undefined;
   const goneAmong = ahead?.candidates.gone ?? large?.gone;
 
+  const absent = closeOnAbsence(sql.ref('f.status'), sql.ref('f.fixed_at'));
   const gone =
     goneAmong?.length === 0
       ? noRows
@@ -469,8 +507,7 @@ export async function mergeStaged(
     set present = false,
       last_seen_at = coalesce(gone.last_seen_at, f.last_seen_at),
       last_scan_id = coalesce(gone.last_scan_id, f.last_scan_id),
-      status = case when f.status in ('open', 'confirmed') then 'fixed' else f.status end,
-      fixed_at = case when f.status in ('open', 'confirmed') then now() else f.fixed_at end,
+      status = ${absent.status}, fixed_at = ${absent.fixedAt},
       updated_at = now()
     from gone where f.id = gone.id
     returning f.id, gone.status as from_status, f.status as to_status`.execute(trx);
@@ -486,20 +523,9 @@ export async function mergeStaged(
     with m as (${matchedRows(target, matchedAmong)} for update of f)
     update findings f
     set present = true,
-      status = case when f.status = 'fixed' then 'open' else f.status end,
-      fixed_at = case when f.status = 'fixed' or not f.present then null else f.fixed_at end,
-      last_seen_at = now(), last_scan_id = ${scanId}, updated_at = now(),
-      line = m.line, "column" = m."column", end_line = m.end_line, snippet = m.snippet, title = m.title,
-      description = m.description, remediation = m.remediation, severity = m.severity,
-      severity_rank = m.severity_rank, severity_score = m.severity_score, cwe_ids = m.cwe_ids,
-      cwe_id = m.cwe_ids[1], package_version = m.package_version, fixed_version = m.fixed_version,
-      cvss_score = m.cvss_score, cvss_vector = m.cvss_vector, risk_severity = m.risk_severity,
-      risk_score = ${riskScoreSql({
-        severity: sql.ref('m.risk_severity'),
-        exploitation: sql.ref('f.risk_exploitation'),
-        age: sql.ref('f.risk_age'),
-        asset: sql.ref('f.risk_asset'),
-      })}
+      status = ${reopen(sql.ref('f.status'))},
+      fixed_at = case when ${isFixed(sql.ref('f.status'))} or not f.present then null else f.fixed_at end,
+      last_seen_at = now(), last_scan_id = ${scanId}, updated_at = now(), ${uploadedSet('m')}
     from m where f.id = m.id
     returning f.id, m.status as from_status, f.status as to_status, m.old_severity as from_severity,
       f.severity as to_severity`.execute(trx);
@@ -522,10 +548,12 @@ export async function mergeStaged(
       select distinct on (fingerprint) id, fingerprint, status, version_id
       from findings
       where application_id = ${target.applicationId} and version_id <> ${versionId}
-        and status in ('false_positive', 'confirmed')
+        and ${isInherited(sql.ref('status'))}
       order by fingerprint, updated_at desc
     ) o on n.fingerprint = o.fingerprint
-    where n.first_scan_id = ${scanId} and n.version_id = ${versionId} and n.status = 'open'`.execute(trx)
+    where n.first_scan_id = ${scanId} and n.version_id = ${versionId} and n.status = ${sql.lit(NEW_STATUS)}`.execute(
+        trx,
+      )
     : noRows;
 
   const namedScopes = target.scopes.filter((scope) => scope.toolName !== null);

@@ -5,52 +5,22 @@ import { severityRank } from '../domain/findings/severity.ts';
 import { CopyBinaryWriter, type CopyType, type CopyValue } from '../db/copy-binary.ts';
 import type { FindingIdentity } from './fingerprint.ts';
 import type { NormalizedFinding } from './parsers/types.ts';
+import { STAGING_COLUMN_TYPES, type StagingColumnName } from '../domain/findings/columns.ts';
 
-/** Every staging column with its type, in the order the COPY rows carry them. */
-export const STAGING_COPY_TYPES = {
-  upload_key: 'text',
-  seq: 'int4',
-  fingerprint: 'text',
-  base: 'text',
-  twin_ordinal: 'bool',
-  maybe_repeat: 'bool',
-  category: 'text',
-  kind: 'text',
-  title: 'text',
-  severity: 'text',
-  severity_rank: 'int2',
-  severity_score: 'float8',
-  initial_status: 'text',
-  description: 'text',
-  remediation: 'text',
-  rule_id: 'text',
-  file_path: 'text',
-  line: 'int4',
-  column: 'int4',
-  end_line: 'int4',
-  snippet: 'text',
-  package_name: 'text',
-  package_version: 'text',
-  fixed_version: 'text',
-  cve_ids: 'text[]',
-  cwe_ids: 'int4[]',
-  cvss_score: 'float8',
-  cvss_vector: 'text',
-  references: 'text[]',
-  tool_name: 'text',
-  tool_version: 'text',
-  tool_fingerprint: 'text',
-  risk_severity: 'float8',
-  risk_exploitation: 'float8',
-} as const satisfies Record<keyof IngestStagingTable, CopyType>;
+/**
+ * Every staging column with its type, in the order the COPY rows carry them: the staging table's
+ * own, then the finding columns an insert takes from the staged row (domain/findings/columns.ts).
+ */
+export const STAGING_COPY_TYPES: Readonly<Record<keyof IngestStagingTable, CopyType>> = STAGING_COLUMN_TYPES;
 
-type StagingColumn = keyof typeof STAGING_COPY_TYPES;
+type StagingColumn = keyof IngestStagingTable;
 
-// A column added to the table but not to the list fails to compile here (and `satisfies` above
-// refuses a column the table does not have).
-type UncopiedColumn = Exclude<keyof IngestStagingTable, StagingColumn>;
-const everyColumnCopied: [UncopiedColumn] extends [never] ? true : UncopiedColumn = true;
-void everyColumnCopied;
+// The Kysely table (db/schema.ts) and the registry name the same staging columns: one added to
+// either alone fails to compile here.
+type UndeclaredColumn =
+  Exclude<keyof IngestStagingTable, StagingColumnName> | Exclude<StagingColumnName, keyof IngestStagingTable>;
+const everyColumnDeclared: [UndeclaredColumn] extends [never] ? true : UndeclaredColumn = true;
+void everyColumnDeclared;
 
 export const STAGING_COLUMNS = Object.keys(STAGING_COPY_TYPES) as readonly StagingColumn[];
 const STAGING_TYPES: readonly CopyType[] = STAGING_COLUMNS.map((column) => STAGING_COPY_TYPES[column]);

@@ -16,7 +16,7 @@ export interface OrphansRemoved {
 }
 
 /**
- * What a chunked merge (PGlite, chunked-merge.ts) interrupted by a crash left: findings whose scan
+ * What a chunked merge (PGlite, landing/pglite-chunked-merge.ts) interrupted by a crash left: findings whose scan
  * never completed — hidden by the process that died, and never counted by the ledger, so deleted
  * without a trace — and the scan of a sync upload, `processing` with no stored upload to finish it
  * from, with the version its upload created if nothing else uses it. Safe beside live processes on

@@ -3,23 +3,13 @@ import type { Database } from '../db/database.ts';
 import { asBackgroundWork } from '../db/pglite-dialect.ts';
 import type { DB } from '../db/schema.ts';
 import { AppError, badRequest } from '../errors.ts';
-import { ingestFirstUploadInChunks } from './chunked-first-upload.ts';
-import { mergeInChunks } from './chunked-merge.ts';
 import { detectParser } from './detect.ts';
 import { findParser, PARSERS } from './parsers/index.ts';
 import { ParseError } from './parsers/types.ts';
-import { stageUpload, toParseOf } from './stage-upload.ts';
-import {
-  discardStaged,
-  discardUploadStaging,
-  NOTHING_STAGED,
-  newUploadKey,
-  stagingBegins,
-  type StageResult,
-} from './stage.ts';
-import { ingestInOneTransaction, STAGE_THEN_MERGE, type UploadToStage } from './upload-in-transaction.ts';
+import { STAGE_THEN_MERGE, type UploadToStage } from './landing/landing.ts';
+import { landingFor } from './landing/landing-for.ts';
+import { discardUploadStaging, newUploadKey, stagingBegins } from './stage.ts';
 import { inputFromFile } from './upload-input.ts';
-import { openScan, settleUpload, type StagedUpload } from './upload-merge.ts';
 import type {
   IngestOptions,
   IngestOutcome,
@@ -125,16 +115,6 @@ export async function ingestPrepared(
   );
 }
 
-/**
- * Staging in the staging thread (stage-in-worker.ts), or below `workerMinBytes` in the server's
- * thread: the server's thread then only writes the chunks. On PGlite, whose COPY runs in the server's thread,
- * the parse overlaps it; on PostgreSQL the parse no longer waits for the COPY's turns of the event
- * loop (a 100k re-upload staged in 4.3–4.4 s in the server's thread).
- */
-function stage(database: Database, upload: UploadToStage): Promise<StageResult> {
-  return stageUpload(database, toParseOf(upload), { depth: 2 });
-}
-
 async function ingestInBackground(
   database: Database,
   prepared: PreparedUpload,
@@ -144,52 +124,29 @@ async function ingestInBackground(
   inMergeTransaction: InMergeTransaction | undefined,
 ): Promise<IngestOutcome | null> {
   const uploadKey = newUploadKey();
-  const startedAt = new Date();
-  let stagingDiscarded = false;
+  let stagingLeft = true;
   stagingBegins(database, uploadKey);
   try {
-    const upload = { category: options.category ?? null, root: options.root ?? null };
-    const { copyTransaction } = database;
-    const { workerMinBytes } = options;
-    const toStage = { prepared, file, options, upload, uploadKey, startedAt, existingScanId, workerMinBytes };
-    const contentError = (error: unknown) => {
-      throw isContentError(error) ? malformed(prepared.parser.displayName, error) : error;
+    const upload: UploadToStage = {
+      prepared,
+      file,
+      options,
+      upload: { category: options.category ?? null, root: options.root ?? null },
+      uploadKey,
+      startedAt: new Date(),
+      existingScanId,
+      workerMinBytes: options.workerMinBytes,
     };
-    if (copyTransaction !== undefined && file.size > 0) {
-      const outcome = await ingestInOneTransaction(
-        { ...database, copyTransaction },
-        toStage,
-        inMergeTransaction,
-      ).catch(contentError);
-      // Committed or rolled back, the transaction took its staged rows with it.
-      if (outcome !== STAGE_THEN_MERGE) {
-        stagingDiscarded = true;
-        return outcome;
-      }
-    }
-    if (database.kind === 'pglite' && file.size > 0) {
-      // Its staged rows stay in the shared table until `finally` below.
-      const outcome = await ingestFirstUploadInChunks(database, toStage, inMergeTransaction).catch(
-        contentError,
-      );
-      if (outcome !== STAGE_THEN_MERGE) return outcome;
-    }
-    // A zero-byte report named by its scanner type is a tool that found nothing.
-    const staged = file.size === 0 ? NOTHING_STAGED : await stage(database, toStage).catch(contentError);
-    const work: StagedUpload = { prepared, file, options, uploadKey, startedAt, staged, existingScanId };
-    if (database.kind === 'pglite') return await mergeInChunks(database.db, work, inMergeTransaction);
-    const outcome = await database.db.transaction().execute(async (trx) => {
-      const opened = await openScan(trx, work);
-      if (!opened) return null;
-      const result = await settleUpload(trx, work, opened);
-      // Everything the upload still has to do happens before the commit.
-      await discardStaged(trx, uploadKey);
-      await inMergeTransaction?.(trx, result.counts);
-      return result;
-    });
-    stagingDiscarded = outcome !== null;
-    return outcome;
+    const landed = await landingFor(database, upload)
+      .land(upload, inMergeTransaction)
+      .catch((error: unknown) => {
+        throw isContentError(error) ? malformed(prepared.parser.displayName, error) : error;
+      });
+    // The last way `landingFor` names never declines.
+    if (landed === STAGE_THEN_MERGE) throw new Error('every way of landing the upload declined it');
+    stagingLeft = landed.stagingLeft;
+    return landed.outcome;
   } finally {
-    await discardUploadStaging(database, uploadKey, !stagingDiscarded);
+    await discardUploadStaging(database, uploadKey, stagingLeft);
   }
 }

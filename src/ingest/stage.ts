@@ -218,7 +218,7 @@ export interface StagingTarget {
  * chunk is written, so at most `depth` chunks wait or are written while the next is parsed. A new
  * buffer per chunk lived outside the heap until a collection, and a long upload's dead chunks piled
  * up: +68 MB at 500k results on PostgreSQL. Two buffers keep up with a COPY; a slower writer
- * (inserts between the COPYs, upload-in-transaction.ts) needs more to keep the parse going.
+ * (inserts between the COPYs, landing/postgres-one-transaction.ts) needs more to keep the parse going.
  */
 function copySink(
   copy: CopyInto,

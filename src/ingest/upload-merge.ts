@@ -12,12 +12,12 @@ import type { StageResult, UploadScope } from './stage.ts';
 
 /**
  * The steps of an upload's merge both engines share (pipeline.ts runs them in one transaction on
- * PostgreSQL; chunked-merge.ts in short ones on PGlite): open the scan, then settle the upload.
+ * PostgreSQL; landing/pglite-chunked-merge.ts in short ones on PGlite): open the scan, then settle the upload.
  */
 
 /** First key of the advisory locks that serialize merges per version (the second is the version id). */
 const MERGE_LOCK_SPACE = 0x5ca4;
-/** First key of the locks on a version's name while an upload may create it (upload-in-transaction.ts). */
+/** First key of the locks on a version's name while an upload may create it (landing/postgres-one-transaction.ts). */
 const VERSION_NAME_LOCK_SPACE = 0x5ca5;
 /**
  * The scopes an upload speaks for. A native format's scanner is its tool, so its empty report
@@ -69,19 +69,8 @@ export async function openScan(
       await trx
         .insertInto('scans')
         .values({
-          application_id: application.id,
-          file_name: file.name,
-          file_size: file.size,
-          file_sha256: file.sha256,
-          uploaded_by: options.uploadedBy,
-          uploaded_via: options.uploadedVia,
-          idempotency_key: options.idempotencyKey ?? null,
-          branch: options.branch ?? null,
-          category: options.category ?? null,
-          partial: options.partial ?? false,
-          root: options.root ?? null,
+          ...uploadScanRow(application.id, version, file, options),
           ...scanColumns(work, version.id),
-          created_version: version.created,
           status: 'processing',
         })
         .returning('id')
@@ -181,6 +170,31 @@ export async function scanStillOpen(trx: Transaction<DB>, scanId: number): Promi
     .executeTakeFirst();
   return current !== undefined && current.status !== 'completed';
 }
+
+/**
+ * A scan's columns that its upload's file and options give, whether the scan is written when the
+ * upload is taken (`async`, pending) or when its merge opens it (`openScan`).
+ */
+export const uploadScanRow = (
+  applicationId: number,
+  version: Pick<ResolvedVersion, 'id' | 'created'>,
+  file: UploadedFile,
+  options: IngestOptions,
+) => ({
+  application_id: applicationId,
+  version_id: version.id,
+  created_version: version.created,
+  file_name: file.name,
+  file_size: file.size,
+  file_sha256: file.sha256,
+  uploaded_by: options.uploadedBy,
+  uploaded_via: options.uploadedVia,
+  idempotency_key: options.idempotencyKey ?? null,
+  branch: options.branch ?? null,
+  category: options.category ?? null,
+  partial: options.partial ?? false,
+  root: options.root ?? null,
+});
 
 const scanColumns = (work: StagedUpload, versionId: number) => ({
   version_id: versionId,

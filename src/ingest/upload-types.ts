@@ -5,7 +5,7 @@ import type { ParserInput, ParserModule } from './parsers/types.ts';
 
 /**
  * What an upload is on its way through ingestion: the pipeline (pipeline.ts) and the ways it merges
- * (upload-in-transaction.ts, chunked-merge.ts, upload-merge.ts) share these, so they live apart
+ * (landing/postgres-one-transaction.ts, landing/pglite-chunked-merge.ts, upload-merge.ts) share these, so they live apart
  * from all of them.
  */
 

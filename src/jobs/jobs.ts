@@ -7,6 +7,7 @@ import { EVENTS_CHANNEL, JOBS_CHANNEL } from '../db/change-notices.ts';
 import { asBackgroundWork } from '../db/pglite-dialect.ts';
 import { bossDatabase, viaKysely } from './boss-database.ts';
 import type { Config } from '../config.ts';
+import { loggedJob } from './job-log.ts';
 import { deliverWebhookBatch } from './handlers/deliver-webhook.ts';
 import { dispatchOutbox, hasUndispatchedEvents } from './handlers/dispatch-outbox.ts';
 import { processIngestScan } from './handlers/ingest-scan.ts';
@@ -386,7 +387,9 @@ function startWorker(boss: PgBoss, name: JobName, spec: AnyJobSpec, context: Job
     const started = boss.work(name, { batchSize: 1, pollingIntervalSeconds }, async ([job]) => {
       if (!job) return;
       try {
-        await asBackgroundWork(() => spec.handler(context, job.data));
+        await loggedJob(context.log, { queue: name, job: job.id }, () =>
+          asBackgroundWork(() => spec.handler(context, job.data)),
+        );
       } finally {
         // Another may be waiting: the wakes that came while this one ran are one flag in pg-boss,
         // which fetches once for them all; each job after the first would wait for a poll.
@@ -399,15 +402,17 @@ function startWorker(boss: PgBoss, name: JobName, spec: AnyJobSpec, context: Job
     name,
     { batchSize: spec.batchSize, pollingIntervalSeconds, includeMetadata: true },
     async (batch) => {
-      const failures = await asBackgroundWork(() =>
-        spec.batchHandler(
-          context,
-          batch.map((job) => ({
-            id: job.id,
-            data: job.data,
-            retryCount: job.retryCount,
-            retryLimit: job.retryLimit,
-          })),
+      const failures = await loggedJob(context.log, { queue: name, jobs: batch.length }, () =>
+        asBackgroundWork(() =>
+          spec.batchHandler(
+            context,
+            batch.map((job) => ({
+              id: job.id,
+              data: job.data,
+              retryCount: job.retryCount,
+              retryLimit: job.retryLimit,
+            })),
+          ),
         ),
       );
       // Failed jobs leave the active state here, so the batch's completion passes them over.

@@ -7,6 +7,7 @@ import { loadConfig } from '../../src/config.ts';
 import { migrateToLatest, openDatabase } from '../../src/db/database.ts';
 import { createAppContext } from '../../src/context.ts';
 import { corpusPath } from './parse-corpus.ts';
+import { ensureTestDatabase } from './test-database.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -30,7 +31,10 @@ export default async function setup(project: TestProject): Promise<() => void> {
   }
   const dir = mkdtempSync(join(tmpdir(), 'scanhub-template-'));
   const file = join(dir, 'template.tar');
-  if (!process.env.TEST_DATABASE_URL) {
+  const url = process.env.TEST_DATABASE_URL;
+  if (url) {
+    await ensureTestDatabase(url);
+  } else {
     const database = await openDatabase({});
     await migrateToLatest(database.db);
     // The job tables and queues too, so a test file's first job does not create them.

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { allowedNextStatuses, checkTransition } from './lifecycle.ts';
+import {
+  allowedNextStatuses,
+  checkTransition,
+  CLOSED_STATUSES,
+  FINDING_STATUSES,
+  isOpenStatus,
+  OPEN_STATUSES,
+  statusOnAbsence,
+  statusOnReturn,
+} from './lifecycle.ts';
 
 describe('finding lifecycle', () => {
   it('allows the spec transitions and reopening a dismissal', () => {
@@ -17,5 +26,20 @@ describe('finding lifecycle', () => {
     expect(checkTransition('false_positive', 'fixed')).toBe('invalid');
     expect(checkTransition('open', 'open')).toBe('same');
     expect(allowedNextStatuses('open')).toEqual(['confirmed', 'false_positive']);
+  });
+});
+
+describe('system moves', () => {
+  it('splits every status into open or closed, once', () => {
+    expect([...OPEN_STATUSES, ...CLOSED_STATUSES].sort()).toEqual([...FINDING_STATUSES].sort());
+  });
+
+  it('fixes only open findings on absence, and reopens only fixed ones on return', () => {
+    for (const status of FINDING_STATUSES) {
+      expect(statusOnAbsence(status)).toBe(isOpenStatus(status) ? 'fixed' : status);
+      expect(statusOnReturn(status)).toBe(status === 'fixed' ? 'open' : status);
+      // A return never undoes a person's triage, and an absence never closes a dismissal again.
+      if (status === 'false_positive' || status === 'confirmed') expect(statusOnReturn(status)).toBe(status);
+    }
   });
 });

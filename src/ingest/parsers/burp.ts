@@ -4,6 +4,7 @@ import { htmlFragmentText } from './text.ts';
 import { emptyFinding, ParseError } from './types.ts';
 import type { NormalizedFinding, ParserInput, ParserModule, Severity, Sniff } from './types.ts';
 import { parseXmlDocument } from './xml.ts';
+import { DISMISSED_BY_TOOL } from '../../domain/findings/lifecycle.ts';
 
 /**
  * Burp Suite "Report issues" XML export: `<issues burpVersion><issue>…</issue></issues>`, preceded by
@@ -101,7 +102,7 @@ function toFinding({ issues, host }: Group, toolVersion: string | null): Normali
     // Burp's serialNumber is per occurrence; host + issue type + name + severity names the group.
     toolFingerprint: [host, type ?? '', title, severityWord].join('|'),
     // Issues a tester marked "False positive" in Burp carry that as their severity.
-    initialStatus: severityWord === 'false positive' ? 'false_positive' : null,
+    initialStatus: severityWord === 'false positive' ? DISMISSED_BY_TOOL : null,
     toolVersion,
   };
 }

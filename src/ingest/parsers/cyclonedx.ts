@@ -13,6 +13,7 @@ import {
   unique,
 } from './json-value.ts';
 import { streamJsonValues } from './json-stream.ts';
+import { decodePercent } from './text.ts';
 import {
   emptyFinding,
   type NormalizedFinding,
@@ -23,6 +24,7 @@ import {
   type Severity,
   type Sniff,
 } from './types.ts';
+import { DISMISSED_BY_TOOL } from '../../domain/findings/lifecycle.ts';
 
 interface Component {
   name: string | null;
@@ -82,16 +84,9 @@ function addComponents(value: unknown, into: Map<string, Component>): void {
 function componentFromPurl(ref: string): Component | null {
   const match = /^pkg:([^/]+)\/(?:.*\/)?([^/@?#]+)(?:@([^?#]+))?/.exec(ref);
   if (match?.[2] === undefined) return null;
-  const decode = (part: string): string => {
-    try {
-      return decodeURIComponent(part);
-    } catch {
-      return part;
-    }
-  };
   return {
-    name: decode(match[2]),
-    version: match[3] === undefined ? null : decode(match[3]),
+    name: decodePercent(match[2]),
+    version: match[3] === undefined ? null : decodePercent(match[3]),
     ecosystem: match[1]?.toLowerCase() ?? null,
     location: null,
   };
@@ -182,7 +177,7 @@ function vulnerabilityFindings(vuln: JsonRecord, context: BomContext): Normalize
         cveIds: cveIdsFrom([id, ...references.map((reference) => reference['id'])]),
         cweIds: parseCweIds(vuln['cwes']),
         references: unique(links.filter((link) => link !== null)),
-        initialStatus: state !== null && NOT_APPLICABLE.has(state) ? 'false_positive' : null,
+        initialStatus: state !== null && NOT_APPLICABLE.has(state) ? DISMISSED_BY_TOOL : null,
         toolVersion: context.toolVersion,
       },
     ];

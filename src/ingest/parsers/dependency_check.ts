@@ -5,6 +5,7 @@ import { asNumber, asString, elementText, isRecord, type JsonRecord, recordList 
 import { emptyFinding, ParseError } from './types.ts';
 import type { NormalizedFinding, ParserInput, ParserModule, Sniff } from './types.ts';
 import { parseXmlDocument } from './xml.ts';
+import { DISMISSED_BY_TOOL } from '../../domain/findings/lifecycle.ts';
 
 /**
  * OWASP Dependency-Check XML report (schemas 1.x–2.x): `<analysis><dependencies><dependency>` with
@@ -202,7 +203,7 @@ function toFinding(
     cvssScore,
     cvssVector: Object.keys(cvss3).length > 0 ? cvss3Vector(cvss3) : elementText(cvss4['vectorString']),
     references: [...new Set(references)],
-    initialStatus: suppressed ? 'false_positive' : null,
+    initialStatus: suppressed ? DISMISSED_BY_TOOL : null,
     toolVersion,
   };
 }

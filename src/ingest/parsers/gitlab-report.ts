@@ -5,6 +5,7 @@ import { severityIn, STANDARD_SEVERITIES } from './severity.ts';
 import { ParseError } from './types.ts';
 import type { NormalizedFinding, ParserInput, Severity, Sniff } from './types.ts';
 import { readBytes } from './json-input.ts';
+import { DISMISSED_BY_TOOL } from '../../domain/findings/lifecycle.ts';
 
 /**
  * GitLab security reports (`gl-sast-report.json`, `gl-dependency-scanning-report.json`,
@@ -138,9 +139,11 @@ export async function* streamGitlabVulnerabilities(
 }
 
 /** GitLab marks some findings itself as likely false positives (`flags`). */
-export function initialStatusOf(vuln: JsonRecord): 'false_positive' | null {
+export function initialStatusOf(vuln: JsonRecord): typeof DISMISSED_BY_TOOL | null {
   const flags = Array.isArray(vuln['flags']) ? vuln['flags'].filter(isRecord) : [];
-  return flags.some((flag) => /false-positive/i.test(nonBlank(flag['type']) ?? '')) ? 'false_positive' : null;
+  return flags.some((flag) => /false-positive/i.test(nonBlank(flag['type']) ?? ''))
+    ? DISMISSED_BY_TOOL
+    : null;
 }
 
 export function cvssVectorOf(vuln: JsonRecord): string | null {

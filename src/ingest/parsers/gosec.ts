@@ -5,6 +5,7 @@ import { streamJsonValues } from './json-stream.ts';
 import { severityIn } from './severity.ts';
 import { emptyFinding, ParseError } from './types.ts';
 import type { NormalizedFinding, ParserInput, ParserModule, Severity, Sniff } from './types.ts';
+import { DISMISSED_BY_TOOL } from '../../domain/findings/lifecycle.ts';
 
 /** gosec (Go SAST) `-fmt json` output: `{ "Golang errors"?, Issues: [...], Stats, GosecVersion? }`. */
 
@@ -79,7 +80,7 @@ function toFinding(issue: JsonRecord, toolVersion: string | null): NormalizedFin
     snippet: codeSnippet(nonBlank(issue['code']), line, endLine),
     cweIds: Number.isInteger(cweId) && cweId > 0 ? [cweId] : [],
     references: cweUrl ? [cweUrl] : [],
-    initialStatus: suppressed ? 'false_positive' : null,
+    initialStatus: suppressed ? DISMISSED_BY_TOOL : null,
     toolVersion,
   };
 }

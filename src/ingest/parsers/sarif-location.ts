@@ -1,6 +1,7 @@
 import { normalizedRoot, repositoryPath as repositoryPathIn } from '../repository-path.ts';
 import { asIndex, asRecord, asText, type JsonRecord } from './json-value.ts';
 import type { RunMeta } from './sarif-run.ts';
+import { decodePercent } from './text.ts';
 
 /** Where in the repository one SARIF location points. */
 export interface SarifPlace {
@@ -16,15 +17,6 @@ const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 const DRIVE = /^[a-z]:[\\/]/i;
 const FILE_SCHEME = /^file:/i;
 const MAX_BASE_CHAIN = 8;
-
-function decode(uri: string): string {
-  if (!uri.includes('%')) return uri;
-  try {
-    return decodeURIComponent(uri);
-  } catch {
-    return uri; // a stray '%' is more likely a literal than an encoding error
-  }
-}
 
 const isAbsoluteUri = (uri: string): boolean => SCHEME.test(uri) && !DRIVE.test(uri);
 
@@ -72,7 +64,7 @@ export function repositoryPath(meta: RunMeta, artifactLocation: unknown): string
   if (isAbsoluteUri(rawUri) && !FILE_SCHEME.test(rawUri)) return rawUri; // http(s): not a repository file
   meta.roots ??= roots(meta);
   // file: URIs are decoded by repositoryPathIn; relative references are percent-encoded too.
-  const path = isAbsoluteUri(rawUri) ? rawUri : decode(basePrefix(meta, baseId) + rawUri);
+  const path = isAbsoluteUri(rawUri) ? rawUri : decodePercent(basePrefix(meta, baseId) + rawUri);
   return repositoryPathIn(path, meta.roots);
 }
 

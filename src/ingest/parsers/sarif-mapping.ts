@@ -16,6 +16,7 @@ import {
 } from './sarif-text.ts';
 import { emptyFinding } from './types.ts';
 import type { NormalizedFinding, Severity } from './types.ts';
+import { DISMISSED_BY_TOOL } from '../../domain/findings/lifecycle.ts';
 
 const CVE = /\bCVE-\d{4}-\d{4,}\b/gi;
 /** Rule ids that name a vulnerability in a package rather than a code pattern (Grype, Trivy, Snyk, OSV). */
@@ -212,7 +213,7 @@ export function mapResult(meta: RunMeta, result: JsonRecord): NormalizedFinding[
   const baseFingerprint = toolFingerprintOf(result);
   const packageTexts = [message, helpText];
   const cwes = cweIds(meta, facts, result);
-  const initialStatus = isSuppressed(result) ? 'false_positive' : null;
+  const initialStatus = isSuppressed(result) ? DISMISSED_BY_TOOL : null;
   const isSecret = isSecretResult(meta.toolName, rule, result);
 
   const findings = places.map((place): NormalizedFinding => {

@@ -13,6 +13,7 @@ import { severityIn } from './severity.ts';
 import { firstCweId } from './identifiers.ts';
 import { emptyFinding, ParseError } from './types.ts';
 import type { NormalizedFinding, ParserInput, ParserModule, Severity, Sniff } from './types.ts';
+import { DISMISSED_BY_TOOL } from '../../domain/findings/lifecycle.ts';
 
 /**
  * Semgrep JSON. Two shapes share the scanner type:
@@ -121,7 +122,7 @@ function cliResult(result: JsonRecord, toolVersion: string | null): NormalizedFi
     references: [...new Set(references)],
     toolFingerprint: unlessPlaceholder(extra['fingerprint']),
     // `nosemgrep` comments produce results marked ignored: the developer's own dismissal.
-    initialStatus: extra['is_ignored'] === true ? 'false_positive' : null,
+    initialStatus: extra['is_ignored'] === true ? DISMISSED_BY_TOOL : null,
     toolVersion,
   };
 }
@@ -157,7 +158,7 @@ function appVuln(vuln: JsonRecord): NormalizedFinding {
     cweIds: cweIdsOf(refs['cweIds']),
     references: strings(refs['urls']),
     toolFingerprint: nonBlank(vuln['fingerprint']),
-    initialStatus: nonBlank(triage['status'])?.toUpperCase() === 'IGNORED' ? 'false_positive' : null,
+    initialStatus: nonBlank(triage['status'])?.toUpperCase() === 'IGNORED' ? DISMISSED_BY_TOOL : null,
   };
 }
 

@@ -5,6 +5,7 @@ import { htmlToText } from './text.ts';
 import { readJsonUpload } from './json-input.ts';
 import { emptyFinding, ParseError } from './types.ts';
 import type { NormalizedFinding, ParserInput, ParserModule, Severity, Sniff } from './types.ts';
+import { DISMISSED_BY_TOOL } from '../../domain/findings/lifecycle.ts';
 
 /**
  * SonarQube, three shapes: the sonar-report export (`sonarComponent`, `rules`, `issues`), and the Web
@@ -106,7 +107,7 @@ function* reportFindings(doc: JsonRecord): Generator<NormalizedFinding> {
       references: details.references,
       toolFingerprint: trimmedText(issue['key']),
       initialStatus: DISMISSED.has(trimmedText(issue['status'])?.toUpperCase() ?? '')
-        ? 'false_positive'
+        ? DISMISSED_BY_TOOL
         : null,
     };
   }
@@ -133,11 +134,11 @@ function messageFacts(message: string) {
   };
 }
 
-function dismissed(item: JsonRecord): 'false_positive' | null {
+function dismissed(item: JsonRecord): typeof DISMISSED_BY_TOOL | null {
   const marks = [trimmedText(item['status']), trimmedText(item['resolution'])].map(
     (v) => v?.toUpperCase() ?? '',
   );
-  return marks.some((mark) => DISMISSED.has(mark)) ? 'false_positive' : null;
+  return marks.some((mark) => DISMISSED.has(mark)) ? DISMISSED_BY_TOOL : null;
 }
 
 function* apiFindings(doc: JsonRecord): Generator<NormalizedFinding> {

@@ -113,3 +113,16 @@ export function htmlFragmentText(html: string | null, extraLineEnds: readonly st
   if (html === null) return null;
   return htmlToText(html, extraLineEnds) || null;
 }
+
+/**
+ * Percent-encoding undone (a URI's path, a package URL's name), or the text as written where a stray
+ * `%` makes it no valid encoding: then it is more likely a literal than an encoding error.
+ */
+export function decodePercent(text: string): string {
+  if (!text.includes('%')) return text;
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}

@@ -5,6 +5,7 @@ import { streamJsonValues } from './json-stream.ts';
 import { severityIn, STANDARD_SEVERITIES } from './severity.ts';
 import { emptyFinding, ParseError } from './types.ts';
 import type { NormalizedFinding, ParserInput, ParserModule, Severity, Sniff } from './types.ts';
+import { DISMISSED_BY_TOOL } from '../../domain/findings/lifecycle.ts';
 
 /**
  * tfsec (Terraform static analysis) `--format json`: `{ results: [...] | null }`. Legacy results
@@ -57,7 +58,7 @@ function toFinding(result: JsonRecord): NormalizedFinding {
     line,
     endLine: nonNegativeInt(location['end_line']) ?? line,
     references: references(result),
-    initialStatus: result['status'] === 'ignored' ? 'false_positive' : null,
+    initialStatus: result['status'] === 'ignored' ? DISMISSED_BY_TOOL : null,
   };
 }
 

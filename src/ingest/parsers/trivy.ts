@@ -21,6 +21,7 @@ import {
   type ParserModule,
   type Sniff,
 } from './types.ts';
+import { DISMISSED_BY_TOOL } from '../../domain/findings/lifecycle.ts';
 
 const TOOL = 'Trivy';
 const FINDING_LISTS = ['Vulnerabilities', 'Misconfigurations', 'Secrets'];
@@ -112,7 +113,7 @@ function vulnerabilityFinding(vuln: JsonRecord, context: Context): NormalizedFin
       (url): url is string => url !== null,
     ),
     // Trivy's VEX-style status: the vendor states the package is not affected on this platform.
-    initialStatus: asString(vuln['Status']) === 'not_affected' ? 'false_positive' : null,
+    initialStatus: asString(vuln['Status']) === 'not_affected' ? DISMISSED_BY_TOOL : null,
   };
 }
 

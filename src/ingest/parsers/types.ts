@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 
+import type { DISMISSED_BY_TOOL } from '../../domain/findings/lifecycle.ts';
 import type { Severity } from '../../domain/findings/severity.ts';
 
 /** The normalized severity scale (src/domain/findings/severity.ts), under the name parsers use. */
@@ -56,7 +57,7 @@ export interface NormalizedFinding {
   /** Analysis category (SARIF `automationDetails.id`); findings of other categories are not touched on re-upload. */
   category: string | null;
   /** Status the tool itself asserts: suppressed/accepted/not-affected → `false_positive`. */
-  initialStatus: 'false_positive' | null;
+  initialStatus: typeof DISMISSED_BY_TOOL | null;
   /** Name and version of the tool that produced the finding (e.g. SARIF run driver). */
   toolName: string;
   toolVersion: string | null;

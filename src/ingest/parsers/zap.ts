@@ -4,6 +4,7 @@ import { readJsonUpload } from './json-input.ts';
 import { emptyFinding, ParseError } from './types.ts';
 import type { NormalizedFinding, ParserInput, ParserModule, Severity, Sniff } from './types.ts';
 import { parseXmlDocument } from './xml.ts';
+import { DISMISSED_BY_TOOL } from '../../domain/findings/lifecycle.ts';
 
 /**
  * OWASP ZAP "traditional" reports: XML (`<OWASPZAPReport><site><alerts><alertitem>`, also the
@@ -95,7 +96,7 @@ function toFinding(alert: JsonRecord, site: Site, tool: { name: string; version:
     // twice on one site with different risk or confidence (dvwa_baseline_dojo.xml, 10027), so
     // those are part of the identity too.
     toolFingerprint: [site.name ?? '', alertRef ?? '', risk, confidence].join('|'),
-    initialStatus: confidence === FALSE_POSITIVE_CONFIDENCE ? 'false_positive' : null,
+    initialStatus: confidence === FALSE_POSITIVE_CONFIDENCE ? DISMISSED_BY_TOOL : null,
     toolVersion: tool.version,
   };
   return finding;

@@ -2,13 +2,12 @@ import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import { authorizeOne, whereAccessible } from '../../access/access.ts';
 import type { UserPrincipal } from '../../access/principal.ts';
 import type { DB, FindingStatus, SeverityName } from '../../db/schema.ts';
-import { FINDING_STATUSES } from '../../domain/findings/lifecycle.ts';
+import { FINDING_STATUSES, isOpenStatus, OPEN_STATUSES } from '../../domain/findings/lifecycle.ts';
 import { SEVERITIES } from '../../domain/findings/severity.ts';
 import { publishedOnly } from '../../domain/findings/unpublished-scans.ts';
 import type { DashboardQueryInput, DashboardStats } from './dashboard.schema.ts';
 
 const STATUSES = FINDING_STATUSES;
-const OPEN_STATUSES: readonly FindingStatus[] = ['open', 'confirmed'];
 const DAY_MS = 86_400_000;
 const TOP_APPLICATIONS = 10;
 
@@ -144,7 +143,7 @@ export async function dashboardStats(
     matrix[group.severity][group.status] += group.count;
     fixedTimed += group.fixed_timed;
     fixSeconds += Number(group.fix_seconds);
-    if (OPEN_STATUSES.includes(group.status)) {
+    if (isOpenStatus(group.status)) {
       const app = openByApplication.get(group.application_id) ?? { open_findings: 0, open_risk: 0 };
       app.open_findings += group.count;
       app.open_risk += Number(group.risk);

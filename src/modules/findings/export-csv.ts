@@ -1,3 +1,4 @@
+import { EXPORTED_FINDING_COLUMNS } from '../../domain/findings/columns.ts';
 import type { FindingRecord } from './findings.schema.ts';
 
 /**
@@ -10,32 +11,22 @@ import type { FindingRecord } from './findings.schema.ts';
 
 type Cell = string | number | null;
 
-const COLUMNS: ReadonlyArray<[string, (finding: FindingRecord) => Cell]> = [
-  ['id', (f) => f.id],
-  ['application_id', (f) => f.application_id],
-  ['version_id', (f) => f.version_id],
-  ['severity', (f) => f.severity],
-  ['status', (f) => f.status],
-  ['title', (f) => f.title],
-  ['scanner_type', (f) => f.scanner_type],
-  ['scanner', (f) => f.scanner],
-  ['rule_id', (f) => f.rule_id],
-  ['file_path', (f) => f.file_path],
-  ['line', (f) => f.line],
-  ['cwe_id', (f) => f.cwe_id],
-  ['cve_ids', (f) => f.cve_ids.join(';')],
-  ['package_name', (f) => f.package_name],
-  ['package_version', (f) => f.package_version],
-  ['fixed_version', (f) => f.fixed_version],
-  ['cvss_score', (f) => f.cvss_score],
-  ['risk_score', (f) => f.risk_score],
-  ['assignee', (f) => f.assignee?.email ?? null],
-  ['due_date', (f) => f.due_date],
-  ['first_seen_at', (f) => f.first_seen_at],
-  ['last_seen_at', (f) => f.last_seen_at],
-  ['fixed_at', (f) => f.fixed_at],
-  ['fingerprint', (f) => f.fingerprint],
+/** A finding's field as a cell: lists joined by `;`. */
+const cellOf = (value: unknown): Cell => (Array.isArray(value) ? value.join(';') : (value as Cell));
+
+type Column = readonly [heading: string, read: (finding: FindingRecord) => Cell];
+
+/** Cells from other tables than `findings`, each after the exported column named. */
+const JOINED: ReadonlyArray<readonly [after: string, column: Column]> = [
+  ['title', ['scanner_type', (f) => f.scanner_type]],
+  ['risk_score', ['assignee', (f) => f.assignee?.email ?? null]],
 ];
+
+/** The registry's exported columns (domain/findings/columns.ts), in its order, and the joined cells. */
+const COLUMNS: readonly Column[] = EXPORTED_FINDING_COLUMNS.flatMap(([heading]): Column[] => [
+  [heading, (f) => cellOf(f[heading as keyof FindingRecord])],
+  ...JOINED.filter(([after]) => after === heading).map(([, column]) => column),
+]);
 
 const SEPARATORS = new Set([';', ',', '\t', '\r', '\n']);
 /** A part that, past spaces and quotes a reader may drop, begins like a formula. */

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Principal } from '../../access/principal.ts';
 import type { DB } from '../../db/schema.ts';
+import { OPEN_STATUSES } from '../../domain/findings/lifecycle.ts';
 import { csvHeader, csvRow } from './export-csv.ts';
 import {
   mergeRule,
@@ -81,7 +82,7 @@ export function exportFindings(
   const filters = findingFilters(user, query);
   if (format === 'csv') return csv(db, filters);
   if (format === 'ndjson') return ndjson(db, filters);
-  return sarif(db, { ...filters, statuses: filters.statuses ?? ['open', 'confirmed'] });
+  return sarif(db, { ...filters, statuses: filters.statuses ?? [...OPEN_STATUSES] });
 }
 
 /** The export an `Accept` header or `format` parameter asks for; undefined → the paged JSON list. */

@@ -1,5 +1,6 @@
 import { expressionBuilder, sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { DB, FindingStatus, SeverityName } from '../../db/schema.ts';
+import { FINDING_STATUSES } from '../../domain/findings/lifecycle.ts';
 import { publishedOnly } from '../../domain/findings/unpublished-scans.ts';
 
 /** What the findings list and the version list may filter on; every part is optional. */
@@ -141,8 +142,6 @@ function findingsQuery(db: Kysely<DB>) {
 
 export type FindingRow = Awaited<ReturnType<ReturnType<typeof findingsQuery>['executeTakeFirstOrThrow']>>;
 
-const ALL_STATUSES: readonly FindingStatus[] = ['open', 'confirmed', 'false_positive', 'fixed'];
-
 /**
  * One page of findings; ties are broken by id in the same direction, so pages never overlap.
  *
@@ -159,7 +158,7 @@ export async function findingPage(
   page: FindingPage,
 ): Promise<FindingRow[]> {
   if (page.sort === 'risk_score') {
-    const streams = (filters.statuses ?? ALL_STATUSES).map((status) =>
+    const streams = (filters.statuses ?? FINDING_STATUSES).map((status) =>
       db
         .selectFrom('findings')
         .select(['findings.id', 'findings.risk_score'])

@@ -22,7 +22,7 @@ import type {
   TimelineEntryRecord,
   VersionFindingsInput,
 } from './findings.schema.ts';
-import { allowedNextStatuses, FINDING_STATUSES } from '../../domain/findings/lifecycle.ts';
+import { allowedNextStatuses, CLOSED_STATUSES, FINDING_STATUSES } from '../../domain/findings/lifecycle.ts';
 import { SEVERITIES } from '../../domain/findings/severity.ts';
 
 const DEFAULT_PER_PAGE = 50;
@@ -70,7 +70,7 @@ function severityAndStatus(
     issues,
   );
   const expanded = statuses?.flatMap((status): FindingStatus[] =>
-    status === 'closed' ? ['fixed', 'false_positive'] : [status],
+    status === 'closed' ? [...CLOSED_STATUSES] : [status],
   );
   return { severities, statuses: expanded && [...new Set(expanded)] };
 }

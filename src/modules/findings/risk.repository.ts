@@ -1,5 +1,6 @@
 import { sql, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import type { DB } from '../../db/schema.ts';
+import { isOpen } from '../../domain/findings/lifecycle.ts';
 import {
   agePartSql,
   assetWeightSql,
@@ -23,7 +24,7 @@ async function recompute(db: Kysely<DB>, applicationId: number | undefined): Pro
       .from('applications')
       .set({
         risk_asset: assetWeightSql(sql.ref('applications.asset_criticality')),
-        risk_age: sql<number>`case when findings.status in ('open', 'confirmed')
+        risk_age: sql<number>`case when ${isOpen(sql.ref('findings.status'))}
           then ${agePartSql(sql.ref('findings.severity'), sql.ref('findings.first_seen_at'))}
           else findings.risk_age end`,
       })

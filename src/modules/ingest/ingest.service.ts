@@ -8,6 +8,7 @@ import type { Metrics } from '../../observability/metrics.ts';
 import { ingestPrepared, prepareUpload } from '../../ingest/pipeline.ts';
 import type { InMergeTransaction, IngestOptions, UploadedFile } from '../../ingest/upload-types.ts';
 import { resolveVersion } from '../../ingest/resolve-version.ts';
+import { uploadScanRow } from '../../ingest/upload-merge.ts';
 import { spoolDirOf } from '../../ingest/process-instance.ts';
 import { removeSpooled } from '../../ingest/spool.ts';
 import { dropUpload, restoreUpload, storeUpload } from '../../ingest/upload-store.ts';
@@ -164,22 +165,10 @@ export async function ingestUpload(
         const row = await trx
           .insertInto('scans')
           .values({
-            application_id: options.applicationId,
-            version_id: version.id,
-            created_version: version.created,
+            ...uploadScanRow(options.applicationId, version, file, options),
             scanner_type_id: prepared.scannerTypeId,
             scanner_type: prepared.parser.name,
-            file_name: file.name,
-            file_size: file.size,
-            file_sha256: file.sha256,
             status: 'pending',
-            uploaded_by: options.uploadedBy,
-            uploaded_via: options.uploadedVia,
-            idempotency_key: options.idempotencyKey ?? null,
-            branch: options.branch ?? null,
-            category: options.category ?? null,
-            partial: options.partial ?? false,
-            root: options.root ?? null,
           })
           .returningAll()
           .executeTakeFirstOrThrow();

@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { IssueTrackersTable, TrackerIssuesTable } from '../../db/schema.ts';
+import { closedStatusOr } from '../../domain/findings/lifecycle.ts';
 import { iso } from '../../http/schemas.ts';
 import type { TrackerIssueRecord, TrackerRecord } from './issue-trackers.schema.ts';
 
@@ -24,7 +25,7 @@ export function presentTracker(row: Selectable<IssueTrackersTable>): TrackerReco
     auto_create: row.auto_create,
     close_on_fix: row.close_on_fix,
     labels: row.labels,
-    closed_status: row.closed_status === 'false_positive' ? 'false_positive' : 'fixed',
+    closed_status: closedStatusOr(row.closed_status),
     token_set: true,
     token_last4: row.token_last4,
     webhook_url: webhookPath(row),

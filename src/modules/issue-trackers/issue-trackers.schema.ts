@@ -1,8 +1,11 @@
 import { Type, type Static } from 'typebox';
+import { CLOSED_STATUSES } from '../../domain/findings/lifecycle.ts';
+import { SEVERITIES } from '../../domain/findings/severity.ts';
 import { BodyObject, Nullable, NullableTimestamp, Timestamp } from '../../http/schemas.ts';
 
 const Provider = Type.Enum(['jira', 'github', 'gitlab']);
-const SeverityThreshold = Type.Enum(['critical', 'high', 'medium', 'low', 'info']);
+const SeverityThreshold = Type.Enum(SEVERITIES);
+const ClosedStatus = Type.Enum(CLOSED_STATUSES);
 const Text = (maxLength: number, description: string) =>
   Type.String({ minLength: 1, maxLength, description });
 
@@ -27,7 +30,7 @@ export const UpsertTrackerBody = BodyObject({
   close_on_fix: Type.Optional(Type.Boolean()),
   labels: Type.Optional(Type.Array(Text(64, 'A label put on every issue'), { maxItems: 20 })),
   /** Where a finding goes when its issue is closed in the tracker. Default `fixed`. */
-  closed_status: Type.Optional(Type.Enum(['fixed', 'false_positive'])),
+  closed_status: Type.Optional(ClosedStatus),
   /** Secret for inbound webhooks; generated when absent (and then returned once, at creation). */
   webhook_secret: Type.Optional(Type.String({ minLength: 16, maxLength: 256 })),
 });
@@ -49,7 +52,7 @@ export const TrackerSchema = Type.Object(
     auto_create: Type.Boolean(),
     close_on_fix: Type.Boolean(),
     labels: Type.Array(Type.String()),
-    closed_status: Type.Enum(['fixed', 'false_positive']),
+    closed_status: ClosedStatus,
     token_set: Type.Boolean(),
     token_last4: Type.String(),
     /** Where the tracker sends its webhooks (path on this server). */
@@ -91,5 +94,9 @@ export const ConnectionResultSchema = Type.Object(
 );
 
 export const InboundParams = Type.Object({ provider: Type.String(), trackerId: Type.String() });
-export const InboundQuery = Type.Object({ secret: Type.Optional(Type.String({ maxLength: 256 })) });
+/** Open to other parameters: a tracker may append its own to the webhook URL (Jira's `user_id`). */
+export const InboundQuery = Type.Object(
+  { secret: Type.Optional(Type.String({ maxLength: 256 })) },
+  { additionalProperties: true },
+);
 export const InboundResultSchema = Type.Object({ received: Type.Boolean(), applied: Type.String() });

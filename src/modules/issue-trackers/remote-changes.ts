@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { DB, FindingStatus, IssueTrackersTable } from '../../db/schema.ts';
+import { CLOSED_STATUSES } from '../../domain/findings/lifecycle.ts';
 import { changeStatus } from '../../domain/findings/status.ts';
 import { recordTimeline } from '../../domain/findings/timeline.ts';
 import { isOwnComment } from '../../integrations/issue-trackers/types.ts';
@@ -13,7 +14,7 @@ import { isOwnComment } from '../../integrations/issue-trackers/types.ts';
  */
 
 type Tracker = Pick<Selectable<IssueTrackersTable>, 'id' | 'provider' | 'closed_status'>;
-const CLOSED: readonly FindingStatus[] = ['fixed', 'false_positive'];
+const CLOSED: readonly FindingStatus[] = CLOSED_STATUSES;
 const PROVIDER_NAMES = { jira: 'Jira', github: 'GitHub', gitlab: 'GitLab' } as const;
 const MAX_COMMENT = 10_000;
 

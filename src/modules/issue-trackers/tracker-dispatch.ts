@@ -1,5 +1,6 @@
 import type { Selectable, Transaction } from 'kysely';
 import type { DB, EventsTable, SeverityName, TrackerProvider } from '../../db/schema.ts';
+import { OPEN_STATUSES } from '../../domain/findings/lifecycle.ts';
 import { severityRank } from '../../domain/findings/severity.ts';
 import type { Jobs } from '../../jobs/jobs.ts';
 
@@ -78,7 +79,7 @@ async function claimNewFindings(
             .where('findings.first_scan_id', '=', firstScanId),
         )
         .where('findings.severity_rank', '>=', rank)
-        .where('findings.status', 'in', ['open', 'confirmed']),
+        .where('findings.status', 'in', OPEN_STATUSES),
     )
     .onConflict((conflict) => conflict.columns(['finding_id', 'tracker_id']).doNothing())
     .returning('id')

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Config } from '../../config.ts';
 import type { DB, FindingStatus, TrackerIssuesTable } from '../../db/schema.ts';
+import { CLOSED_STATUSES } from '../../domain/findings/lifecycle.ts';
 import { trackerAdapter, type TrackerRow } from '../../integrations/issue-trackers/adapters.ts';
 import {
   findingMarker,
@@ -30,7 +31,7 @@ export interface TrackerSyncContext {
 type Link = Selectable<TrackerIssuesTable>;
 /** Longer than the slowest job: four provider calls at the configured deadline, with room to spare. */
 const leaseSeconds = (timeoutMs: number): number => Math.max(120, Math.ceil((6 * timeoutMs) / 1000));
-const CLOSED: readonly FindingStatus[] = ['fixed', 'false_positive'];
+const CLOSED: readonly FindingStatus[] = CLOSED_STATUSES;
 
 class LinkBusy extends Error {
   override name = 'LinkBusy';

@@ -7,9 +7,6 @@ import { ApiError, type Schemas } from '../api/client';
 export type Severity = Schemas['Finding']['severity'];
 export type Status = Schemas['Finding']['status'];
 
-export const SEVERITIES: Severity[] = ['critical', 'high', 'medium', 'low', 'info'];
-export const STATUSES: Status[] = ['open', 'confirmed', 'false_positive', 'fixed'];
-
 // Dark enough for white text at WCAG AA (4.5:1).
 export const SEVERITY_COLOR: Record<Severity, string> = {
   critical: '#a61e1e',
@@ -24,6 +21,11 @@ const STATUS_COLOR: Record<Status, string> = {
   false_positive: 'gray.7',
   fixed: 'teal.9',
 };
+
+// The lists come from the API's enums through the generated types: a record keyed by each type
+// names every value once (the compiler refuses one missing or unknown), in the API's order.
+export const SEVERITIES = Object.keys(SEVERITY_COLOR) as Severity[];
+export const STATUSES = Object.keys(STATUS_COLOR) as Status[];
 
 export const statusLabel = (status: string): string => status.replace('_', ' ');
 

@@ -3,7 +3,14 @@ import { Anchor, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@man
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { api, unwrap } from '../api/client';
-import { PageTitle, QueryState, SEVERITIES, statusLabel } from '../components/ui';
+import { PageTitle, QueryState, SEVERITIES, STATUSES, statusLabel, type Status } from '../components/ui';
+
+const CHART_COLOR: Record<Status, string> = {
+  open: 'red.7',
+  confirmed: 'orange.6',
+  false_positive: 'gray.5',
+  fixed: 'green.7',
+};
 
 function Stat({
   label,
@@ -85,12 +92,11 @@ export function DashboardPage() {
                   dataKey="severity"
                   type="stacked"
                   withLegend
-                  series={[
-                    { name: 'open', color: 'red.7', label: 'open' },
-                    { name: 'confirmed', color: 'orange.6', label: 'confirmed' },
-                    { name: 'false_positive', color: 'gray.5', label: statusLabel('false_positive') },
-                    { name: 'fixed', color: 'green.7', label: 'fixed' },
-                  ]}
+                  series={STATUSES.map((status) => ({
+                    name: status,
+                    color: CHART_COLOR[status],
+                    label: statusLabel(status),
+                  }))}
                 />
                 <Table mt="sm" withTableBorder striped>
                   <Table.Caption>Counts behind the chart</Table.Caption>

@@ -20,9 +20,15 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { ApiError, api, fieldErrors, unwrap, type Schemas } from '../../api/client';
-import { ProblemAlert, QueryState, formatDate } from '../../components/ui';
+import { ProblemAlert, QueryState, SEVERITIES, formatDate, statusLabel } from '../../components/ui';
 
 type Tracker = Schemas['IssueTracker'];
+
+/** The API's closed statuses (its enum, through the generated types: each once, none unknown). */
+const CLOSED_STATUSES = Object.keys({ fixed: true, false_positive: true } satisfies Record<
+  Tracker['closed_status'],
+  true
+>) as Tracker['closed_status'][];
 type Provider = Tracker['provider'];
 
 interface TrackerForm {
@@ -332,7 +338,7 @@ export function IssueTracker({ applicationId }: { applicationId: number }) {
                 <Group grow align="flex-start">
                   <Select
                     label="File issues from severity"
-                    data={['critical', 'high', 'medium', 'low', 'info']}
+                    data={SEVERITIES}
                     value={form.severity_threshold}
                     onChange={(value) =>
                       value && set('severity_threshold', value as Tracker['severity_threshold'])
@@ -341,10 +347,7 @@ export function IssueTracker({ applicationId }: { applicationId: number }) {
                   />
                   <Select
                     label="A ticket closed in the tracker marks the finding"
-                    data={[
-                      { value: 'fixed', label: 'fixed' },
-                      { value: 'false_positive', label: 'false positive' },
-                    ]}
+                    data={CLOSED_STATUSES.map((status) => ({ value: status, label: statusLabel(status) }))}
                     value={form.closed_status}
                     onChange={(value) => value && set('closed_status', value as Tracker['closed_status'])}
                     allowDeselect={false}

@@ -1,15 +1,15 @@
 import type { Transaction } from 'kysely';
-import type { Database } from '../db/database.ts';
-import type { DB } from '../db/schema.ts';
-import { MERGE_CHUNK_ROWS, tryTakeTurn, unpublishedUntilSettled } from './chunked-merge.ts';
-import type { DirectFindings } from './finding-copy-rows.ts';
-import { insertWhileStaging } from './first-upload.ts';
-import { versionHasFindings } from './merge.ts';
-import { stageUpload, toParseOf } from './stage-upload.ts';
-import { NOTHING_STAGED, type AfterCopy } from './stage.ts';
-import { STAGE_THEN_MERGE, type UploadToStage } from './upload-in-transaction.ts';
-import { lockVersion, openScan, type OpenedScan, type StagedUpload } from './upload-merge.ts';
-import type { IngestOutcome, InMergeTransaction } from './upload-types.ts';
+import type { Database } from '../../db/database.ts';
+import type { DB } from '../../db/schema.ts';
+import type { DirectFindings } from '../finding-copy-rows.ts';
+import { insertWhileStaging } from '../first-upload.ts';
+import { versionHasFindings } from '../merge.ts';
+import { stageUpload, toParseOf } from '../stage-upload.ts';
+import { NOTHING_STAGED, type AfterCopy } from '../stage.ts';
+import { lockVersion, openScan, type OpenedScan, type StagedUpload } from '../upload-merge.ts';
+import type { IngestOutcome, InMergeTransaction } from '../upload-types.ts';
+import { STAGE_THEN_MERGE, type Landing, type UploadToStage } from './landing.ts';
+import { MERGE_CHUNK_ROWS, tryTakeTurn, unpublishedUntilSettled } from './pglite-chunked-merge.ts';
 
 /**
  * COPY chunks (512 KiB each) the parse may run ahead of the session: its batches' inserts take
@@ -28,7 +28,7 @@ class TakeUsualPath extends Error {}
  * thread for the 5 s of inserts after it.
  *
  * The findings stay hidden until the scan completes, and a failure deletes them, as in the chunked
- * merge (chunked-merge.ts), with the version when this upload created it and nothing else uses it.
+ * merge (landing/pglite-chunked-merge.ts), with the version when this upload created it and nothing else uses it.
  * A crash in between leaves them for the next start to delete (orphans.ts), the version too.
  *
  * Returns `STAGE_THEN_MERGE`, having written nothing, when the version has findings or another
@@ -69,6 +69,14 @@ export async function ingestFirstUploadInChunks(
     turn.giveBack?.();
   }
 }
+
+/** `ingestFirstUploadInChunks` as a landing; its staged rows stay in the shared table until it ends. */
+export const pgliteFirstUpload = (database: Database): Landing => ({
+  land: async (upload, inMergeTransaction) => {
+    const outcome = await ingestFirstUploadInChunks(database, upload, inMergeTransaction);
+    return outcome === STAGE_THEN_MERGE ? STAGE_THEN_MERGE : { outcome, stagingLeft: true };
+  },
+});
 
 async function insertAndSettle(
   database: Database,

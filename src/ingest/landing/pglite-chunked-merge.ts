@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { DB } from '../db/schema.ts';
-import { hideScanFindingsUntilShown } from '../domain/findings/unpublished-scans.ts';
+import type { Database } from '../../db/database.ts';
+import type { DB } from '../../db/schema.ts';
+import { hideScanFindingsUntilShown } from '../../domain/findings/unpublished-scans.ts';
 import {
   countStagedFingerprints,
   insertNewFindings,
@@ -8,11 +9,18 @@ import {
   stagedRanges,
   versionHasFindings,
   type MergedAhead,
-} from './merge.ts';
-import type { InMergeTransaction, IngestOutcome } from './upload-types.ts';
-import { dropUnusedVersions } from './resolve-version.ts';
-import { assignTwinFingerprints } from './twins.ts';
-import { openScan, scanStillOpen, settleUpload, type OpenedScan, type StagedUpload } from './upload-merge.ts';
+} from '../merge.ts';
+import type { InMergeTransaction, IngestOutcome } from '../upload-types.ts';
+import { dropUnusedVersions } from '../resolve-version.ts';
+import { assignTwinFingerprints } from '../twins.ts';
+import { stageShared, type Landing } from './landing.ts';
+import {
+  openScan,
+  scanStillOpen,
+  settleUpload,
+  type OpenedScan,
+  type StagedUpload,
+} from '../upload-merge.ts';
 
 /**
  * Staged rows per insert transaction on PGlite: about 0.1 s of its one session each (100k rows took
@@ -58,6 +66,18 @@ export function tryTakeTurn(db: Kysely<DB>, versionId: number): (() => void) | n
     if (queues.get(versionId) === turn) queues.delete(versionId);
   };
 }
+
+/**
+ * PGlite's usual way: staged into the shared table, then merged in short transactions
+ * (`mergeInChunks`). Its staged rows stay in the table until it ends.
+ */
+export const pgliteChunkedMerge = (database: Database): Landing => ({
+  land: async (upload, inMergeTransaction) => {
+    const staged = await stageShared(database, upload);
+    const outcome = await mergeInChunks(database.db, { ...upload, staged }, inMergeTransaction);
+    return { outcome, stagingLeft: true };
+  },
+});
 
 /**
  * PGlite's merge: the scan is opened, the twins assigned and the new findings inserted in short
@@ -116,7 +136,7 @@ async function mergeUnderTurn(
 }
 
 /**
- * Runs a chunked upload's steps (PGlite: this merge, chunked-first-upload.ts) with its scan's new
+ * Runs a chunked upload's steps (PGlite: this merge, landing/pglite-first-upload.ts) with its scan's new
  * findings hidden from every reader until the transaction `settle` runs commits, and deleted
  * (`discardUnpublished`) if anything fails first.
  */

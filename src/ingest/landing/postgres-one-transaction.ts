@@ -1,18 +1,13 @@
 import { sql, type Transaction } from 'kysely';
-import type { CopyInto, Database } from '../db/database.ts';
-import type { DB } from '../db/schema.ts';
-import type { DirectFindings } from './finding-copy-rows.ts';
-import { insertWhileStaging } from './first-upload.ts';
-import { versionHasFindings } from './merge.ts';
-import type {
-  IngestOutcome,
-  InMergeTransaction,
-  PreparedUpload,
-  UploadedFile,
-  IngestOptions,
-} from './upload-types.ts';
-import { stageUpload, toParseOf } from './stage-upload.ts';
-import { NOTHING_STAGED, type AfterCopy, type StageResult, type UploadContext } from './stage.ts';
+import type { CopyInto, Database } from '../../db/database.ts';
+import type { DB } from '../../db/schema.ts';
+import type { DirectFindings } from '../finding-copy-rows.ts';
+import { insertWhileStaging } from '../first-upload.ts';
+import { versionHasFindings } from '../merge.ts';
+import type { IngestOutcome, InMergeTransaction } from '../upload-types.ts';
+import { stageUpload, toParseOf } from '../stage-upload.ts';
+import { NOTHING_STAGED, type AfterCopy, type StageResult } from '../stage.ts';
+import { STAGE_THEN_MERGE, type Landing, type UploadToStage } from './landing.ts';
 import {
   mergeTarget,
   openScan,
@@ -20,7 +15,7 @@ import {
   tryLockVersion,
   type OpenedScan,
   type StagedUpload,
-} from './upload-merge.ts';
+} from '../upload-merge.ts';
 
 /**
  * Staged rows per insert while the file is parsed: large enough that the statement's fixed cost
@@ -36,12 +31,6 @@ export const INSERT_BATCH_ROWS = 5000;
 const QUEUED_CHUNKS = 16;
 
 /**
- * Another upload holds the version, or the version has findings and the file is small: stage, then
- * merge, the usual way (which waits for the version's lock only once its rows are staged).
- */
-export const STAGE_THEN_MERGE = Symbol('stage, then merge');
-
-/**
  * From this size a later upload into a version (one with findings) is staged in its merge
  * transaction too, into the transaction's own table, and merged from there. The shared staging
  * table's two indexes, on fingerprints in no order, made a 100k re-upload's COPYs the slowest part
@@ -49,19 +38,6 @@ export const STAGE_THEN_MERGE = Symbol('stage, then merge');
  * Smaller uploads keep the usual path, which holds no lock while they parse.
  */
 export const OWN_STAGING_MIN_BYTES = 1024 * 1024;
-
-/** An upload about to be staged. */
-export interface UploadToStage {
-  prepared: PreparedUpload;
-  file: UploadedFile;
-  options: IngestOptions;
-  upload: UploadContext;
-  uploadKey: string;
-  startedAt: Date;
-  existingScanId: number | undefined;
-  /** Files this large or larger are parsed in the staging thread; undefined: none. */
-  workerMinBytes: number | undefined;
-}
 
 /**
  * An upload on PostgreSQL in one transaction opened before the parse, under its version's merge
@@ -105,6 +81,16 @@ export async function ingestInOneTransaction(
     return outcome;
   });
 }
+
+/** `ingestInOneTransaction` as a landing; its staging table goes with its transaction. */
+export const postgresOneTransaction = (
+  database: Database & { copyTransaction: NonNullable<Database['copyTransaction']> },
+): Landing => ({
+  land: async (upload, inMergeTransaction) => {
+    const outcome = await ingestInOneTransaction(database, upload, inMergeTransaction);
+    return outcome === STAGE_THEN_MERGE ? STAGE_THEN_MERGE : { outcome, stagingLeft: false };
+  },
+});
 
 /** What both ways of `ingestInOneTransaction` work with. */
 interface InTransaction {
