@@ -69,7 +69,10 @@ function github(flags: ReviewFlags, env: NodeJS.ProcessEnv): ReviewTarget {
   const event = readEvent(env.GITHUB_EVENT_PATH);
   const apiUrl = httpUrl(flags.apiUrl ?? env.GITHUB_API_URL ?? 'https://api.github.com', '--forge-api-url');
   const repository = flags.repository ?? env.GITHUB_REPOSITORY;
-  if (!repository || !/^[\w.-]+\/[\w.-]+$/.test(repository))
+  // owner/name only: a `..` segment would move the API path elsewhere on the host.
+  const segments = repository?.split('/') ?? [];
+  const plain = (segment: string) => /^[\w.-]+$/.test(segment) && !/^\.+$/.test(segment);
+  if (!repository || segments.length !== 2 || !segments.every(plain))
     throw usageError('No GitHub repository: pass --repository owner/name or set GITHUB_REPOSITORY');
   const token = flags.githubToken ?? env.GITHUB_TOKEN;
   if (!token) throw usageError('No GitHub token: pass --github-token or set GITHUB_TOKEN');
