@@ -24,7 +24,11 @@ interface Recorded {
   method: string;
   path: string;
   headers: IncomingMessage['headers'];
-  body: { body?: string } | null;
+  body: {
+    body?: string;
+    conclusion?: string;
+    output?: { annotations: { path: string; start_line: number }[] };
+  } | null;
 }
 
 /** A forge that stores comments; `failures` answers the next requests with these statuses first. */
@@ -32,13 +36,14 @@ class FakeForge {
   requests: Recorded[] = [];
   comments = new Map<number, string>();
   failures: number[] = [];
+  checkRuns = new Map<number, number>();
   private nextId = 100;
   server: Server = createServer((request, response) => {
     let raw = '';
     request.on('data', (chunk: Buffer) => (raw += chunk.toString()));
     request.on('end', () => {
       const path = request.url ?? '';
-      const body = raw ? (JSON.parse(raw) as { body?: string }) : null;
+      const body = raw ? (JSON.parse(raw) as Recorded['body']) : null;
       this.requests.push({ method: request.method ?? '', path, headers: request.headers, body });
       const failure = this.failures.shift();
       const send = (status: number, value: unknown) => {
@@ -46,6 +51,17 @@ class FakeForge {
         response.end(JSON.stringify(value));
       };
       if (failure !== undefined) return send(failure, { message: `fake ${failure}` });
+      if (request.method === 'GET' && /\/pulls\/\d+\/files\?/.test(path))
+        return send(200, [{ filename: 'src/c.ts', patch: '@@ -1,2 +1,6 @@\n a\n+b\n+c\n+d\n+e\n f' }]);
+      if (request.method === 'GET' && /\/check-runs\?/.test(path))
+        return send(200, { check_runs: [...this.checkRuns.keys()].map((id) => ({ id })) });
+      if (request.method === 'POST' && path.endsWith('/check-runs')) {
+        const id = this.nextId++;
+        this.checkRuns.set(id, 1);
+        return send(201, { id });
+      }
+      const checkRun = /\/check-runs\/(\d+)$/.exec(path);
+      if (request.method === 'PATCH' && checkRun) return send(200, { id: Number(checkRun[1]) });
       const list = /^(.*\/(?:comments|notes))\?/.exec(path);
       if (request.method === 'GET' && list)
         return send(
@@ -93,6 +109,7 @@ afterAll(async () => {
 beforeEach(() => {
   forge.requests = [];
   forge.comments.clear();
+  forge.checkRuns.clear();
   forge.failures = [];
 });
 
@@ -209,6 +226,44 @@ describe('scanhub upload --pr-comment on GitHub', () => {
     ]);
     expect(forge.comments.get(100)).toContain('No new findings over `main`.');
     expect(forge.comments.get(100)).toContain('**Gate passed**');
+  }, 90_000);
+
+  it('--pr-annotations: a scanhub check run annotating new findings on changed lines only; a rerun updates it', async () => {
+    const app = await makeApplication(t, admin);
+    const env = githubEnv(app.api_token);
+    await cli(['upload', sarifFile('am.sarif', BASE), '--version', 'main'], env);
+    const feature = sarifFile('af.sarif', [
+      ...BASE,
+      { ruleId: 'IN', path: 'src/c.ts', line: 5, level: 'error' }, // added line
+      { ruleId: 'CTX', path: 'src/c.ts', line: 1, level: 'error' }, // context line: summary only
+      { ruleId: 'ELSE', path: 'src/z.ts', line: 2, level: 'warning' }, // file not in the diff
+    ]);
+    const args = ['upload', feature, '--version', 'pr-a', '--baseline', 'main', '--fail-on', 'high'];
+    const run = await cli([...args, '--pr-comment', '--pr-annotations'], env);
+    expect(run.code, run.stderr).toBe(1);
+    const created = forge.writes().find((r) => r.path === '/repos/acme/shop/check-runs');
+    expect(created?.method).toBe('POST');
+    expect(created?.body).toMatchObject({ name: 'scanhub', head_sha: HEAD_SHA, conclusion: 'failure' });
+    expect(created?.body?.output?.annotations).toEqual([
+      expect.objectContaining({ path: 'src/c.ts', start_line: 5, annotation_level: 'failure' }),
+    ]);
+    expect(run.stdout).toMatch(/1 annotation\(s\) on changed lines, 2 new finding\(s\) outside the diff/);
+
+    forge.requests = [];
+    const rerun = await cli([...args, '--pr-comment', '--pr-annotations'], env);
+    expect(rerun.code, rerun.stderr).toBe(1);
+    expect(forge.writes().map((r) => `${r.method} ${r.path}`)).toEqual([
+      `PATCH /repos/acme/shop/check-runs/${[...forge.checkRuns.keys()][0]}`,
+    ]);
+
+    const gitlabOnly = await cli([...args, '--pr-comment', '--pr-annotations', '--forge', 'gitlab'], {
+      ...env,
+      CI_API_V4_URL: forgeUrl,
+      CI_PROJECT_ID: '1',
+      CI_JOB_TOKEN: 'j',
+      CI_MERGE_REQUEST_IID: '1',
+    });
+    expect(gitlabOnly.code).toBe(2);
   }, 90_000);
 
   it('retries 5xx, and exits 3 naming the cause on 404 (wrong pull request) and 403', async () => {

@@ -55,6 +55,7 @@ function build(): CAC {
     .option('--fail-on-any', 'Instead count every open finding of the version (at or above --fail-on)')
     .option('--pr-comment', 'With --baseline: comment the new and fixed findings on the pull/merge request')
     .option('--pr-comment-silent', 'With --pr-comment: post nothing when nothing is new')
+    .option('--pr-annotations', 'With --pr-comment on GitHub: a scanhub check run annotating changed lines')
     .option('--forge <name>', 'github | gitlab (default: from GITHUB_ACTIONS / GITLAB_CI)')
     .option('--forge-api-url <url>', 'GitHub/GitLab API URL (env GITHUB_API_URL / CI_API_V4_URL)')
     .option(
@@ -119,29 +120,29 @@ function reviewOf(
   retries: number,
 ): FeedbackRequest | undefined {
   if (!options.prComment) {
-    if (options.prCommentSilent) throw usageError('--pr-comment-silent goes with --pr-comment');
+    if (options.prCommentSilent || options.prAnnotations)
+      throw usageError('--pr-comment-silent and --pr-annotations go with --pr-comment');
     return undefined;
   }
   const baseline = stringOption(argv, 'baseline', options.baseline);
   if (baseline === undefined) throw usageError('--pr-comment needs --baseline <version> to compare with');
   const flag = (name: string, key: string) => stringOption(argv, name, options[key]);
-  return {
-    baseline,
-    silentWhenClean: Boolean(options.prCommentSilent),
-    retries,
-    target: reviewTarget(
-      {
-        forge: flag('forge', 'forge'),
-        apiUrl: flag('forge-api-url', 'forgeApiUrl'),
-        repository: flag('repository', 'repository'),
-        number: flag('pr-number', 'prNumber'),
-        headSha: flag('head-sha', 'headSha'),
-        githubToken: flag('github-token', 'githubToken'),
-        gitlabToken: flag('gitlab-token', 'gitlabToken'),
-      },
-      env,
-    ),
-  };
+  const target = reviewTarget(
+    {
+      forge: flag('forge', 'forge'),
+      apiUrl: flag('forge-api-url', 'forgeApiUrl'),
+      repository: flag('repository', 'repository'),
+      number: flag('pr-number', 'prNumber'),
+      headSha: flag('head-sha', 'headSha'),
+      githubToken: flag('github-token', 'githubToken'),
+      gitlabToken: flag('gitlab-token', 'gitlabToken'),
+    },
+    env,
+  );
+  const checkRun = Boolean(options.prAnnotations);
+  if (checkRun && (target.forge !== 'github' || target.headSha === null))
+    throw usageError('--pr-annotations needs GitHub and the head commit (--head-sha)');
+  return { baseline, silentWhenClean: Boolean(options.prCommentSilent), retries, target, checkRun };
 }
 
 async function dispatch(cli: CAC, argv: string[], env: NodeJS.ProcessEnv): Promise<number> {

@@ -3,6 +3,7 @@ import type { ApiClient } from '../http-client.ts';
 import type { Output } from '../output.ts';
 import type { Scan } from '../upload.ts';
 import type { ReviewTarget } from './ci-environment.ts';
+import { publishCheckRun } from './check-run.ts';
 import { renderComment, type ComparedFinding } from './comment-body.ts';
 import { upsertComment, type CommentOutcome } from './review-comment.ts';
 
@@ -12,6 +13,8 @@ export interface FeedbackRequest {
   /** Post no comment when nothing is new (an earlier comment is still brought up to date). */
   silentWhenClean: boolean;
   retries: number;
+  /** `--pr-annotations` (GitHub): a `scanhub` check run annotating new findings on changed lines. */
+  checkRun: boolean;
 }
 
 interface Comparison {
@@ -41,7 +44,13 @@ export async function postReviewComment(
   request: FeedbackRequest,
   scans: Scan[],
   gate: GateResult | undefined,
-): Promise<{ outcome: CommentOutcome; id: number | null; new: number; fixed: number }> {
+): Promise<{
+  outcome: CommentOutcome;
+  id: number | null;
+  new: number;
+  fixed: number;
+  check_run: { id: number; annotations: number; outside_diff: number } | null;
+}> {
   const [scan] = scans;
   if (!scan) throw new Error('no scan to comment on');
   const comparePath = `/api/applications/${scan.application_id}/versions/compare`;
@@ -59,19 +68,33 @@ export async function postReviewComment(
     comparisonUrl: client.url(comparePath, query),
     blobUrl: blobLink(request.target),
   });
+  const forgeOptions = {
+    retries: request.retries,
+    baseDelayMs: 500,
+    onRetry: (reason: string, delay: number) =>
+      out.note(`${request.target.forge}: retry in ${Math.round(delay)} ms after ${reason}`),
+  };
   const { outcome, id } = await upsertComment(
     request.target,
-    {
-      retries: request.retries,
-      baseDelayMs: 500,
-      onRetry: (reason, delay) =>
-        out.note(`${request.target.forge}: retry in ${Math.round(delay)} ms after ${reason}`),
-    },
+    forgeOptions,
     marker,
     body,
     request.silentWhenClean && fresh.length === 0,
   );
   const review = request.target.forge === 'github' ? 'pull request #' : 'merge request !';
   out.print(`${review}${request.target.number}: comment ${outcome}${id === null ? '' : ` (${id})`}`);
-  return { outcome, id, new: fresh.length, fixed: comparison.fixed.length };
+  const checkRun = request.checkRun
+    ? await publishCheckRun(
+        request.target,
+        forgeOptions,
+        fresh,
+        gate,
+        (findingId) => `${client.baseUrl}/findings/${findingId}`,
+      )
+    : null;
+  if (checkRun)
+    out.print(
+      `check run scanhub (${checkRun.id}): ${checkRun.annotations} annotation(s) on changed lines, ${checkRun.outside_diff} new finding(s) outside the diff`,
+    );
+  return { outcome, id, new: fresh.length, fixed: comparison.fixed.length, check_run: checkRun };
 }
