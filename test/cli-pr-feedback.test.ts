@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -332,8 +332,19 @@ describe('scanhub upload --pr-comment on GitLab', () => {
       ...BASE,
       { ruleId: 'G3', path: 'lib/x.rb', line: 9, level: 'warning' },
     ]);
+    const report = join(work, 'gl-code-quality.json');
     const run = await cli(
-      ['upload', feature, '--version', 'mr-3', '--baseline', 'main', '--pr-comment'],
+      [
+        'upload',
+        feature,
+        '--version',
+        'mr-3',
+        '--baseline',
+        'main',
+        '--pr-comment',
+        '--code-quality',
+        report,
+      ],
       env,
     );
     expect(run.code, run.stderr).toBe(1); // --baseline without --fail-on counts any new finding
@@ -344,6 +355,20 @@ describe('scanhub upload --pr-comment on GitLab', () => {
     expect(forge.writes()[0]?.body?.body).toContain(
       `(https://gitlab.example/acme/shop/-/blob/${HEAD_SHA}/lib/x.rb#L9)`,
     );
+
+    const quality = JSON.parse(readFileSync(report, 'utf8')) as {
+      severity: string;
+      fingerprint: string;
+      location: { path: string; lines: { begin: number } };
+    }[];
+    expect(quality.map((issue) => `${issue.location.path}:${issue.location.lines.begin}`).sort()).toEqual([
+      'lib/x.rb:9',
+      'src/a.ts:3',
+      'src/b.ts:4',
+    ]);
+    expect(new Set(quality.map((issue) => issue.fingerprint)).size).toBe(3);
+    const levels = ['info', 'minor', 'major', 'critical', 'blocker'];
+    expect(quality.every((issue) => levels.includes(issue.severity))).toBe(true);
 
     forge.comments.clear();
     forge.requests = [];

@@ -56,6 +56,7 @@ function build(): CAC {
     .option('--pr-comment', 'With --baseline: comment the new and fixed findings on the pull/merge request')
     .option('--pr-comment-silent', 'With --pr-comment: post nothing when nothing is new')
     .option('--pr-annotations', 'With --pr-comment on GitHub: a scanhub check run annotating changed lines')
+    .option('--code-quality <file>', "Write the version's open findings as a GitLab Code Quality report")
     .option('--forge <name>', 'github | gitlab (default: from GITHUB_ACTIONS / GITLAB_CI)')
     .option('--forge-api-url <url>', 'GitHub/GitLab API URL (env GITHUB_API_URL / CI_API_V4_URL)')
     .option(
@@ -173,6 +174,7 @@ async function dispatch(cli: CAC, argv: string[], env: NodeJS.ProcessEnv): Promi
       gate: gateOf(argv, options),
       categoryFromPath: Boolean(options.categoryFromPath),
       review: reviewOf(argv, options, env, retries),
+      codeQuality: stringOption(argv, 'code-quality', options.codeQuality),
     });
   }
   if (args[0] !== 'export')

@@ -6,6 +6,7 @@ import { CliError, EXIT, serverError, usageError } from './errors.ts';
 import { evaluateGate, newBySeverity, type GateResult, type GateSpec } from './gate.ts';
 import type { ApiClient } from './http-client.ts';
 import type { Output } from './output.ts';
+import { writeCodeQuality } from './pr-feedback/code-quality.ts';
 import { postReviewComment, type FeedbackRequest } from './pr-feedback/post-feedback.ts';
 import { categoryFromPath, refuseSharedScopes } from './upload-scopes.ts';
 import { uploadFile, waitForScan, type Scan, type UploadFields, type UploadResult } from './upload.ts';
@@ -22,6 +23,8 @@ export interface UploadCommand {
   categoryFromPath: boolean;
   /** `--pr-comment`: the comparison with the baseline as a pull/merge request comment. */
   review: FeedbackRequest | undefined;
+  /** `--code-quality <file>`: the version's findings as a GitLab Code Quality report. */
+  codeQuality: string | undefined;
 }
 
 interface FileReport extends UploadResult {
@@ -161,6 +164,15 @@ export async function runUpload(client: ApiClient, out: Output, command: UploadC
         gate,
       )
     : null;
+  const versions = new Set(reports.map((report) => report.scan.version_id));
+  const [versionId] = versions;
+  if (command.codeQuality !== undefined && versionId !== undefined) {
+    if (versions.size > 1) throw usageError('--code-quality writes one version: upload into one');
+    if (reports.some((report) => report.scan.status !== 'completed'))
+      throw serverError('--code-quality needs completed scans: pass --wait');
+    const count = await writeCodeQuality(client, command.codeQuality, versionId);
+    out.print(`${command.codeQuality}: ${count} finding(s) as a GitLab Code Quality report`);
+  }
   out.result({
     uploads: reports.map((report) => ({
       file: report.file,
