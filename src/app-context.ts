@@ -10,7 +10,7 @@ import type { Kysely } from 'kysely';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import type { DB } from './db/schema.ts';
-import type { Jobs } from './jobs/jobs.ts';
+import type { JobLog, Jobs } from './jobs/job-map.ts';
 import type { SecretBox } from './lib/secrets.ts';
 import type { Metrics } from './observability/metrics.ts';
 
@@ -32,6 +32,9 @@ export interface AppContext {
    */
   startup: { complete: boolean };
 }
+
+/** What a job's handler gets: the application context and the job's log. */
+export type JobContext = AppContext & { log: JobLog };
 
 export type App = FastifyInstance<
   RawServerDefault,

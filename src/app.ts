@@ -17,17 +17,21 @@ import { registerWebUi } from './http/web-ui.ts';
 import { loggableError } from './lib/loggable-error.ts';
 import { apiKeyRoutes } from './modules/api-keys/api-keys.routes.ts';
 import { applicationRoutes } from './modules/applications/applications.routes.ts';
+import { assigneeRoutes } from './modules/applications/assignees.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
+import { directoryRoutes } from './modules/directory/directory.routes.ts';
 import { findingRoutes } from './modules/findings/findings.routes.ts';
 import { groupRoutes } from './modules/groups/groups.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { ingestRoutes } from './modules/ingest/ingest.routes.ts';
 import { issueTrackerRoutes } from './modules/issue-trackers/issue-trackers.routes.ts';
+import { accessListRoutes } from './modules/permissions/access-list.routes.ts';
 import { permissionRoutes } from './modules/permissions/permissions.routes.ts';
 import { policyRoutes } from './modules/policies/policies.routes.ts';
 import { scannerTypeRoutes } from './modules/scanner-types/scanner-types.routes.ts';
 import { scanRoutes } from './modules/scans/scans.routes.ts';
+import { ssoRoutes } from './modules/sso/sso.routes.ts';
 import { teamRoutes } from './modules/teams/teams.routes.ts';
 import { userRoutes } from './modules/users/users.routes.ts';
 import { compareRoutes } from './modules/versions/compare.routes.ts';
@@ -39,6 +43,7 @@ import { workerRoutes } from './modules/workers/workers.routes.ts';
 const ROUTE_MODULES: ((app: App, context: AppContext) => void)[] = [
   healthRoutes,
   authRoutes,
+  ssoRoutes,
   userRoutes,
   apiKeyRoutes,
   teamRoutes,
@@ -56,10 +61,16 @@ const ROUTE_MODULES: ((app: App, context: AppContext) => void)[] = [
   policyRoutes,
   issueTrackerRoutes,
   workerRoutes,
+  accessListRoutes,
+  assigneeRoutes,
+  directoryRoutes,
 ];
 
-/** Query parameter names whose values are credentials (a tracker's webhook URL carries `?secret=`). */
-const SECRET_PARAMETER = /secret|token|password|api[-_]?key/;
+/**
+ * Query parameter names whose values are credentials (a tracker's webhook URL carries `?secret=`; an
+ * OpenID callback carries the authorization `code` and the `state` that binds it to a browser).
+ */
+const SECRET_PARAMETER = /secret|token|password|api[-_]?key|^code$|^state$/;
 
 /** A parameter name as the query parser reads it: percent-decoded, `+` a space, `[…]` suffix dropped. */
 function parameterName(raw: string): string {

@@ -38,6 +38,8 @@ describe('loadConfig', () => {
       webhooks: { timeoutMs: 10_000, retryLimit: 6, retryDelaySeconds: 30 },
       trackers: { timeoutMs: 20_000, retryLimit: 6, retryDelaySeconds: 30 },
       pgliteSharedBuffers: '32MB',
+      oidc: undefined,
+      passwordLogin: { mode: 'enabled', breakGlassEmails: [] },
     });
   });
 
@@ -175,5 +177,50 @@ describe('loadConfig', () => {
     }
     expect(message).not.toMatch(/^\s*HOST: /m);
     expect(message).not.toContain('hunter2');
+  });
+});
+
+describe('OpenID Connect settings', () => {
+  const base = {
+    OIDC_ISSUER: 'https://idp.example.com/realms/corp',
+    OIDC_CLIENT_ID: 'scanhub',
+    PUBLIC_URL: 'https://scanhub.example.com/',
+  };
+
+  it('builds the redirect URI from PUBLIC_URL and reads the lists lower-cased', () => {
+    const config = loadConfig({
+      ...base,
+      OIDC_ALLOWED_EMAIL_DOMAINS: 'Corp.example, sub.corp.example',
+      PASSWORD_LOGIN: 'break_glass_only',
+      PASSWORD_LOGIN_BREAK_GLASS_EMAILS: 'Root@Corp.example',
+    });
+    expect(config.oidc).toMatchObject({
+      redirectUri: 'https://scanhub.example.com/api/auth/oidc/callback',
+      clientSecret: undefined,
+      scopes: 'openid email profile',
+      claims: { email: 'email', name: 'name', groups: 'groups' },
+      allowedEmailDomains: ['corp.example', 'sub.corp.example'],
+    });
+    expect(config.passwordLogin).toEqual({
+      mode: 'break_glass_only',
+      breakGlassEmails: ['root@corp.example'],
+    });
+  });
+
+  it.each([
+    [{ OIDC_CLIENT_ID: undefined }, 'OIDC_CLIENT_ID'],
+    [{ PUBLIC_URL: undefined }, 'PUBLIC_URL'],
+    [{ OIDC_ISSUER: 'http://idp.example.com' }, 'OIDC_ISSUER'],
+    [{ OIDC_SCOPES: 'email profile' }, 'OIDC_SCOPES'],
+    [{ OIDC_ALLOWED_EMAIL_DOMAINS: 'corp.example,not a domain' }, 'OIDC_ALLOWED_EMAIL_DOMAINS'],
+    [{ OIDC_ISSUER: undefined, PASSWORD_LOGIN: 'break_glass_only' }, 'PASSWORD_LOGIN'],
+  ])('refuses %o, naming %s', (change, variable) => {
+    expect(() => loadConfig({ ...base, ...change })).toThrow(new RegExp(`${variable}:`));
+  });
+
+  it('accepts plain http only for a loopback issuer', () => {
+    expect(loadConfig({ ...base, OIDC_ISSUER: 'http://127.0.0.1:8080' }).oidc?.issuer).toBe(
+      'http://127.0.0.1:8080',
+    );
   });
 });

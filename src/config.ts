@@ -38,6 +38,24 @@ const EnvSchema = Type.Object({
   TRACKER_TIMEOUT_SECONDS: Type.Integer({ minimum: 1, maximum: 120, default: 20 }),
   TRACKER_RETRY_LIMIT: Type.Integer({ minimum: 1, maximum: 20, default: 6 }),
   TRACKER_RETRY_DELAY_SECONDS: Type.Integer({ minimum: 1, default: 30 }),
+  OIDC_ISSUER: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$', maxLength: 500 })),
+  OIDC_CLIENT_ID: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+  OIDC_CLIENT_SECRET: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
+  OIDC_SCOPES: Type.String({
+    pattern: '^[\\x21-\\x7e]+( [\\x21-\\x7e]+)*$',
+    maxLength: 500,
+    default: 'openid email profile',
+  }),
+  OIDC_PROVIDER_NAME: Type.String({ minLength: 1, maxLength: 100, default: 'SSO' }),
+  OIDC_EMAIL_CLAIM: Type.String({ minLength: 1, maxLength: 100, default: 'email' }),
+  OIDC_NAME_CLAIM: Type.String({ minLength: 1, maxLength: 100, default: 'name' }),
+  OIDC_GROUPS_CLAIM: Type.String({ minLength: 1, maxLength: 100, default: 'groups' }),
+  OIDC_CREATE_USERS: Type.Boolean({ default: true }),
+  OIDC_ALLOWED_EMAIL_DOMAINS: Type.String({ maxLength: 2000, default: '' }),
+  OIDC_ALLOW_PRIVATE: Type.Boolean({ default: false }),
+  OIDC_TIMEOUT_SECONDS: Type.Integer({ minimum: 1, maximum: 60, default: 10 }),
+  PASSWORD_LOGIN: Type.Enum(['enabled', 'break_glass_only'], { default: 'enabled' }),
+  PASSWORD_LOGIN_BREAK_GLASS_EMAILS: Type.String({ maxLength: 2000, default: '' }),
 });
 
 type Env = Static<typeof EnvSchema>;
@@ -51,6 +69,7 @@ export const SECRET_CONFIG_VARIABLES: ReadonlySet<string> = new Set([
   'SCANHUB_SECRET_KEY',
   'SCANHUB_ADMIN_PASSWORD',
   'METRICS_TOKEN',
+  'OIDC_CLIENT_SECRET',
 ]);
 
 export interface Config {
@@ -141,12 +160,42 @@ export interface Config {
    * bench run each on a loaded machine: 32.4 s at 128MB, 25.6 s at 32MB).
    */
   pgliteSharedBuffers: string;
+  /** Sign-in through an OpenID provider; absent when `OIDC_ISSUER` is not set. */
+  oidc: OidcConfig | undefined;
+  /**
+   * `break_glass_only`: password sign-in is refused except for the emails listed (admins kept for
+   * when the provider is down); everyone else signs in through the provider.
+   */
+  passwordLogin: { mode: 'enabled' | 'break_glass_only'; breakGlassEmails: string[] };
   /** Issue-tracker calls (Jira, GitHub, GitLab): each is a job, retried with backoff. */
   trackers: {
     timeoutMs: number;
     retryLimit: number;
     retryDelaySeconds: number;
   };
+}
+
+export interface OidcConfig {
+  issuer: string;
+  clientId: string;
+  /** Absent for a public client (PKCE alone protects the code exchange). */
+  clientSecret: string | undefined;
+  scopes: string;
+  /** Shown on the sign-in button: "Sign in with <providerName>". */
+  providerName: string;
+  /** `PUBLIC_URL` + `/api/auth/oidc/callback`, registered at the provider. */
+  redirectUri: string;
+  claims: { email: string; name: string; groups: string };
+  /** Create a user at the first sign-in of someone unknown; otherwise only existing users may sign in. */
+  createUsers: boolean;
+  /** Lower-case email domains allowed to sign in; empty: any. */
+  allowedEmailDomains: string[];
+  /**
+   * Let the provider calls reach private and loopback addresses (an in-house Keycloak). The issuer is
+   * set by the operator, not by users, so this is no SSRF door; off unless asked for.
+   */
+  allowPrivate: boolean;
+  timeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -197,6 +246,56 @@ function trustedProxies(raw: string): { trusted: Config['trustProxy'] } | { refu
   return { trusted: entries };
 }
 
+function commaList(raw: string): string[] {
+  return raw
+    .split(',')
+    .map((entry) => entry.trim().toLowerCase())
+    .filter((entry) => entry !== '');
+}
+
+/** The OIDC settings, or undefined when `OIDC_ISSUER` is unset; problems are added to `lines`. */
+function oidcConfig(parsed: Env, lines: Set<string>): OidcConfig | undefined {
+  if (parsed.PASSWORD_LOGIN === 'break_glass_only' && !parsed.OIDC_ISSUER) {
+    lines.add(
+      '  PASSWORD_LOGIN: break_glass_only needs OIDC_ISSUER (else nobody but break-glass admins can sign in)',
+    );
+  }
+  if (!parsed.OIDC_ISSUER) return undefined;
+  if (!parsed.OIDC_CLIENT_ID) lines.add('  OIDC_CLIENT_ID: required when OIDC_ISSUER is set');
+  if (!parsed.PUBLIC_URL)
+    lines.add('  PUBLIC_URL: required when OIDC_ISSUER is set (the redirect URI is built from it)');
+  const issuer = new URL(parsed.OIDC_ISSUER);
+  // Plain http only to this machine (a provider in a test or on a developer's laptop).
+  if (issuer.protocol === 'http:' && !['127.0.0.1', 'localhost', '[::1]'].includes(issuer.hostname)) {
+    lines.add('  OIDC_ISSUER: must be https (http only for 127.0.0.1, ::1 or localhost)');
+  }
+  if (!parsed.OIDC_SCOPES.split(' ').includes('openid')) lines.add('  OIDC_SCOPES: must include openid');
+  const domains = commaList(parsed.OIDC_ALLOWED_EMAIL_DOMAINS);
+  const wrongDomain = domains.find(
+    (domain) => !/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/.test(domain),
+  );
+  if (wrongDomain !== undefined) {
+    lines.add(`  OIDC_ALLOWED_EMAIL_DOMAINS: ${JSON.stringify(wrongDomain)} is not a domain name`);
+  }
+  return {
+    issuer: parsed.OIDC_ISSUER,
+    clientId: parsed.OIDC_CLIENT_ID ?? '',
+    clientSecret: parsed.OIDC_CLIENT_SECRET,
+    scopes: parsed.OIDC_SCOPES,
+    providerName: parsed.OIDC_PROVIDER_NAME,
+    redirectUri: `${(parsed.PUBLIC_URL ?? '').replace(/\/+$/, '')}/api/auth/oidc/callback`,
+    claims: {
+      email: parsed.OIDC_EMAIL_CLAIM,
+      name: parsed.OIDC_NAME_CLAIM,
+      groups: parsed.OIDC_GROUPS_CLAIM,
+    },
+    createUsers: parsed.OIDC_CREATE_USERS,
+    allowedEmailDomains: domains,
+    allowPrivate: parsed.OIDC_ALLOW_PRIVATE,
+    timeoutMs: parsed.OIDC_TIMEOUT_SECONDS * 1000,
+  };
+}
+
 /** Reads and validates configuration once; a bad value stops the start with every problem listed. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const given = Object.keys(EnvSchema.properties).filter((key) => env[key] !== undefined && env[key] !== '');
@@ -219,6 +318,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${[...lines].join('\n')}`);
   }
   const parsed = converted as Env;
+  const oidc = oidcConfig(parsed, lines);
+  if (lines.size > 0) throw new ConfigError(`Invalid configuration:\n${[...lines].join('\n')}`);
   return {
     port: parsed.PORT,
     host: parsed.HOST,
@@ -253,6 +354,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: parsed.METRICS_TOKEN,
     publicUrl: parsed.PUBLIC_URL?.replace(/\/+$/, ''),
     pgliteSharedBuffers: parsed.PGLITE_SHARED_BUFFERS ?? '32MB',
+    oidc,
+    passwordLogin: {
+      mode: parsed.PASSWORD_LOGIN,
+      breakGlassEmails: commaList(parsed.PASSWORD_LOGIN_BREAK_GLASS_EMAILS),
+    },
     trackers: {
       timeoutMs: parsed.TRACKER_TIMEOUT_SECONDS * 1000,
       retryLimit: parsed.TRACKER_RETRY_LIMIT,

@@ -9,7 +9,7 @@ import { migrateToLatest, openDatabase } from './db/database.ts';
 import { copyTemplate, usableTemplate } from './db/pglite-template.ts';
 import { discardOrphans, type OrphansRemoved } from './ingest/orphans.ts';
 import { PARSERS } from './ingest/parsers/index.ts';
-import type { JobLog } from './jobs/jobs.ts';
+import type { JobLog } from './jobs/job-map.ts';
 import { loggableError } from './lib/loggable-error.ts';
 import { registerInstance } from './ingest/process-instance.ts';
 import { stopStagingThread } from './ingest/stage-in-worker.ts';

@@ -97,6 +97,8 @@ function sampleBody(endpoint: Endpoint): Record<string, unknown> | undefined {
     'PATCH /api/applications/:id/versions/:versionId': { name: 'hostile-renamed' },
     'POST /api/applications/:id/permissions': { subject: `user:${ids.member}`, action: 'read' },
     'DELETE /api/applications/:id/permissions': { subject: `user:${ids.member}`, action: 'read' },
+    'POST /api/groups/:id/permissions': { subject: `user:${ids.member}`, action: 'read' },
+    'DELETE /api/groups/:id/permissions': { subject: `user:${ids.member}`, action: 'read' },
     'POST /api/permissions/applications': {
       application_id: ids.application,
       user_id: ids.member,

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queueHasSettings, startJobs } from '../src/jobs/jobs.ts';
+import { jobMap } from '../src/wiring.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
 
 /**
@@ -28,7 +29,7 @@ async function storedQueues(): Promise<Map<string, { expireSeconds: number; upda
 }
 
 async function startAndStop(expireInSeconds: number): Promise<void> {
-  const jobs = await startJobs(t, { work: false, expireInSeconds, log: silent });
+  const jobs = await startJobs(t, jobMap(t.config), { work: false, expireInSeconds, log: silent });
   await jobs.stop();
 }
 
@@ -65,7 +66,7 @@ describe('the clock', () => {
     expect(await cronJobs()).toBe(0);
     // dispatch-outbox is scheduled every minute, so a schedule is due whenever the clock starts; no
     // event is waiting, so only the clock sends one.
-    const jobs = await startJobs(t, { work: true, expireInSeconds: 60, log: silent });
+    const jobs = await startJobs(t, jobMap(t.config), { work: true, expireInSeconds: 60, log: silent });
     try {
       await expect.poll(cronJobs, { timeout: 20_000, interval: 250 }).toBeGreaterThan(0);
     } finally {

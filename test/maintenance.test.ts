@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runHourlyMaintenance } from '../src/jobs/handlers/maintenance-hourly.ts';
+import { runHourlyMaintenance } from '../src/modules/maintenance/maintenance-hourly.ts';
 import { stagingRow } from './support/staging-row.ts';
 import { makeApplication, makeUser } from './support/factories.ts';
 import { buildSarif, manyResults } from './support/sarif-builder.ts';

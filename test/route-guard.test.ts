@@ -48,6 +48,11 @@ const PUBLIC_URLS = new Set([
   '/metrics',
   // A tracker's webhook: no session or key, authenticated by the provider's signature or secret.
   '/api/integrations/:provider/webhook/:trackerId',
+  // Sign-in through an OpenID provider (issue 48): the browser has no session yet.
+  '/api/auth/oidc/settings',
+  '/api/auth/oidc/login',
+  '/api/auth/oidc/callback',
+  '/api/auth/oidc/logout',
   // The browser UI's shell and assets (src/http/web-ui.ts); its data comes from the API.
   '/*',
   '/assets/*',
@@ -129,6 +134,8 @@ function sampleInput(endpoint: Endpoint): { payload?: object; query?: Record<str
     'GET /api/applications/:id/versions/compare': { query: { from: 'default', to: 'guarded' } },
     'POST /api/applications/:id/permissions': { payload: { subject: `user:${outsider.id}`, action: 'read' } },
     'DELETE /api/applications/:id/permissions': { payload: { subject: `user:${reader.id}`, action: 'read' } },
+    'POST /api/groups/:id/permissions': { payload: { subject: `user:${outsider.id}`, action: 'read' } },
+    'DELETE /api/groups/:id/permissions': { payload: { subject: `user:${reader.id}`, action: 'read' } },
     'PATCH /api/findings/:id/status': { payload: { status: 'confirmed' } },
     'PATCH /api/findings/:id/review': { payload: { status: 'confirmed' } },
     'PATCH /api/findings/:id/assign': { payload: { userId: reader.id } },

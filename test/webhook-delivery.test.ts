@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startJobs } from '../src/jobs/jobs.ts';
+import { jobMap } from '../src/wiring.ts';
 import { makeApplication, makeFinding, makeUser, type TestUser } from './support/factories.ts';
 import { buildSarif } from './support/sarif-builder.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
@@ -275,7 +276,11 @@ describe('restart', () => {
       expect(hook.requests).toHaveLength(0);
 
       const log = { info: () => {}, warn: () => {}, error: () => {} };
-      const again = await startJobs(restartable, { work: true, expireInSeconds: 60, log });
+      const again = await startJobs(restartable, jobMap(restartable.config), {
+        work: true,
+        expireInSeconds: 60,
+        log,
+      });
       try {
         const [request] = await hook.waitFor(1);
         expect(JSON.parse(request?.body ?? '{}').data).toMatchObject({

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startJobs } from '../src/jobs/jobs.ts';
+import { jobMap } from '../src/wiring.ts';
 import { holdingFetch, releaseDeadHolds } from '../src/jobs/liveness.repository.ts';
 import { makeApplication, makeUser, type TestUser } from './support/factories.ts';
 import { buildSarif, manyResults } from './support/sarif-builder.ts';
@@ -163,7 +164,12 @@ describe('worker liveness', () => {
       }[];
     const before = await processes();
     expect(before).toEqual([expect.objectContaining({ pid: process.pid, alive: true })]);
-    const other = await startJobs(t, { work: true, clock: false, expireInSeconds: 60, log: silent });
+    const other = await startJobs(t, jobMap(t.config), {
+      work: true,
+      clock: false,
+      expireInSeconds: 60,
+      log: silent,
+    });
     const during = await processes();
     expect(during).toHaveLength(2);
     expect(during.every((worker) => worker.alive && worker.pid === process.pid)).toBe(true);

@@ -170,6 +170,28 @@ const RULES = {
     level: 'write',
     summary: 'Write on the application.',
   },
+  'group-grants.read': {
+    authentication: 'user',
+    resource: 'group',
+    level: 'read',
+    summary: 'Read on the group, or on one of its applications.',
+  },
+  'group-grants.write': {
+    authentication: 'user',
+    resource: 'group',
+    level: 'write',
+    summary: 'Write on the group.',
+  },
+  'assignees.read': {
+    authentication: 'user',
+    resource: 'application',
+    level: 'write',
+    summary: 'Write on the application (whoever may assign its findings).',
+  },
+  'directory.read': {
+    authentication: 'user',
+    summary: 'Any signed-in user; answers names and emails only (to grant access or assign).',
+  },
   'policies.list': {
     authentication: 'user',
     summary: 'Any signed-in user; lists global policies and those on what they can read.',
@@ -201,6 +223,10 @@ const RULES = {
   },
   'users.create': { authentication: 'admin', summary: 'The admin role.' },
   'users.update': { authentication: 'admin', summary: 'The admin role.' },
+  'sso.manage': {
+    authentication: 'admin',
+    summary: 'The admin role (identity provider mappings and claims).',
+  },
   'permissions.write': { authentication: 'admin', summary: 'The admin role.' },
   'workers.read': { authentication: 'admin', summary: 'The admin role.' },
   ...(Object.fromEntries(

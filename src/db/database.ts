@@ -19,7 +19,7 @@ import { pgliteChangeNotices, postgresChangeNotices, type ChangeNotices } from '
 import { migrations } from './migrations/index.ts';
 import { asBackgroundWork, PGliteDialect, SessionLock } from './pglite-dialect.ts';
 import { withSearchPathIntrospector } from './search-path-introspector.ts';
-import { maintainPglite } from './pglite-maintenance.ts';
+import { maintainPglite, type MaintainedTable } from './pglite-maintenance.ts';
 import type { DB } from './schema.ts';
 
 export type DatabaseKind = 'pglite' | 'postgres';
@@ -74,10 +74,6 @@ const copyStatement = (table: CopyTable, columns: readonly string[], source: str
 
 /** The whole COPY data of `rows`: its header, the rows, its trailer. */
 const copyData = (rows: Buffer): Buffer[] => [COPY_BINARY_HEADER, rows, COPY_BINARY_TRAILER];
-
-/** Tables an upload churns; the rest need no vacuum after one. */
-export type MaintainedTable =
-  'findings' | 'finding_counts' | 'ingest_staging' | 'finding_scopes' | 'finding_events' | 'events';
 
 export interface DatabaseOptions {
   /** `postgres://…` to use a PostgreSQL server; otherwise PGlite. */

@@ -66,7 +66,39 @@ export interface TeamMembersTable {
   team_id: number;
   user_id: number;
   role: string;
+  /** `idp`: made by the OpenID provider's groups (reset at each sign-in); `manual`: by hand. */
+  source: Generated<'manual' | 'idp'>;
   created_at: CreatedAt;
+}
+
+/** A user's link to an OpenID provider account: `(issuer, subject)` never changes once made. */
+export interface UserIdentitiesTable {
+  id: Generated<number>;
+  user_id: number;
+  issuer: string;
+  subject: string;
+  /** The last sign-in's ID token and userinfo claims (never tokens). */
+  last_claims: ColumnType<Record<string, unknown>, string | undefined, string>;
+  /** The admin role was given by a group mapping (and is taken back when no mapping gives it). */
+  admin_from_idp: Generated<boolean>;
+  last_login_at: Timestamp | null;
+  created_at: CreatedAt;
+}
+
+export interface IdpGroupMappingsTable {
+  id: Generated<number>;
+  idp_group: string;
+  team_id: number | null;
+  grants_admin: Generated<boolean>;
+  created_at: CreatedAt;
+}
+
+export interface OidcPendingLoginsTable {
+  state_hash: string;
+  code_verifier: string;
+  nonce: string;
+  return_to: string;
+  expires_at: Timestamp;
 }
 
 export interface GroupsTable {
@@ -274,6 +306,7 @@ export interface FindingCountsUnpublishedTable extends FindingCountsTable {
   scan_id: number;
 }
 
+/** The timeline (table `finding_events`): what happened to each finding, as its page shows it. Not the outbox. */
 export interface FindingEventsTable {
   id: Generated<number>;
   finding_id: number;
@@ -299,6 +332,12 @@ export interface FindingCommentsTable {
   updated_at: UpdatedAt;
 }
 
+/**
+ * The outbox (table `events`): one row per domain event, written in the transaction of the change
+ * (events/events.ts) and handed after commit to the after-commit subscribers (webhooks, issue
+ * trackers) by the outbox dispatcher (events/outbox-dispatcher.ts), which sets `processed_at`. Not
+ * the findings' history: that is the timeline, `finding_events`.
+ */
 export interface EventsTable {
   id: Generated<number>;
   type: string;
@@ -309,7 +348,10 @@ export interface EventsTable {
   processed_at: Timestamp | null;
   /** Set by a policy's `webhook` action: delivered to every active webhook of the application. */
   policy_id: number | null;
-  /** The last finding id dispatched of an event that stands for many (an upload's new findings). */
+  /**
+   * The last finding id a subscriber sent of an event that stands for many (an upload's new
+   * findings), when it stopped midway; the webhooks' dispatch is the one that does.
+   */
   dispatch_cursor: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: CreatedAt;
 }
@@ -504,6 +546,9 @@ export interface DB {
   login_throttle: LoginThrottleTable;
   teams: TeamsTable;
   team_members: TeamMembersTable;
+  user_identities: UserIdentitiesTable;
+  idp_group_mappings: IdpGroupMappingsTable;
+  oidc_pending_logins: OidcPendingLoginsTable;
   groups: GroupsTable;
   applications: ApplicationsTable;
   application_versions: ApplicationVersionsTable;

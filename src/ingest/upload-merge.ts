@@ -2,8 +2,8 @@ import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { CopyTable } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
 import { ASSET_WEIGHT } from '../domain/findings/risk.ts';
-import { runPolicies } from '../domain/policies/runner.ts';
 import { publishEvents } from '../events/events.ts';
+import { reactInTransaction } from '../events/subscribers.ts';
 import { mergeStaged, type MergedAhead, type MergeTarget } from './merge.ts';
 import type { ParserModule } from './parsers/types.ts';
 import type { IngestOptions, IngestOutcome, PreparedUpload, UploadedFile } from './upload-types.ts';
@@ -223,7 +223,7 @@ export async function settleUpload(
   // dispatched after commit). Status moves by ingest ran them inside mergeStaged.
   const uploaded = { versionId, scanId };
   const applicationIds = [applicationId];
-  await runPolicies(trx, {
+  await reactInTransaction(trx, {
     event: 'finding.created',
     applicationIds,
     findings: { ...uploaded, newOnly: true },
@@ -260,7 +260,7 @@ export async function settleUpload(
       },
     },
   ]);
-  await runPolicies(trx, {
+  await reactInTransaction(trx, {
     event: 'scan.completed',
     applicationIds,
     findings: { ...uploaded, newOnly: false },

@@ -1,4 +1,4 @@
-import type { JobLog } from './jobs.ts';
+import type { JobLog } from './job-map.ts';
 
 /**
  * Runs one job (or one batch) between two info lines, its start and its end with the time it took,

@@ -1,114 +1,31 @@
-import type { FastifyBaseLogger } from 'fastify';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import PgBoss from 'pg-boss';
-import type { AppContext } from '../app-context.ts';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
-import { EVENTS_CHANNEL, JOBS_CHANNEL } from '../db/change-notices.ts';
+import { JOBS_CHANNEL } from '../db/change-notices.ts';
 import { asBackgroundWork } from '../db/pglite-dialect.ts';
 import { bossDatabase, viaKysely } from './boss-database.ts';
-import type { Config } from '../config.ts';
+import type { JobLog, JobName, Jobs, JobSpec, JobSpecs } from './job-map.ts';
+import { createLiveness, type LivenessMetrics } from './liveness.ts';
 import { loggedJob } from './job-log.ts';
-import { deliverWebhookBatch } from './handlers/deliver-webhook.ts';
-import { dispatchOutbox, hasUndispatchedEvents } from './handlers/dispatch-outbox.ts';
-import { processIngestScan } from './handlers/ingest-scan.ts';
-import { runDailyMaintenance } from './handlers/maintenance-daily.ts';
-import { runHourlyMaintenance } from './handlers/maintenance-hourly.ts';
-import { vacuumAfterIngest } from './handlers/vacuum-after-ingest.ts';
-import { runTrackerIssue, runTrackerReconcile } from './handlers/tracker-jobs.ts';
-import type { JobName, JobPayloads } from './job-map.ts';
-import { createLiveness } from './liveness.ts';
 
-/** What a handler gets: the application context without the job runtime itself. */
-export type JobContext = AppContext & { log: JobLog };
-export type JobLog = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+export type { JobLog };
 
-/** One job of a batch, as a batch handler sees it. */
-export interface BatchJob<P> {
-  id: string;
-  data: P;
-  /** Tries before this one; equal to the queue's retry limit on the last try. */
-  retryCount: number;
-  retryLimit: number;
+/** What the runtime itself reads of the application context. */
+export interface JobRuntimeContext {
+  config: Config;
+  database: Database;
+  db: Kysely<DB>;
+  /** Worker liveness reports there (liveness.ts). */
+  metrics: LivenessMetrics;
 }
 
-/** Jobs of a batch that failed (pg-boss retries them); the others complete. */
-export type BatchFailures = { id: string; error: string }[];
+/** What a handler gets: the context the runtime was started with, the job sender and a log. */
+export type HandlerContext<C> = C & { jobs: Jobs; log: JobLog };
 
-interface JobSpecBase {
-  /**
-   * `singleton`: at most one running; `stately`: at most one queued and one running, so sending again
-   * while one waits is a no-op — whichever process runs workers.
-   */
-  policy: PgBoss.QueuePolicy;
-  /** Runs on this schedule (cron, UTC) in addition to whatever sends it. */
-  cron?: string;
-  retryLimit: number;
-  /** Seconds before the first retry; doubled each time with jitter (pg-boss `retryBackoff`). */
-  retryDelay?: number;
-}
-
-type JobSpec<P> = JobSpecBase &
-  (
-    | { handler: (context: JobContext, payload: P) => Promise<void> }
-    | {
-        /** Jobs fetched at once and handled together (many small jobs: webhook deliveries). */
-        batchSize: number;
-        batchHandler: (context: JobContext, jobs: BatchJob<P>[]) => Promise<BatchFailures>;
-      }
-  );
-
-/** The typed job map: one entry per job name, one handler file each. */
-const jobSpecs = (config: Config): { [N in JobName]: JobSpec<JobPayloads[N]> } => ({
-  'ingest-scan': {
-    policy: 'standard',
-    retryLimit: 3,
-    handler: (context, payload) => processIngestScan(context, payload.scanId),
-  },
-  'maintenance-hourly': {
-    policy: 'singleton',
-    cron: '17 * * * *',
-    retryLimit: 0,
-    handler: runHourlyMaintenance,
-  },
-  'vacuum-after-ingest': {
-    // One queued is enough however many uploads ask: it vacuums whatever they all churned.
-    policy: 'stately',
-    retryLimit: 1,
-    handler: vacuumAfterIngest,
-  },
-  'maintenance-daily': {
-    policy: 'singleton',
-    cron: '41 3 * * *',
-    retryLimit: 0,
-    handler: runDailyMaintenance,
-  },
-  'dispatch-outbox': {
-    policy: 'stately',
-    // The watcher below sends it when events are committed; the schedule is the backstop.
-    cron: '* * * * *',
-    retryLimit: 2,
-    handler: dispatchOutbox,
-  },
-  'deliver-webhook': {
-    policy: 'standard',
-    retryLimit: config.webhooks.retryLimit,
-    retryDelay: config.webhooks.retryDelaySeconds,
-    batchSize: 100,
-    batchHandler: deliverWebhookBatch,
-  },
-  'tracker-issue': {
-    policy: 'standard',
-    retryLimit: config.trackers.retryLimit,
-    retryDelay: config.trackers.retryDelaySeconds,
-    handler: runTrackerIssue,
-  },
-  'tracker-reconcile': {
-    policy: 'singleton',
-    cron: '*/10 * * * *',
-    retryLimit: 0,
-    handler: runTrackerReconcile,
-  },
-});
+/** Every job's spec: the application wires one map from what each module exports (src/wiring.ts). */
+export type JobMap<C> = JobSpecs<JobName, HandlerContext<C>>;
 
 /**
  * Tells every process's workers that `name` has work, at the commit that makes the job exist: a
@@ -137,35 +54,16 @@ export interface JobsOptions {
   log: JobLog;
 }
 
-export interface Jobs {
-  /** Sends a job; with a transaction it exists exactly when the transaction commits. */
-  send<N extends JobName>(
-    executor: Kysely<DB> | Transaction<DB>,
-    name: N,
-    payload: JobPayloads[N],
-  ): Promise<void>;
-  /** Sends many jobs of one name in one statement. */
-  sendMany<N extends JobName>(
-    executor: Kysely<DB> | Transaction<DB>,
-    name: N,
-    payloads: readonly JobPayloads[N][],
-  ): Promise<void>;
-  /** Asks this process's worker for `name` to look for work now instead of at its next poll. */
-  wake(name: JobName): void;
-  /** Resolves when no job of `name` is queued or running (tests, `scanhub worker --drain`). */
-  drained(name: JobName): Promise<void>;
-  /** Starts this process's workers and schedules when it runs workers and has not yet; else nothing. */
-  startWorkers(): Promise<void>;
-  /** Stops fetching, lets running jobs finish (up to the timeout), then closes. */
-  stop(): Promise<void>;
-}
-
 /**
  * Starts pg-boss on scanhub's database (its tables live in their own schema), declares every queue
  * and schedule, and — when `work` — runs the workers. Scheduled jobs are singletons: any number of
  * processes may run workers and a maintenance task still runs once per slot.
  */
-export async function startJobs(context: Omit<AppContext, 'jobs'>, options: JobsOptions): Promise<Jobs> {
+export async function startJobs<C extends JobRuntimeContext>(
+  context: C,
+  jobs: JobMap<C>,
+  options: JobsOptions,
+): Promise<Jobs> {
   // Liveness: a process that runs workers holds what it fetches, and releases what dead ones held.
   const liveness = options.work
     ? createLiveness({
@@ -194,7 +92,6 @@ export async function startJobs(context: Omit<AppContext, 'jobs'>, options: Jobs
   });
   boss.on('error', onError);
   await boss.start();
-  const jobs = jobSpecs(context.config);
   const names = Object.keys(jobs) as JobName[];
   // One read of the stored queues, then a statement only for a queue that is missing or whose
   // settings changed: creating and updating all of them at every start was ~16 statements, about
@@ -279,19 +176,24 @@ export async function startJobs(context: Omit<AppContext, 'jobs'>, options: Jobs
       clock.on('error', onError);
       await clock.start();
     }
-    const jobContext: JobContext = { ...context, jobs: api, log: options.log };
+    const jobContext: HandlerContext<C> = { ...context, jobs: api, log: options.log };
     await liveness?.start();
     for (const name of names) {
-      const id = await startWorker(boss, name, jobs[name] as AnyJobSpec, jobContext);
+      const id = await startWorker(boss, name, jobs[name] as AnyJobSpec<C>, jobContext);
       workerIds.set(name, id);
     }
-    // Events are committed by whoever changed something; a worker process notices them here and
-    // sends the (stately) dispatcher, so no writer has to remember to. Their notice (events-notices
-    // migration) starts a look at once; the timer only finds what no notice announced.
+    // A watched table (the outbox) is written by whoever changed something; a worker process
+    // notices the rows here and sends the (stately) job that drains it, so no writer has to
+    // remember to. The table's notice (events-notices migration) starts a look at once; the timer
+    // only finds what no notice announced.
+    const watched = names.flatMap((name) => {
+      const watch = jobs[name].watch;
+      return watch ? [{ name, ...watch }] : [];
+    });
     const watchIntervalMs = context.config.jobs.pollSeconds * 1000;
     let looking = false;
     let lookAgain = false;
-    const watchOutbox = async () => {
+    const watchTables = async () => {
       if (looking) {
         lookAgain = true;
         return;
@@ -301,19 +203,21 @@ export async function startJobs(context: Omit<AppContext, 'jobs'>, options: Jobs
       try {
         do {
           lookAgain = false;
-          if (await hasUndispatchedEvents(context.db)) {
-            await boss.send('dispatch-outbox', {});
-            api.wake('dispatch-outbox');
+          for (const { name, pending } of watched) {
+            if (await pending(context.db)) {
+              await boss.send(name, {});
+              api.wake(name);
+            }
           }
         } while (lookAgain && watching);
       } catch (error) {
-        if (watching) options.log.warn({ err: error }, 'outbox watch failed');
+        if (watching) options.log.warn({ err: error }, 'watching for work failed');
       } finally {
         looking = false;
       }
       if (watching) watcher = setTimeout(() => void asBackgroundWork(lookForWork), watchIntervalMs).unref();
     };
-    // Every interval: the queues with work no notice announced, then the outbox (which re-arms).
+    // Every interval: the queues with work no notice announced, then the watched tables (which re-arms).
     const lookForWork = async () => {
       try {
         for (const name of await queuesWithWork(context.db, connection.schema)) {
@@ -322,23 +226,25 @@ export async function startJobs(context: Omit<AppContext, 'jobs'>, options: Jobs
       } catch (error) {
         if (watching) options.log.warn({ err: error }, 'looking for queued jobs failed');
       }
-      await watchOutbox();
+      await watchTables();
     };
     watching = !stopped;
     if (!watching) return;
     const notices = context.database.changeNotices;
     listening.push(
-      notices.onChange(EVENTS_CHANNEL, () => {
-        if (watching) void asBackgroundWork(watchOutbox);
-      }),
+      ...[...new Set(watched.map((watch) => watch.channel))].map((channel) =>
+        notices.onChange(channel, () => {
+          if (watching) void asBackgroundWork(watchTables);
+        }),
+      ),
       // A job sent by any process: its queue's worker here fetches now. A notice that may have been
       // missed wakes them all.
       notices.onChange(JOBS_CHANNEL, (queue) => {
         for (const name of names) if (queue === undefined || queue === name) api.wake(name);
       }),
     );
-    // Events committed while no worker ran are looked for now.
-    void asBackgroundWork(watchOutbox);
+    // Rows written while no worker ran are looked for now.
+    void asBackgroundWork(watchTables);
   };
 
   if (options.work && !options.deferWorkers) await api.startWorkers();
@@ -356,7 +262,7 @@ export function queueHasSettings(current: PgBoss.Queue, wanted: PgBoss.Queue): b
 }
 
 /** A spec whose payload type is erased: the runner hands each handler what its queue holds. */
-type AnyJobSpec = JobSpec<unknown>;
+type AnyJobSpec<C> = JobSpec<unknown, HandlerContext<C>>;
 
 /**
  * Seconds between a queue worker's own polls. What no notice announced (a retry whose delay has
@@ -380,7 +286,12 @@ export async function queuesWithWork(db: Kysely<DB>, schema: string): Promise<st
 }
 
 /** Runs one queue's worker in this process; returns its id (to wake it). */
-function startWorker(boss: PgBoss, name: JobName, spec: AnyJobSpec, context: JobContext): Promise<string> {
+function startWorker<C extends JobRuntimeContext>(
+  boss: PgBoss,
+  name: JobName,
+  spec: AnyJobSpec<C>,
+  context: HandlerContext<C>,
+): Promise<string> {
   const pollingIntervalSeconds = fallbackPollSeconds(context.config.jobs.pollSeconds);
   let workerId = '';
   if (!('batchHandler' in spec)) {

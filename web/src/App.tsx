@@ -16,6 +16,10 @@ const ApplicationPage = lazy(() =>
 const ApplicationsPage = lazy(() =>
   import('./pages/ApplicationsPage').then((module) => ({ default: module.ApplicationsPage })),
 );
+const GroupPage = lazy(() => import('./pages/GroupPage').then((module) => ({ default: module.GroupPage })));
+const ProfilePage = lazy(() =>
+  import('./pages/ProfilePage').then((module) => ({ default: module.ProfilePage })),
+);
 const DashboardPage = lazy(() =>
   import('./pages/DashboardPage').then((module) => ({ default: module.DashboardPage })),
 );
@@ -49,6 +53,8 @@ export function App() {
           <Route path="findings/:id" element={<FindingPage />} />
           <Route path="applications" element={<ApplicationsPage />} />
           <Route path="applications/:ref" element={<ApplicationPage />} />
+          <Route path="groups/:ref" element={<GroupPage />} />
+          <Route path="profile" element={<ProfilePage />} />
           <Route path="admin" element={<AdminPage />} />
           <Route path="api-keys" element={<ApiKeysPage />} />
           <Route path="*" element={<ErrorPage error={new ApiError(404, { title: 'Not found' })} />} />

@@ -37,6 +37,7 @@ import * as loginThrottle from './2026-11-28T1500-login-throttle.ts';
 import * as apiKeyReadOnly from './2026-11-28T1510-api-key-read-only.ts';
 import * as credentialOrigins from './2026-11-28T1520-credential-origins.ts';
 import * as workerLiveness from './2026-11-28T1530-worker-liveness.ts';
+import * as oidcIdentities from './2026-11-28T1600-oidc-identities.ts';
 
 /** Forward-only migrations, applied in key order. Add new files here; never edit an applied one. */
 export const migrations: Record<string, Migration> = {
@@ -78,4 +79,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28T1510-api-key-read-only': apiKeyReadOnly,
   '2026-11-28T1520-credential-origins': credentialOrigins,
   '2026-11-28T1530-worker-liveness': workerLiveness,
+  '2026-11-28T1600-oidc-identities': oidcIdentities,
 };

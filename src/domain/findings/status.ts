@@ -1,7 +1,7 @@
 import { sql, type Transaction } from 'kysely';
 import type { DB, FindingStatus } from '../../db/schema.ts';
 import { publishEvents, type DomainEvent } from '../../events/events.ts';
-import { runPolicies, type Cascade } from '../policies/runner.ts';
+import { reactInTransaction, type Cascade } from '../../events/subscribers.ts';
 import { recordTimeline, type Actor, type TimelineEntry } from './timeline.ts';
 
 /** One finding's move, with the status it had before. */
@@ -35,8 +35,8 @@ export interface StatusChangeContext {
  * and writes one `finding.status_changed` outbox event per finding, all in the caller's transaction.
  * A person's move is a plain status change in the event (`{from, to}`); a system move names its
  * reason and detail there too, so subscribers can tell a fix by absence from a triage decision.
- * Then the policies that react to `finding.status_changed` run on the moved findings, in the same
- * transaction, so the caller's answer already shows what they did.
+ * Then the in-transaction subscribers of `finding.status_changed` (policies) react to the moved
+ * findings, in the same transaction, so the caller's answer already shows what they did.
  */
 export async function changeStatus(
   trx: Transaction<DB>,
@@ -87,7 +87,7 @@ export async function changeStatus(
         : { from: move.from, to: move.to, reason: context.reason, ...move.detail },
     })),
   );
-  await runPolicies(trx, {
+  await reactInTransaction(trx, {
     event: 'finding.status_changed',
     applicationIds: [...new Set(moves.map((move) => move.applicationId))],
     findings: { ids: moves.map((move) => move.findingId) },

@@ -2,7 +2,7 @@ import { RE2JS } from 're2js';
 import type { ValidationIssue } from '../../errors.ts';
 import { FINDING_STATUSES, type FindingStatus } from '../findings/lifecycle.ts';
 import { parseSeverity, SEVERITIES } from '../findings/severity.ts';
-import { EVENT_TYPES, LEGACY_UPDATED_EVENT } from '../../events/events.ts';
+import { EVENT_TYPES, LEGACY_UPDATED_EVENT } from '../../events/event-types.ts';
 import { parseCallbackUrl } from '../../lib/callback-url.ts';
 
 /**

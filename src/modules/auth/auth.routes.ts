@@ -8,7 +8,8 @@ import { changeOwnPassword } from '../users/passwords.service.ts';
 import { ChangePasswordBody, PasswordChangedSchema, UserSchema } from '../users/users.schema.ts';
 import { getUser } from '../users/users.service.ts';
 import { LoginBody } from './auth.schema.ts';
-import { login, logout } from './auth.service.ts';
+import { login, logout, logoutEverywhere } from './auth.service.ts';
+import { passwordLoginAllowed } from '../sso/sign-in.service.ts';
 import { countLoginAttempt } from './login-throttle.ts';
 
 const ANONYMOUS_CSRF_COOKIE = 'scanhub_csrf';
@@ -47,6 +48,9 @@ export function authRoutes(app: App, { db, config, secretKey }: AppContext): voi
       },
     },
     async (request, reply) => {
+      if (!passwordLoginAllowed(config, request.body.email)) {
+        throw new AppError(403, 'password_login_disabled', 'Sign in through the identity provider');
+      }
       const result = await login(db, request.body.email, request.body.password, config.sessionTtlHours);
       reply.setCookie(SESSION_COOKIE, result.sessionToken, {
         path: '/',
@@ -104,6 +108,26 @@ export function authRoutes(app: App, { db, config, secretKey }: AppContext): voi
       if (user.sessionId) await logout(db, user.sessionId);
       reply.clearCookie(SESSION_COOKIE, { path: '/' });
       return reply.status(204).send();
+    },
+  );
+
+  app.post(
+    '/api/auth/logout-all',
+    {
+      config: { access: 'account.write' },
+      schema: {
+        operationId: 'logoutEverywhere',
+        description:
+          "Ends every session of the caller, this one included, and clears the cookie. The caller's API keys keep working (they are revoked one by one).",
+        tags: ['auth'],
+        summary: 'Sign out everywhere: end all your sessions',
+        response: { 200: Type.Object({ sessions_revoked: Type.Integer() }) },
+      },
+    },
+    async (request, reply) => {
+      const sessionsRevoked = await logoutEverywhere(db, currentUser(request).id);
+      reply.clearCookie(SESSION_COOKIE, { path: '/' });
+      return { sessions_revoked: sessionsRevoked };
     },
   );
 

@@ -34,24 +34,43 @@ export async function login(
   const valid = await verify(row?.password_hash ?? DECOY_HASH, password).catch(() => false);
   if (!row || !valid || row.disabled) throw unauthorized('Invalid email or password');
 
+  const session = await openSession(db, row.id, ttlHours);
+  return { user: presentUser({ ...row, last_login_at: new Date() }), ...session };
+}
+
+/**
+ * Opens a database-backed session for a user whose identity is already proven (password here, an
+ * OpenID provider in modules/sso), clears their expired ones and stamps `last_login_at`.
+ */
+export async function openSession(
+  db: Kysely<DB>,
+  userId: number,
+  ttlHours: number,
+): Promise<Omit<LoginResult, 'user'>> {
   const sessionToken = randomToken('', 32);
   const sessionId = sha256Hex(sessionToken);
   const expiresAt = new Date(Date.now() + ttlHours * 3_600_000);
   await db.transaction().execute(async (trx) => {
     await trx
       .insertInto('sessions')
-      .values({ id: sessionId, user_id: row.id, expires_at: expiresAt })
+      .values({ id: sessionId, user_id: userId, expires_at: expiresAt })
       .execute();
     await trx
       .deleteFrom('sessions')
-      .where('user_id', '=', row.id)
+      .where('user_id', '=', userId)
       .where('expires_at', '<', new Date())
       .execute();
-    await trx.updateTable('users').set({ last_login_at: new Date() }).where('id', '=', row.id).execute();
+    await trx.updateTable('users').set({ last_login_at: new Date() }).where('id', '=', userId).execute();
   });
-  return { user: presentUser({ ...row, last_login_at: new Date() }), sessionToken, sessionId, expiresAt };
+  return { sessionToken, sessionId, expiresAt };
 }
 
 export async function logout(db: Kysely<DB>, sessionId: string): Promise<void> {
   await db.deleteFrom('sessions').where('id', '=', sessionId).execute();
+}
+
+/** Ends every session of `userId` (every browser they are signed in on); API keys are kept. */
+export async function logoutEverywhere(db: Kysely<DB>, userId: number): Promise<number> {
+  const result = await db.deleteFrom('sessions').where('user_id', '=', userId).executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

@@ -5,10 +5,10 @@ import type { DB } from '../../db/schema.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { iso } from '../../http/schemas.ts';
 import { publishEvents, type DomainEvent } from '../../events/events.ts';
+import { reactInTransaction } from '../../events/subscribers.ts';
 import type { FindingDetailRecord } from './findings.schema.ts';
 import { findingDetail } from './findings.service.ts';
 import { recordTimeline, type TimelineEntry } from '../../domain/findings/timeline.ts';
-import { runPolicies } from '../../domain/policies/runner.ts';
 import { lockOne } from './triage.guard.ts';
 import type { ResolvedInApplication } from '../../access/resources.ts';
 import { setAssignee, userById, type DueDateChange, type LockedFinding } from './triage.repository.ts';
@@ -106,7 +106,7 @@ export async function applyAssignee(
   await recordTimeline(trx, timeline);
   await publishEvents(trx, events);
   const reassigned = events.flatMap((event) => event.findingId ?? []);
-  await runPolicies(trx, {
+  await reactInTransaction(trx, {
     event: 'finding.reassigned',
     applicationIds: [...new Set(events.map((event) => event.applicationId))],
     findings: { ids: reassigned },

@@ -7,7 +7,7 @@ import { presentThread } from './comments.presenter.ts';
 import { commentFinding, commentsOf, insertComment } from './comments.repository.ts';
 import type { CommentRecord, CreateCommentInput } from './comments.schema.ts';
 import { recordTimeline } from '../../domain/findings/timeline.ts';
-import type { Jobs } from '../../jobs/jobs.ts';
+import type { Jobs } from '../../jobs/job-map.ts';
 
 /** Comments of a finding the caller may read, in thread order (see `CommentListSchema`). */
 export async function listComments(db: Kysely<DB>, finding: ResolvedInApplication): Promise<CommentRecord[]> {

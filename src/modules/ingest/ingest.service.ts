@@ -3,7 +3,7 @@ import type { Config } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
 import { AppError } from '../../errors.ts';
-import type { Jobs } from '../../jobs/jobs.ts';
+import type { Jobs } from '../../jobs/job-map.ts';
 import type { Metrics } from '../../observability/metrics.ts';
 import { ingestPrepared, prepareUpload } from '../../ingest/pipeline.ts';
 import type { InMergeTransaction, IngestOptions, UploadedFile } from '../../ingest/upload-types.ts';

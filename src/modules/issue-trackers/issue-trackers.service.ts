@@ -6,12 +6,12 @@ import type { DB } from '../../db/schema.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { trackerAdapter, type TrackerRow } from '../../integrations/issue-trackers/adapters.ts';
 import { trackerErrorFrom } from '../../integrations/issue-trackers/types.ts';
-import type { Jobs } from '../../jobs/jobs.ts';
+import type { Jobs } from '../../jobs/job-map.ts';
 import { originOf } from '../../lib/outbound-http.ts';
 import { randomToken, type SecretBox } from '../../lib/secrets.ts';
 import { presentTracker, presentTrackerIssue } from './issue-trackers.presenter.ts';
 import type { TrackerIssueRecord, TrackerRecord, UpsertTrackerInput } from './issue-trackers.schema.ts';
-import { claimLinks } from './tracker-dispatch.ts';
+import { claimLinks } from './issue-trackers.subscriber.ts';
 import { lastFour, trackerSettings } from './tracker-settings.ts';
 
 /**

@@ -6,9 +6,23 @@ import { ScanSchema } from '../scans/scans.schema.ts';
 import { scansOfVersion } from '../scans/scans.service.ts';
 import { presentVersion } from './versions.presenter.ts';
 import { CreateVersionBody, UpdateVersionBody, VersionParams, VersionSchema } from './versions.schema.ts';
-import { createVersion, deleteVersion, listVersions, updateVersion } from './versions.service.ts';
+import {
+  createVersion,
+  deleteVersion,
+  listVersions,
+  updateVersion,
+  versionContentCounts,
+} from './versions.service.ts';
 
-const VersionDetailSchema = Type.Intersect([VersionSchema, Type.Object({ scans: Type.Array(ScanSchema) })]);
+const VersionDetailSchema = Type.Intersect([
+  VersionSchema,
+  Type.Object({
+    scans: Type.Array(ScanSchema),
+    /** Findings and scans that deleting the version removes with it. */
+    finding_count: Type.Integer(),
+    scan_count: Type.Integer(),
+  }),
+]);
 
 export function versionRoutes(app: App, { db }: AppContext): void {
   app.get(
@@ -51,7 +65,8 @@ export function versionRoutes(app: App, { db }: AppContext): void {
       config: { access: 'version.read' },
       schema: {
         operationId: 'getVersion',
-        description: 'A version by id or name, with its scans.',
+        description:
+          'A version by id or name, with its scans and how many findings and scans deleting it would remove.',
         tags: ['versions'],
         summary: 'A version (id or name) with its scans',
         params: VersionParams,
@@ -60,7 +75,11 @@ export function versionRoutes(app: App, { db }: AppContext): void {
     },
     async (request) => {
       const { record: version } = resourceOf(request, 'version');
-      return { ...presentVersion(version), scans: await scansOfVersion(db, version.id) };
+      const [scans, counts] = await Promise.all([
+        scansOfVersion(db, version.id),
+        versionContentCounts(db, version.id),
+      ]);
+      return { ...presentVersion(version), scans, ...counts };
     },
   );
 

@@ -98,3 +98,22 @@ export async function deleteVersion(db: Kysely<DB>, { record: version }: InAppli
   }
   await db.deleteFrom('application_versions').where('id', '=', version.id).execute();
 }
+
+/** How many findings and scans belong to a version (what deleting it removes). */
+export async function versionContentCounts(db: Kysely<DB>, versionId: number) {
+  const row = await db
+    .selectNoFrom((eb) => [
+      eb
+        .selectFrom('findings')
+        .select(eb.fn.countAll<string>().as('n'))
+        .where('version_id', '=', versionId)
+        .as('finding_count'),
+      eb
+        .selectFrom('scans')
+        .select(eb.fn.countAll<string>().as('n'))
+        .where('version_id', '=', versionId)
+        .as('scan_count'),
+    ])
+    .executeTakeFirstOrThrow();
+  return { finding_count: Number(row.finding_count), scan_count: Number(row.scan_count) };
+}

@@ -3,7 +3,7 @@ import type { Insertable, Kysely } from 'kysely';
 import type { DB, WebhookDeliveriesTable } from '../../db/schema.ts';
 import { notFound } from '../../errors.ts';
 import { iso } from '../../http/schemas.ts';
-import type { Jobs } from '../../jobs/jobs.ts';
+import type { Jobs } from '../../jobs/job-map.ts';
 import { presentDelivery, type AttemptRow, type DeliveryRow } from './webhooks.presenter.ts';
 import type { DeliveryDetailRecord, DeliveryQueryInput, DeliveryRecord } from './webhooks.schema.ts';
 import type { InApplication, WebhookRow } from '../../access/resources.ts';

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Config } from '../../config.ts';
 import type { DB } from '../../db/schema.ts';
-import type { BatchFailures, BatchJob } from '../../jobs/jobs.ts';
+import type { BatchFailures, BatchJob } from '../../jobs/job-map.ts';
 import { originOf, sendOutbound, type OutboundResponse } from '../../lib/outbound-http.ts';
 import type { Metrics } from '../../observability/metrics.ts';
 import type { SecretBox } from '../../lib/secrets.ts';

@@ -3,7 +3,7 @@ import type { InApplication, ResolvedApplication, WebhookRow } from '../../acces
 import type { UserPrincipal } from '../../access/principal.ts';
 import type { DB } from '../../db/schema.ts';
 import { badRequest } from '../../errors.ts';
-import { parseSubscription } from '../../events/events.ts';
+import { parseSubscription } from '../../events/event-types.ts';
 import { parseCallbackUrl } from '../../lib/callback-url.ts';
 import { originOf } from '../../lib/outbound-http.ts';
 import type { SecretBox } from '../../lib/secrets.ts';

@@ -121,6 +121,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/logout-all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign out everywhere: end all your sessions
+         * @description Ends every session of the caller, this one included, and clears the cookie. The caller's API keys keep working (they are revoked one by one).
+         */
+        post: operations["logoutEverywhere"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/me": {
         parameters: {
             query?: never;
@@ -153,6 +173,150 @@ export interface paths {
          * @description The token a cookie-authenticated client sends as `X-CSRF-Token` on POST, PUT, PATCH and DELETE. Requests authenticated by API key or application token need none.
          */
         get: operations["getCsrfToken"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/oidc/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Single sign-on settings for the sign-in page
+         * @description Whether sign-in through an OpenID provider is on, its display name, and whether password sign-in is limited.
+         */
+        get: operations["getSsoSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/oidc/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Start signing in through the OpenID provider (browser redirect)
+         * @description Redirects the browser to the provider (authorization code flow with PKCE, state and nonce). When the provider cannot be reached the browser goes back to `/login?sso_error=idp_unavailable`.
+         */
+        get: operations["startSsoLogin"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/oidc/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OpenID provider redirect target (sets the session cookie)
+         * @description Where the provider sends the browser back. The state must match this browser’s and a pending sign-in (each is used once); the ID token is checked (signature against the provider’s keys, issuer, audience, expiry, nonce). On success a session cookie is set and the browser returns to where it started; on refusal it goes to `/login?sso_error=<reason>`.
+         */
+        get: operations["finishSsoLogin"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/oidc/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sign out at the provider too (browser redirect)
+         * @description After `POST /api/auth/logout` has ended the scanhub session, sends the browser to the provider’s end-session endpoint (RP-initiated logout) when it has one, else to the sign-in page.
+         */
+        get: operations["ssoLogout"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sso/group-mappings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List identity provider group mappings
+         * @description Every mapping of a provider group to a team and/or the admin role.
+         */
+        get: operations["listIdpGroupMappings"];
+        put?: never;
+        /**
+         * Map a provider group to a team or the admin role
+         * @description Maps a provider group (a value of the groups claim, `OIDC_GROUPS_CLAIM`) to a team, to the admin role, or both. Takes effect at each member’s next sign-in.
+         */
+        post: operations["createIdpGroupMapping"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sso/group-mappings/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an identity provider group mapping
+         * @description Removes a mapping; memberships it made go at each member’s next sign-in.
+         */
+        delete: operations["deleteIdpGroupMapping"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sso/users/{id}/identities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Why a user is (not) on a team: last sign-in claims and mapped teams
+         * @description A user’s links to the provider: the last sign-in’s claims (no tokens are stored), the groups they carried, the teams those map to now, and the teams the user is on by the provider.
+         */
+        get: operations["getUserIdentities"];
         put?: never;
         post?: never;
         delete?: never;
@@ -526,7 +690,7 @@ export interface paths {
         };
         /**
          * A version (id or name) with its scans
-         * @description A version by id or name, with its scans.
+         * @description A version by id or name, with its scans and how many findings and scans deleting it would remove.
          */
         get: operations["getVersion"];
         put?: never;
@@ -1345,6 +1509,130 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/applications/{id}/access": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who can read or write an application, and from where
+         * @description Every read and write grant that reaches the application, with the user’s or team’s name and where it comes from: the application itself (`direct`), its group (`group`) or every application (`everything`).
+         */
+        get: operations["listApplicationAccess"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/groups/{id}/access": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who can read or write a group’s applications, and from where
+         * @description Every read and write grant on the group (`direct`) or on every application (`everything`), with names.
+         */
+        get: operations["listGroupAccess"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/groups/{id}/permissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Grant read or write on a group to a user or team
+         * @description Grants `read` or `write` on the group, and so on every application in it, to `user:<id>` or `team:<id>`.
+         */
+        post: operations["grantGroupAccess"];
+        /**
+         * Remove a grant from a group
+         * @description Removes a grant from the group.
+         */
+        delete: operations["revokeGroupAccess"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{id}/assignees": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * People a finding of this application can be assigned to
+         * @description The active users who can read the application, and so can be assigned its findings (names and emails only), optionally those whose name or email contains `q`.
+         */
+        get: operations["listApplicationAssignees"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/directory/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search people by name or email (names and emails only)
+         * @description Active users whose name or email contains `q` (case-insensitive), one page at a time: only id, name and email.
+         */
+        get: operations["searchDirectoryUsers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/directory/teams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search teams by name (names only)
+         * @description Teams whose name contains `q` (case-insensitive), one page at a time: only id and name.
+         */
+        get: operations["searchDirectoryTeams"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/integrations/{provider}/webhook/{trackerId}": {
         parameters: {
             query?: never;
@@ -1388,6 +1676,54 @@ export interface components {
             id: number;
             sessions_revoked: number;
             api_keys_revoked: number;
+        };
+        /** SsoSettings */
+        SsoSettings: {
+            enabled: boolean;
+            provider_name: string | null;
+            login_url: string | null;
+            /** @enum {unknown} */
+            password_login: "enabled" | "break_glass_only";
+        };
+        /** IdpGroupMapping */
+        IdpGroupMapping: {
+            id: number;
+            idp_group: string;
+            team_id: number | null;
+            team_name: string | null;
+            grants_admin: boolean;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** Deleted */
+        Deleted: {
+            id: number;
+            deleted: boolean;
+        };
+        /** UserIdentity */
+        UserIdentity: {
+            issuer: string;
+            subject: string;
+            last_login_at: string | null;
+            claims: {
+                [key: string]: unknown;
+            };
+            groups: string[];
+            mapped_teams: {
+                id: number;
+                name: string;
+            }[];
+            maps_to_admin: boolean;
+            idp_teams: {
+                id: number;
+                name: string;
+            }[];
+            admin_from_idp: boolean;
+        };
+        /** UserIdentities */
+        UserIdentities: {
+            user_id: number;
+            identities: components["schemas"]["UserIdentity"][];
         };
         /** ApiKey */
         ApiKey: {
@@ -1457,11 +1793,6 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
-        };
-        /** Deleted */
-        Deleted: {
-            id: number;
-            deleted: boolean;
         };
         /** RegeneratedToken */
         RegeneratedToken: {
@@ -1892,6 +2223,56 @@ export interface components {
             success: boolean;
             message: string;
         };
+        /** AccessEntry */
+        AccessEntry: {
+            permission_id: number;
+            subject: string;
+            /** @enum {unknown} */
+            subject_kind: "user" | "team";
+            name: string;
+            email: null | string;
+            /** @enum {unknown} */
+            action: "read" | "write";
+            /** @enum {unknown} */
+            source: "direct" | "group" | "everything";
+            group: null | {
+                id: number;
+                name: string;
+                path: string;
+            };
+        };
+        /** AccessList */
+        AccessList: {
+            entries: components["schemas"]["AccessEntry"][];
+            can_administer: boolean;
+        };
+        /** DirectoryUser */
+        DirectoryUser: {
+            id: number;
+            name: string;
+            email: string;
+        };
+        /** DirectoryPagination */
+        DirectoryPagination: {
+            page: number;
+            per_page: number;
+            total: number;
+        };
+        /** DirectoryUserPage */
+        DirectoryUserPage: {
+            items: components["schemas"]["DirectoryUser"][];
+            pagination: components["schemas"]["DirectoryPagination"];
+        };
+        /** DirectoryTeam */
+        DirectoryTeam: {
+            id: number;
+            name: string;
+        };
+        /** DirectoryTeamPage */
+        DirectoryTeamPage: {
+            items: components["schemas"]["DirectoryTeam"][];
+            pagination: components["schemas"]["DirectoryPagination"];
+        };
         /**
          * Problem
          * @description RFC 9457 problem details
@@ -2156,6 +2537,31 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
         };
     };
+    logoutEverywhere: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sign out everywhere: end all your sessions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        sessions_revoked: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
     getCurrentUser: {
         parameters: {
             query?: never;
@@ -2203,6 +2609,206 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getSsoSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Single sign-on settings for the sign-in page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoSettings"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    startSsoLogin: {
+        parameters: {
+            query?: {
+                next?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Start signing in through the OpenID provider (browser redirect) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    finishSsoLogin: {
+        parameters: {
+            query?: {
+                code?: string;
+                state?: string;
+                iss?: string;
+                error?: string;
+                error_description?: string;
+                session_state?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OpenID provider redirect target (sets the session cookie) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    ssoLogout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sign out at the provider too (browser redirect) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listIdpGroupMappings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List identity provider group mappings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdpGroupMapping"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createIdpGroupMapping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    idp_group: string;
+                    team_id?: number | null;
+                    grants_admin?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Map a provider group to a team or the admin role */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdpGroupMapping"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    deleteIdpGroupMapping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Delete an identity provider group mapping */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getUserIdentities: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Why a user is (not) on a team: last sign-in claims and mapped teams */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserIdentities"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
         };
     };
@@ -3032,6 +3638,8 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Version"] & {
                         scans: components["schemas"]["Scan"][];
+                        finding_count: number;
+                        scan_count: number;
                     };
                 };
             };
@@ -5055,6 +5663,221 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listApplicationAccess: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Who can read or write an application, and from where */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listGroupAccess: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Who can read or write a group’s applications, and from where */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    grantGroupAccess: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description `user:<id>` or `team:<id>` */
+                    subject: string;
+                    /** @enum {unknown} */
+                    action: "read" | "write";
+                };
+            };
+        };
+        responses: {
+            /** @description Grant read or write on a group to a user or team */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Permission"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    revokeGroupAccess: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description `user:<id>` or `team:<id>` */
+                    subject: string;
+                    /** @enum {unknown} */
+                    action: "read" | "write";
+                };
+            };
+        };
+        responses: {
+            /** @description Remove a grant from a group */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Permission"] & {
+                        deleted: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listApplicationAssignees: {
+        parameters: {
+            query?: {
+                /** @description Part of a name or email */
+                q?: string;
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description People a finding of this application can be assigned to */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DirectoryUserPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    searchDirectoryUsers: {
+        parameters: {
+            query?: {
+                /** @description Part of a name or email */
+                q?: string;
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Search people by name or email (names and emails only) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DirectoryUserPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    searchDirectoryTeams: {
+        parameters: {
+            query?: {
+                /** @description Part of a name or email */
+                q?: string;
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Search teams by name (names only) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DirectoryTeamPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
         };
     };

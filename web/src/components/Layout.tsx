@@ -37,8 +37,12 @@ export function Layout() {
   async function signOut() {
     await api.POST('/api/auth/logout');
     rememberCsrfToken(undefined);
+    const sso = await api.GET('/api/auth/oidc/settings');
     queryClient.clear();
-    navigate('/login');
+    // With single sign-on on, end the provider's session too (RP-initiated logout), so the next
+    // "Sign in with …" asks again.
+    if (sso.data?.enabled) window.location.assign('/api/auth/oidc/logout');
+    else navigate('/login');
   }
 
   return (
@@ -62,8 +66,9 @@ export function Layout() {
             </Text>
           </Group>
           <Group>
-            <Text size="sm" c="dimmed">
+            <Text component={Link} to="/profile" size="sm" c="dimmed">
               {me.data?.email}
+              <span className="sr-only"> (your profile)</span>
             </Text>
             <Button variant="default" size="xs" onClick={() => void signOut()}>
               Sign out

@@ -2,6 +2,7 @@ import { Anchor, Badge, Group, Stack, Tabs, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { api, unwrap } from '../api/client';
+import { AccessPanel } from '../components/AccessPanel';
 import { PageTitle, QueryState } from '../components/ui';
 import { Compare } from './application/Compare';
 import { IssueTracker } from './application/IssueTracker';
@@ -29,7 +30,10 @@ export function ApplicationPage() {
             <Anchor component={Link} to="/applications">
               Applications
             </Anchor>
-            <Text c="dimmed">/ {app.group_path}</Text>
+            <Text c="dimmed">/</Text>
+            <Anchor component={Link} to={`/groups/${app.group_id}`}>
+              {app.group_path}
+            </Anchor>
           </Group>
           <PageTitle title={app.name} />
           <Group gap="xs">
@@ -66,6 +70,7 @@ export function ApplicationPage() {
             </Tabs.Panel>
             <Tabs.Panel value="settings" pt="md">
               <Stack gap="xl">
+                <AccessPanel target={{ kind: 'application', id: app.id }} />
                 <Webhooks applicationId={app.id} />
                 <Policies applicationId={app.id} groupId={app.group_id} />
                 <IssueTracker applicationId={app.id} />

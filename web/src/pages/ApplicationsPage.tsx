@@ -176,7 +176,11 @@ export function ApplicationsPage() {
                         {app.slug}
                       </Text>
                     </Table.Td>
-                    <Table.Td>{app.group_path}</Table.Td>
+                    <Table.Td>
+                      <Anchor component={Link} to={`/groups/${app.group_id}`}>
+                        {app.group_path}
+                      </Anchor>
+                    </Table.Td>
                     <Table.Td>{app.asset_criticality}</Table.Td>
                     <Table.Td style={{ wordBreak: 'break-all' }}>{app.repository_url ?? '—'}</Table.Td>
                     <Table.Td>{formatDate(app.created_at)}</Table.Td>

@@ -30,7 +30,7 @@ import {
   statusLabel,
   type Status,
 } from '../components/ui';
-import { useAssignableUsers } from '../hooks';
+import { useAssignees, type Person } from '../hooks';
 import { TrackerIssueCard } from './finding/TrackerIssueCard';
 
 type Finding = Schemas['Finding'] & {
@@ -114,7 +114,7 @@ function RiskExplained({ finding }: { finding: Finding }) {
   );
 }
 
-function describeEntry(entry: Schemas['TimelineEntry'], users: Schemas['User'][]): string {
+function describeEntry(entry: Schemas['TimelineEntry'], users: Person[]): string {
   const who = entry.actor.type === 'user' ? entry.actor.name || entry.actor.email : entry.actor.name;
   const person = (id: number | null) =>
     id === null ? 'nobody' : (users.find((user) => user.id === id)?.email ?? `user ${id}`);
@@ -249,7 +249,7 @@ function CommentThread({
 
 function Triage({ finding }: { finding: Finding }) {
   const queryClient = useQueryClient();
-  const users = useAssignableUsers();
+  const users = useAssignees(finding.application_id);
   const [assignee, setAssignee] = useState<string | null>(
     finding.assignee_id ? String(finding.assignee_id) : null,
   );
@@ -338,7 +338,7 @@ function Triage({ finding }: { finding: Finding }) {
 }
 
 function FindingView({ finding }: { finding: Finding }) {
-  const users = useAssignableUsers();
+  const users = useAssignees(finding.application_id);
   const application = useQuery({
     queryKey: ['applications', String(finding.application_id)],
     queryFn: () =>

@@ -28,7 +28,7 @@ import {
   statusLabel,
   type Status,
 } from '../components/ui';
-import { useApplications, useAssignableUsers, useScannerTypes, useVersions } from '../hooks';
+import { useApplications, useAssignees, useScannerTypes, useVersions } from '../hooks';
 
 const SORTS = [
   { value: 'risk_score', label: 'Risk (highest first)' },
@@ -84,7 +84,6 @@ export function FindingsPage() {
   const applications = useApplications();
   const versions = useVersions(filters.application);
   const scanners = useScannerTypes();
-  const users = useAssignableUsers();
   const queryClient = useQueryClient();
   const [selected, setSelected] = useState<number[]>([]);
   const [search, setSearch] = useState(filters.q);
@@ -121,6 +120,14 @@ export function FindingsPage() {
   });
 
   const rows = findings.data?.findings ?? [];
+  // Teammates are offered when everything selected (or filtered) belongs to one application.
+  const selectedApplications = new Set(
+    rows.filter((row) => selected.includes(row.id)).map((row) => row.application_id),
+  );
+  const [onlyApplication] = selectedApplications.size === 1 ? [...selectedApplications] : [];
+  const users = useAssignees(
+    onlyApplication ?? (filters.application ? Number(filters.application) : undefined),
+  );
   const allSelected = rows.length > 0 && rows.every((row) => selected.includes(row.id));
   const userOptions = users.map((user) => ({
     value: String(user.id),

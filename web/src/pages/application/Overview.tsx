@@ -17,6 +17,7 @@ import { api, fieldErrors, unwrap, type Schemas } from '../../api/client';
 import { ProblemAlert, QueryState, formatDate } from '../../components/ui';
 import { useVersions } from '../../hooks';
 import { TokenShownOnce } from './TokenShownOnce';
+import { VersionActions } from './VersionActions';
 
 type Application = Schemas['Application'] & { default_version: Schemas['Version'] | null };
 
@@ -46,6 +47,12 @@ export function Overview({ application }: { application: Application }) {
   const queryClient = useQueryClient();
   const id = String(application.id);
   const versions = useVersions(id);
+  // Whether the caller may change versions: the access list says (readers see the table only).
+  const access = useQuery({
+    queryKey: ['application', application.id, 'access'],
+    queryFn: () => unwrap(api.GET('/api/applications/{id}/access', { params: { path: { id } } })),
+  });
+  const canWrite = access.data?.can_administer ?? false;
   const scans = useQuery({
     queryKey: ['scans', application.id],
     queryFn: () =>
@@ -93,17 +100,27 @@ export function Overview({ application }: { application: Application }) {
                   <Table.Th scope="col">Branch</Table.Th>
                   <Table.Th scope="col">Tag</Table.Th>
                   <Table.Th scope="col">Created</Table.Th>
+                  {canWrite ? (
+                    <Table.Th scope="col">
+                      <span className="sr-only">Actions</span>
+                    </Table.Th>
+                  ) : null}
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
                 {list.map((item) => (
-                  <Table.Tr key={item.id}>
+                  <Table.Tr key={item.id} data-testid="version-row">
                     <Table.Td>
                       {item.name} {item.is_default ? <Badge size="xs">default</Badge> : null}
                     </Table.Td>
                     <Table.Td>{item.branch ?? '—'}</Table.Td>
                     <Table.Td>{item.tag ?? '—'}</Table.Td>
                     <Table.Td>{formatDate(item.created_at)}</Table.Td>
+                    {canWrite ? (
+                      <Table.Td>
+                        <VersionActions applicationId={application.id} version={item} />
+                      </Table.Td>
+                    ) : null}
                   </Table.Tr>
                 ))}
               </Table.Tbody>

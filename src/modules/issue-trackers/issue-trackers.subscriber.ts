@@ -1,20 +1,20 @@
-import type { Selectable, Transaction } from 'kysely';
-import type { DB, EventsTable, SeverityName, TrackerProvider } from '../../db/schema.ts';
+import type { Transaction } from 'kysely';
+import type { DB, SeverityName, TrackerProvider } from '../../db/schema.ts';
 import { OPEN_STATUSES } from '../../domain/findings/lifecycle.ts';
 import { severityRank } from '../../domain/findings/severity.ts';
-import type { Jobs } from '../../jobs/jobs.ts';
+import type { AfterCommitContext, OutboxEvent, Subscriber } from '../../events/subscribers.ts';
 
 /**
- * The outbox's tracker side, run by the dispatcher in its transaction after commit of the change:
+ * The issue trackers' after-commit reaction, run by the outbox dispatcher in its transaction:
  * `finding.created` claims a link for each new finding at or above the threshold (auto-create) and
  * sends its `create` job; `finding.status_changed` sends a `sync` job for the finding's links. An
  * event the dispatcher reads twice (an upload's event is sent in slices) claims nothing twice: the
  * claim is the link's unique key. Events a policy re-sent to webhooks (`policy_id`) are skipped.
  */
-export async function queueTrackerWork(
+async function queueTrackerWork(
   trx: Transaction<DB>,
-  jobs: Jobs,
-  events: readonly Selectable<EventsTable>[],
+  jobs: AfterCommitContext['jobs'],
+  events: readonly OutboxEvent[],
 ): Promise<number> {
   const relevant = events.filter(
     (event) =>
@@ -54,11 +54,21 @@ export async function queueTrackerWork(
   return created.length + synced.size;
 }
 
+/** Auto-filing and status sync: done with every event it is given (a second reading claims nothing twice). */
+export const trackerSubscriber: Subscriber = {
+  name: 'issue-trackers',
+  events: ['finding.created', 'finding.status_changed'],
+  afterCommit: async (trx, events, { jobs }) => {
+    await queueTrackerWork(trx, jobs, events);
+    return { done: events.map((event) => event.id) };
+  },
+};
+
 /** Claims links for the open findings an event announces (one, or an upload's) at the threshold. */
 async function claimNewFindings(
   trx: Transaction<DB>,
   tracker: { id: number; provider: TrackerProvider; severity_threshold: SeverityName },
-  event: Selectable<EventsTable>,
+  event: OutboxEvent,
 ): Promise<number[]> {
   const firstScanId = Number(event.data?.['first_scan_id']);
   const versionId = Number(event.data?.['version_id']);

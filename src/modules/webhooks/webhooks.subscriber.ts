@@ -1,24 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
-import type { DB, EventsTable, WebhookDeliveriesTable } from '../../db/schema.ts';
-import { subscribesTo } from '../../events/events.ts';
+import type { Insertable, Transaction } from 'kysely';
+import type { DB, WebhookDeliveriesTable } from '../../db/schema.ts';
+import { EVENT_TYPES, subscribesTo } from '../../events/event-types.ts';
+import type { AfterCommitContext, OutboxEvent, Subscriber } from '../../events/subscribers.ts';
 import { iso } from '../../http/schemas.ts';
-import type { Jobs } from '../../jobs/jobs.ts';
 import { presentFinding } from '../findings/findings.presenter.ts';
-import { queueTrackerWork } from '../issue-trackers/tracker-dispatch.ts';
 import { findingsByIds } from '../findings/findings.repository.ts';
 import { presentScan } from '../scans/scans.presenter.ts';
 
 /**
- * The outbox dispatcher: committed events become webhook deliveries. Each event is taken once (row
- * locks skip what another dispatcher holds; the job itself runs one at a time), expanded into one
- * message per finding (an upload announces its new findings with one event), and each message into
- * one delivery per webhook that subscribes to it — or, for a policy's `webhook` action, per active
- * webhook of the application. Deliveries and their jobs are written in the same transaction that
- * marks the events processed, so a crash in between leaves the events to the next run.
+ * The webhooks' after-commit reaction: each committed event is expanded into one message per finding
+ * (an upload announces its new findings with one event), and each message into one delivery per
+ * webhook that subscribes to it — or, for a policy's `webhook` action, per active webhook of the
+ * application. Deliveries and their jobs are written in the outbox dispatcher's transaction.
  */
 
-const EVENT_BATCH = 100;
 /**
  * Messages per transaction. An upload's `finding.created` may stand for 100k findings; it is sent in
  * slices, its progress kept in `dispatch_cursor`, so no transaction holds the database for long
@@ -26,7 +22,6 @@ const EVENT_BATCH = 100;
  */
 const MESSAGE_BUDGET = 500;
 
-type EventRow = Selectable<EventsTable>;
 type WebhookTarget = { id: number; application_id: number; events: string[] };
 type ApplicationRef = { id: number; slug: string; group_id: number };
 type DeliveryInsert = Insertable<WebhookDeliveriesTable>;
@@ -36,30 +31,15 @@ interface Message {
   data: Record<string, unknown>;
 }
 
-/** Sends deliveries for every committed event not yet dispatched; returns how many it created. */
-export async function dispatchEvents(context: { db: Kysely<DB>; jobs: Jobs }): Promise<number> {
-  let created = 0;
-  for (;;) {
-    const slice = await context.db.transaction().execute((trx) => dispatchSlice(trx, context.jobs));
-    if (slice === null) return created;
-    created += slice;
-  }
-}
-
-/** One transaction's worth: events in id order until the message budget is spent; null when none wait. */
-async function dispatchSlice(trx: Transaction<DB>, jobs: Jobs): Promise<number | null> {
-  const events = await trx
-    .selectFrom('events')
-    .selectAll()
-    .where('processed_at', 'is', null)
-    .orderBy('id')
-    .limit(EVENT_BATCH)
-    .forUpdate()
-    .skipLocked()
-    .execute();
-  if (events.length === 0) return null;
-  // Issue-tracker work for the same events; idempotent, so an event read again claims nothing twice.
-  await queueTrackerWork(trx, jobs, events);
+/**
+ * Creates the deliveries of events in id order until the message budget is spent; done with the
+ * events it sent whole, and with those no webhook wants. An event it stopped in keeps its cursor.
+ */
+async function deliverEvents(
+  trx: Transaction<DB>,
+  events: readonly OutboxEvent[],
+  { jobs }: AfterCommitContext,
+): Promise<{ done: number[] }> {
   const applicationIds = [...new Set(events.flatMap((event) => event.application_id ?? []))];
   const [webhooks, applications] = applicationIds.length
     ? await Promise.all([
@@ -78,7 +58,6 @@ async function dispatchSlice(trx: Transaction<DB>, jobs: Jobs): Promise<number |
       ])
     : [[], []];
   let budget = MESSAGE_BUDGET;
-  let deliveries = 0;
   const done: number[] = [];
   for (const event of events) {
     if (budget <= 0) break;
@@ -94,7 +73,7 @@ async function dispatchSlice(trx: Transaction<DB>, jobs: Jobs): Promise<number |
     }
     const messages = await messagesOf(trx, event, budget);
     budget -= Math.max(1, messages.list.length);
-    deliveries += await insertDeliveries(trx, jobs, deliveryRows(event, application, targets, messages.list));
+    await insertDeliveries(trx, jobs, deliveryRows(event, application, targets, messages.list));
     if (messages.cursor === null) {
       done.push(event.id);
     } else {
@@ -106,14 +85,18 @@ async function dispatchSlice(trx: Transaction<DB>, jobs: Jobs): Promise<number |
       break;
     }
   }
-  if (done.length > 0) {
-    await trx.updateTable('events').set({ processed_at: new Date() }).where('id', 'in', done).execute();
-  }
-  return deliveries;
+  return { done };
 }
 
+/** Webhooks receive every event type; which webhook wants which event is its own subscription. */
+export const webhookSubscriber: Subscriber = {
+  name: 'webhooks',
+  events: EVENT_TYPES,
+  afterCommit: deliverEvents,
+};
+
 function deliveryRows(
-  event: EventRow,
+  event: OutboxEvent,
   application: ApplicationRef,
   targets: readonly WebhookTarget[],
   messages: readonly Message[],
@@ -142,7 +125,7 @@ function deliveryRows(
 /** Inserts deliveries and sends their jobs in the caller's transaction; returns how many. */
 export async function insertDeliveries(
   trx: Transaction<DB>,
-  jobs: Jobs,
+  jobs: AfterCommitContext['jobs'],
   rows: readonly DeliveryInsert[],
 ): Promise<number> {
   if (rows.length === 0) return 0;
@@ -169,7 +152,7 @@ export async function insertDeliveries(
  */
 async function messagesOf(
   trx: Transaction<DB>,
-  event: EventRow,
+  event: OutboxEvent,
   limit: number,
 ): Promise<{ list: Message[]; cursor: number | null }> {
   const extra = event.data ?? {};
@@ -197,7 +180,7 @@ async function messagesOf(
 /** Finding ids an event is about: its own, or the next slice of an upload's new findings. */
 async function findingIdsOf(
   trx: Transaction<DB>,
-  event: EventRow,
+  event: OutboxEvent,
   limit: number,
 ): Promise<{ ids: number[]; cursor: number | null }> {
   if (event.finding_id !== null) return { ids: [event.finding_id], cursor: null };

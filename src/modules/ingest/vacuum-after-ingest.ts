@@ -1,5 +1,5 @@
-import { compactFindingCounts } from '../../modules/findings/finding-counts.repository.ts';
-import type { JobContext } from '../jobs.ts';
+import { compactFindingCounts } from '../findings/finding-counts.repository.ts';
+import type { JobContext } from '../../app-context.ts';
 
 /**
  * What a big upload leaves dead rows in. Vacuuming the whole database instead made every big upload

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { discardAbandonedStaging } from '../../ingest/stage.ts';
-import { compactFindingCounts } from '../../modules/findings/finding-counts.repository.ts';
-import type { JobContext } from '../jobs.ts';
+import { compactFindingCounts } from '../findings/finding-counts.repository.ts';
+import type { JobContext } from '../../app-context.ts';
 
 const HOUR = 3_600_000;
 /** No upload stages for this long; older rows belong to a process that died mid-upload. */
