@@ -13,12 +13,16 @@ const EXIT_CODES = `Exit codes:
   0  success (the gate, if any, passed)
   1  the quality gate failed
   2  usage error (bad flag, missing file, no URL or credentials)
-  3  server or network error (unreachable after retries, 5xx, upload refused, scan failed, bad credentials)`;
+  3  server or network error (unreachable after retries, 5xx, upload refused, scan failed, bad credentials;
+     also GitHub/GitLab refusing the --pr-comment: 401/403 rights, 404 wrong pull request)`;
 
 const ENVIRONMENT = `Environment:
   SCANHUB_URL      server URL (--url)
   SCANHUB_TOKEN    application API token, sent as X-Api-Token (--token)
   SCANHUB_API_KEY  user API key, sent as X-Api-Key (--api-key; needs --application)
+  GITHUB_TOKEN, GITHUB_REPOSITORY, GITHUB_EVENT_PATH, GITHUB_API_URL    --pr-comment on GitHub Actions
+  GITLAB_TOKEN or CI_JOB_TOKEN, CI_PROJECT_ID, CI_MERGE_REQUEST_IID,
+  CI_API_V4_URL, CI_COMMIT_SHA                                          --pr-comment on GitLab CI
   NO_COLOR         no colours (colours are used only on a terminal anyway)`;
 
 function build(): CAC {
