@@ -179,6 +179,7 @@ describe('GET /api/auth/me', () => {
     expect(bySession.json()).toMatchObject({
       user: { id: member.id, email: member.email },
       authenticated_by: 'session',
+      identity_provider: null, // a password account: scanhub manages its password
     });
     const byKey = await t.app.inject({ url: '/api/auth/me', headers: admin.headers });
     expect(byKey.json()).toMatchObject({

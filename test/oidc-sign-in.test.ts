@@ -156,6 +156,8 @@ describe('code flow against oidc-provider', () => {
       name: 'Alice Liddell',
       role: 'member',
     });
+    // Their password is the provider's business: the profile page says so instead of offering a form.
+    expect(me.json().identity_provider).toBe('Test IdP');
     const userId = me.json().user.id as number;
     expect(await memberships(userId)).toEqual([{ team_id: red, source: 'idp' }]);
 

@@ -9,6 +9,7 @@ import { ChangePasswordBody, PasswordChangedSchema, UserSchema } from '../users/
 import { getUser } from '../users/users.service.ts';
 import { LoginBody } from './auth.schema.ts';
 import { login, logout, logoutEverywhere } from './auth.service.ts';
+import { signedInThroughProvider } from '../sso/identity.service.ts';
 import { passwordLoginAllowed } from '../sso/sign-in.service.ts';
 import { countLoginAttempt } from './login-throttle.ts';
 
@@ -141,13 +142,22 @@ export function authRoutes(app: App, { db, config, secretKey }: AppContext): voi
         tags: ['auth'],
         summary: 'The signed-in user',
         response: {
-          200: Type.Object({ user: UserSchema, authenticated_by: Type.Enum(['session', 'api_key']) }),
+          200: Type.Object({
+            user: UserSchema,
+            authenticated_by: Type.Enum(['session', 'api_key']),
+            /** The identity provider that signs this user in (its display name), or null: their password is managed there. */
+            identity_provider: Type.Union([Type.String(), Type.Null()]),
+          }),
         },
       },
     },
     async (request) => {
       const user = currentUser(request);
-      return { user: await getUser(db, user, String(user.id)), authenticated_by: user.via };
+      return {
+        user: await getUser(db, user, String(user.id)),
+        authenticated_by: user.via,
+        identity_provider: await signedInThroughProvider(db, config.oidc, user.id),
+      };
     },
   );
 

@@ -233,3 +233,21 @@ export async function resolveSignIn(
     return { userId, created, teamIds, admin };
   });
 }
+
+/**
+ * The display name of the provider that signs this user in, when an identity of the (one)
+ * configured provider is linked to them (their password is then the provider's business); else null.
+ */
+export async function signedInThroughProvider(
+  db: Kysely<DB>,
+  settings: OidcConfig | undefined,
+  userId: number,
+): Promise<string | null> {
+  if (!settings) return null;
+  const linked = await db
+    .selectFrom('user_identities')
+    .select('id')
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return linked ? settings.providerName : null;
+}

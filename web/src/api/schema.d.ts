@@ -2581,6 +2581,7 @@ export interface operations {
                         user: components["schemas"]["User"];
                         /** @enum {unknown} */
                         authenticated_by: "session" | "api_key";
+                        identity_provider: string | null;
                     };
                 };
             };

@@ -13,22 +13,19 @@ import {
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { api, fieldErrors, rememberCsrfToken, unwrap, type Schemas } from '../api/client';
-import { useMe } from '../auth';
+import { api, fieldErrors, rememberCsrfToken, unwrap } from '../api/client';
+import { useMe, type SignedInUser } from '../auth';
 import { PageLoader, PageTitle, ProblemAlert } from '../components/ui';
 import { ApiKeysPanel } from './ApiKeysPage';
 
-type User = Schemas['User'];
+type User = SignedInUser;
 
 /**
- * The identity provider that manages this account's password, or null when scanhub does. Sign-in
- * through an IdP does not exist yet; when it does, the user record names the provider (read here as
- * `identity_provider`) and the password form gives way to a pointer to it.
+ * The identity provider that manages this account's password (`GET /api/auth/me` names it when the
+ * user signs in through single sign-on), or null when scanhub does.
  */
 export function passwordManagedBy(user: User): string | null {
-  return 'identity_provider' in user && typeof user.identity_provider === 'string'
-    ? user.identity_provider
-    : null;
+  return user.identity_provider;
 }
 
 function NameForm({ user }: { user: User }) {
