@@ -228,7 +228,7 @@ describe('scanhub upload --pr-comment on GitHub', () => {
     expect(forge.comments.get(100)).toContain('**Gate passed**');
   }, 90_000);
 
-  it('--pr-annotations: a scanhub check run annotating new findings on changed lines only; a rerun updates it', async () => {
+  it('--pr-annotations: a scanhub check run annotating new findings on changed lines only; a rerun makes a new run', async () => {
     const app = await makeApplication(t, admin);
     const env = githubEnv(app.api_token);
     await cli(['upload', sarifFile('am.sarif', BASE), '--version', 'main'], env);
@@ -252,9 +252,11 @@ describe('scanhub upload --pr-comment on GitHub', () => {
     forge.requests = [];
     const rerun = await cli([...args, '--pr-comment', '--pr-annotations'], env);
     expect(rerun.code, rerun.stderr).toBe(1);
-    expect(forge.writes().map((r) => `${r.method} ${r.path}`)).toEqual([
-      `PATCH /repos/acme/shop/check-runs/${[...forge.checkRuns.keys()][0]}`,
-    ]);
+    // GitHub appends an update's annotations to the run's own: a rerun makes a new run (the newest
+    // one is shown), so no finding is annotated twice.
+    const rerunWrites = forge.writes();
+    expect(rerunWrites.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /repos/acme/shop/check-runs']);
+    expect(rerunWrites[0]?.body?.output?.annotations).toHaveLength(1);
 
     const gitlabOnly = await cli([...args, '--pr-comment', '--pr-annotations', '--forge', 'gitlab'], {
       ...env,

@@ -55,7 +55,7 @@ const bounded = (text: string, max: number) => (text.length > max ? `${text.slic
 /**
  * A completed `scanhub` check run on the head commit with one annotation per new finding on a
  * line the pull request changed (batches of 50: created with the first, updated with the rest);
- * the conclusion is the gate's. A rerun on the same commit updates the run it made before.
+ * the conclusion is the gate's. A rerun on the same commit makes a new run, which GitHub shows instead.
  */
 export async function publishCheckRun(
   target: ReviewTarget,
@@ -88,26 +88,16 @@ export async function publishCheckRun(
     annotations: batch,
   });
   const repo = `/repos/${target.repository}`;
-  const existing = await forgeJson<{ check_runs: CheckRun[] }>(
-    target,
-    options,
-    'GET',
-    `${repo}/commits/${encodeURIComponent(target.headSha)}/check-runs?check_name=scanhub&per_page=1`,
-  );
-  const first = annotations.slice(0, BATCH);
-  const run = existing.check_runs[0]
-    ? await forgeJson<CheckRun>(target, options, 'PATCH', `${repo}/check-runs/${existing.check_runs[0].id}`, {
-        status: 'completed',
-        conclusion,
-        output: output(first),
-      })
-    : await forgeJson<CheckRun>(target, options, 'POST', `${repo}/check-runs`, {
-        name: 'scanhub',
-        head_sha: target.headSha,
-        status: 'completed',
-        conclusion,
-        output: output(first),
-      });
+  // A new run each time, never an update of the last: GitHub appends the annotations of every update
+  // to a run's own, so updating a rerun's run would show each finding twice. The pull request shows
+  // the newest run of a name for the head commit, with only its annotations.
+  const run = await forgeJson<CheckRun>(target, options, 'POST', `${repo}/check-runs`, {
+    name: 'scanhub',
+    head_sha: target.headSha,
+    status: 'completed',
+    conclusion,
+    output: output(annotations.slice(0, BATCH)),
+  });
   for (let start = BATCH; start < annotations.length; start += BATCH)
     await forgeJson<CheckRun>(target, options, 'PATCH', `${repo}/check-runs/${run.id}`, {
       output: output(annotations.slice(start, start + BATCH)),
