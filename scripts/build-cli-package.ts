@@ -30,11 +30,21 @@ const result = await build({
 chmodSync(outfile, 0o755);
 const inputs = Object.keys(result.metafile.inputs);
 // The client must not pull server code in: only src/cli, the severity scale and the statuses (the
-// gate's "open" is the server's), and the two export helpers it shares with the server (pure functions).
+// gate's "open" is the server's), the two export helpers it shares with the server (pure functions),
+// and the format detection and parsers (pure, content only) by which `upload` tells which files
+// would share a scanner scope.
+const DETECTION = [
+  'src/ingest/parsers/',
+  'src/ingest/detect.ts',
+  'src/ingest/sniff.ts',
+  'src/ingest/upload-input.ts',
+  'src/ingest/repository-path.ts',
+];
 const server = inputs.filter(
   (file) =>
     file.startsWith('src/') &&
     !file.startsWith('src/cli/') &&
+    !DETECTION.some((allowed) => file.startsWith(allowed)) &&
     ![
       'src/domain/findings/severity.ts',
       'src/domain/findings/lifecycle.ts',

@@ -123,6 +123,7 @@ function sampleBody(endpoint: Endpoint): Record<string, unknown> | undefined {
     'POST /api/policies/test': policySample(),
     'PUT /api/policies/:id': policySample(),
     'PATCH /api/policies/:id': { name: 'hostile policy', enabled: false },
+    'POST /api/sso/group-mappings': { idp_group: 'hostile-group', grants_admin: false },
     'POST /api/applications/:id/issue-tracker': {
       provider: 'github',
       token: 'ghp_hostile',
@@ -145,6 +146,9 @@ function pathValues(url: string): Record<string, string> {
     [/^\/api\/api-keys\/:id/, ids.apiKey],
     [/^\/api\/(admin\/)?scanner-types\/:id/, ids.scannerType],
     [/^\/api\/policies\/:id/, ids.policy],
+    [/^\/api\/sso\/users\/:id/, ids.member],
+    // Single sign-on is off in this app: every mapping route answers 404 whatever the id.
+    [/^\/api\/sso\/group-mappings\/:id/, 1],
   ];
   const id = byPrefix.find(([pattern]) => pattern.test(url))?.[1];
   const values: Record<string, string> = {

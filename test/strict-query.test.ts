@@ -23,8 +23,12 @@ import { createTestApp, type TestApp } from './support/test-app.ts';
 
 type QuerySchema = { properties?: Record<string, unknown>; additionalProperties?: unknown };
 
-/** Routes that take any parameter on purpose (a tracker may append its own to a webhook URL). */
-const OPEN_QUERY = ['POST /api/integrations/:provider/webhook/:trackerId'];
+/**
+ * Routes that take any parameter on purpose: an identity provider's redirect may carry parameters
+ * of its own beside code and state (RFC 6749 lets it), and a tracker may append its own to a
+ * webhook URL.
+ */
+const OPEN_QUERY = ['GET /api/auth/oidc/callback', 'POST /api/integrations/:provider/webhook/:trackerId'];
 
 const collected: RouteOptions[] = [];
 let t: TestApp;

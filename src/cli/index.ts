@@ -5,18 +5,24 @@ import type { GateSpec } from './gate.ts';
 import { ApiClient } from './http-client.ts';
 import { connection, parseSeverity, stringOption } from './options.ts';
 import { Output } from './output.ts';
+import { reviewTarget } from './pr-feedback/ci-environment.ts';
+import type { FeedbackRequest } from './pr-feedback/post-feedback.ts';
 import { runUpload } from './upload-command.ts';
 
 const EXIT_CODES = `Exit codes:
   0  success (the gate, if any, passed)
   1  the quality gate failed
   2  usage error (bad flag, missing file, no URL or credentials)
-  3  server or network error (unreachable after retries, 5xx, upload refused, scan failed, bad credentials)`;
+  3  server or network error (unreachable after retries, 5xx, upload refused, scan failed, bad credentials;
+     also GitHub/GitLab refusing the --pr-comment: 401/403 rights, 404 wrong pull request)`;
 
 const ENVIRONMENT = `Environment:
   SCANHUB_URL      server URL (--url)
   SCANHUB_TOKEN    application API token, sent as X-Api-Token (--token)
   SCANHUB_API_KEY  user API key, sent as X-Api-Key (--api-key; needs --application)
+  GITHUB_TOKEN, GITHUB_REPOSITORY, GITHUB_EVENT_PATH, GITHUB_API_URL    --pr-comment on GitHub Actions
+  GITLAB_TOKEN or CI_JOB_TOKEN, CI_PROJECT_ID, CI_MERGE_REQUEST_IID,
+  CI_API_V4_URL, CI_COMMIT_SHA                                          --pr-comment on GitLab CI
   NO_COLOR         no colours (colours are used only on a terminal anyway)`;
 
 function build(): CAC {
@@ -37,6 +43,10 @@ function build(): CAC {
     .option('--branch <name>', 'Branch (names the version when --version is absent)')
     .option('--scanner-type <type>', 'Report format, when detection should not decide')
     .option('--category <name>', 'Scope of its own (like GitHub upload-sarif category)')
+    .option(
+      '--category-from-path',
+      'Each file path (from --root) is its category: several reports of one scanner',
+    )
     .option('--partial', 'The report covers part of the tree: only its files can be closed')
     .option('--root <dir>', 'Scanned directory, stripped from paths (default: the working directory)')
     .option('--wait', 'Upload asynchronously and poll the scan until completed or failed')
@@ -47,6 +57,20 @@ function build(): CAC {
     )
     .option('--baseline <version>', 'Instead count open findings absent from this version (like a PR gate)')
     .option('--fail-on-any', 'Instead count every open finding of the version (at or above --fail-on)')
+    .option('--pr-comment', 'With --baseline: comment the new and fixed findings on the pull/merge request')
+    .option('--pr-comment-silent', 'With --pr-comment: post nothing when nothing is new')
+    .option('--pr-annotations', 'With --pr-comment on GitHub: a scanhub check run annotating changed lines')
+    .option('--code-quality <file>', "Write the version's open findings as a GitLab Code Quality report")
+    .option('--forge <name>', 'github | gitlab (default: from GITHUB_ACTIONS / GITLAB_CI)')
+    .option('--forge-api-url <url>', 'GitHub/GitLab API URL (env GITHUB_API_URL / CI_API_V4_URL)')
+    .option(
+      '--repository <repo>',
+      'GitHub owner/name or GitLab project id (env GITHUB_REPOSITORY / CI_PROJECT_ID)',
+    )
+    .option('--pr-number <n>', 'Pull request number or merge request IID (default: from the CI event)')
+    .option('--head-sha <sha>', 'Commit that file links point at (default: the pull request head)')
+    .option('--github-token <token>', 'Token that may comment (env GITHUB_TOKEN)')
+    .option('--gitlab-token <token>', 'Token that may add notes (env GITLAB_TOKEN, else CI_JOB_TOKEN)')
     .example('scanhub upload results.sarif --version "$CI_COMMIT_REF_NAME" --wait --fail-on high')
     .example('scanhub upload semgrep.sarif --branch feature-x --baseline main --fail-on medium');
 
@@ -94,13 +118,46 @@ function gateOf(argv: string[], options: Record<string, unknown>): GateSpec | un
   return threshold ? { mode: 'new', threshold } : undefined;
 }
 
+function reviewOf(
+  argv: string[],
+  options: Record<string, unknown>,
+  env: NodeJS.ProcessEnv,
+  retries: number,
+): FeedbackRequest | undefined {
+  if (!options.prComment) {
+    if (options.prCommentSilent || options.prAnnotations)
+      throw usageError('--pr-comment-silent and --pr-annotations go with --pr-comment');
+    return undefined;
+  }
+  const baseline = stringOption(argv, 'baseline', options.baseline);
+  if (baseline === undefined) throw usageError('--pr-comment needs --baseline <version> to compare with');
+  const flag = (name: string, key: string) => stringOption(argv, name, options[key]);
+  const target = reviewTarget(
+    {
+      forge: flag('forge', 'forge'),
+      apiUrl: flag('forge-api-url', 'forgeApiUrl'),
+      repository: flag('repository', 'repository'),
+      number: flag('pr-number', 'prNumber'),
+      headSha: flag('head-sha', 'headSha'),
+      githubToken: flag('github-token', 'githubToken'),
+      gitlabToken: flag('gitlab-token', 'gitlabToken'),
+    },
+    env,
+  );
+  const checkRun = Boolean(options.prAnnotations);
+  if (checkRun && (target.forge !== 'github' || target.headSha === null))
+    throw usageError('--pr-annotations needs GitHub and the head commit (--head-sha)');
+  return { baseline, silentWhenClean: Boolean(options.prCommentSilent), retries, target, checkRun };
+}
+
 async function dispatch(cli: CAC, argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const { args, options } = cli;
   const name = cli.matchedCommandName;
   const out = new Output(Boolean(options.json), env);
   const { baseUrl, credentials } = connection(argv, options, env);
+  const retries = positiveInteger(options.retries, '--retries');
   const client = new ApiClient(baseUrl, credentials, {
-    retries: positiveInteger(options.retries, '--retries'),
+    retries,
     baseDelayMs: 500,
   });
   const application = stringOption(argv, 'application', options.application);
@@ -119,6 +176,9 @@ async function dispatch(cli: CAC, argv: string[], env: NodeJS.ProcessEnv): Promi
       wait: Boolean(options.wait),
       timeoutMs: positiveInteger(options.timeout, '--timeout') * 1000,
       gate: gateOf(argv, options),
+      categoryFromPath: Boolean(options.categoryFromPath),
+      review: reviewOf(argv, options, env, retries),
+      codeQuality: stringOption(argv, 'code-quality', options.codeQuality),
     });
   }
   if (args[0] !== 'export')

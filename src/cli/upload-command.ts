@@ -6,6 +6,9 @@ import { CliError, EXIT, serverError, usageError } from './errors.ts';
 import { evaluateGate, newBySeverity, type GateResult, type GateSpec } from './gate.ts';
 import type { ApiClient } from './http-client.ts';
 import type { Output } from './output.ts';
+import { writeCodeQuality } from './pr-feedback/code-quality.ts';
+import { postReviewComment, type FeedbackRequest } from './pr-feedback/post-feedback.ts';
+import { categoryFromPath, refuseSharedScopes } from './upload-scopes.ts';
 import { uploadFile, waitForScan, type Scan, type UploadFields, type UploadResult } from './upload.ts';
 
 export interface UploadCommand {
@@ -16,6 +19,12 @@ export interface UploadCommand {
   wait: boolean;
   timeoutMs: number;
   gate: GateSpec | undefined;
+  /** `--category-from-path`: each file's path (from --root) is its category. */
+  categoryFromPath: boolean;
+  /** `--pr-comment`: the comparison with the baseline as a pull/merge request comment. */
+  review: FeedbackRequest | undefined;
+  /** `--code-quality <file>`: the version's findings as a GitLab Code Quality report. */
+  codeQuality: string | undefined;
 }
 
 interface FileReport extends UploadResult {
@@ -88,7 +97,10 @@ async function uploadOne(
   path: string,
   file: { path: string; size: number },
 ): Promise<FileReport> {
-  const uploaded = await uploadFile(client, out, { path, async: command.wait }, file, command.fields);
+  const fields = command.categoryFromPath
+    ? { ...command.fields, category: categoryFromPath(file.path, command.fields.root) }
+    : command.fields;
+  const uploaded = await uploadFile(client, out, { path, async: command.wait }, file, fields);
   let scan: Scan = uploaded.scan;
   if (command.wait) scan = await waitForScan(client, out, scan, command.timeoutMs);
   if (scan.status === 'failed')
@@ -105,6 +117,17 @@ async function uploadOne(
 export async function runUpload(client: ApiClient, out: Output, command: UploadCommand): Promise<number> {
   const files = await checkFiles(command.files);
   const path = ingestPath(client, command.application);
+  if (command.categoryFromPath && command.fields.category !== undefined)
+    throw usageError('--category and --category-from-path exclude each other');
+  await refuseSharedScopes(
+    files.map((file) => ({
+      path: file.path,
+      category: command.categoryFromPath
+        ? categoryFromPath(file.path, command.fields.root)
+        : command.fields.category,
+    })),
+    command.fields.scannerType,
+  );
   if (command.gate?.baseline !== undefined)
     await requireBaseline(client, command.application, command.gate.baseline);
   const reports: FileReport[] = [];
@@ -132,6 +155,24 @@ export async function runUpload(client: ApiClient, out: Output, command: UploadC
     );
     printGate(out, gate);
   }
+  const comment = command.review
+    ? await postReviewComment(
+        client,
+        out,
+        command.review,
+        reports.map((report) => report.scan),
+        gate,
+      )
+    : null;
+  const versions = new Set(reports.map((report) => report.scan.version_id));
+  const [versionId] = versions;
+  if (command.codeQuality !== undefined && versionId !== undefined) {
+    if (versions.size > 1) throw usageError('--code-quality writes one version: upload into one');
+    if (reports.some((report) => report.scan.status !== 'completed'))
+      throw serverError('--code-quality needs completed scans: pass --wait');
+    const count = await writeCodeQuality(client, command.codeQuality, versionId);
+    out.print(`${command.codeQuality}: ${count} finding(s) as a GitLab Code Quality report`);
+  }
   out.result({
     uploads: reports.map((report) => ({
       file: report.file,
@@ -143,6 +184,7 @@ export async function runUpload(client: ApiClient, out: Output, command: UploadC
       attempts: report.attempts,
     })),
     gate: gate ?? null,
+    pr_comment: comment,
     exit_code: gate && !gate.passed ? EXIT.gateFailed : EXIT.ok,
   });
   return gate && !gate.passed ? EXIT.gateFailed : EXIT.ok;
