@@ -34,9 +34,7 @@ const inputs = Object.keys(result.metafile.inputs);
 // and the format detection and parsers (pure, content only) by which `upload` tells which files
 // would share a scanner scope.
 const DETECTION = [
-  'src/ingest/parsers/',
-  'src/ingest/detect.ts',
-  'src/ingest/sniff.ts',
+  'src/ingest/parse/',
   'src/ingest/upload-input.ts',
   'src/ingest/repository-path.ts',
 ];
