@@ -33,11 +33,7 @@ const inputs = Object.keys(result.metafile.inputs);
 // gate's "open" is the server's), the two export helpers it shares with the server (pure functions),
 // and the format detection and parsers (pure, content only) by which `upload` tells which files
 // would share a scanner scope.
-const DETECTION = [
-  'src/ingest/parse/',
-  'src/ingest/upload-input.ts',
-  'src/ingest/repository-path.ts',
-];
+const DETECTION = ['src/ingest/parse/', 'src/ingest/upload-input.ts', 'src/ingest/repository-path.ts'];
 const server = inputs.filter(
   (file) =>
     file.startsWith('src/') &&
