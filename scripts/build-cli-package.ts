@@ -33,13 +33,7 @@ const inputs = Object.keys(result.metafile.inputs);
 // gate's "open" is the server's), the two export helpers it shares with the server (pure functions),
 // and the format detection and parsers (pure, content only) by which `upload` tells which files
 // would share a scanner scope.
-const DETECTION = [
-  'src/ingest/parsers/',
-  'src/ingest/detect.ts',
-  'src/ingest/sniff.ts',
-  'src/ingest/upload-input.ts',
-  'src/ingest/repository-path.ts',
-];
+const DETECTION = ['src/ingest/parse/', 'src/ingest/upload-input.ts', 'src/ingest/repository-path.ts'];
 const server = inputs.filter(
   (file) =>
     file.startsWith('src/') &&
@@ -48,8 +42,8 @@ const server = inputs.filter(
     ![
       'src/domain/findings/severity.ts',
       'src/domain/findings/lifecycle.ts',
-      'src/modules/findings/export-csv.ts',
-      'src/modules/findings/export-sarif.ts',
+      'src/modules/findings/findings-csv.presenter.ts',
+      'src/modules/findings/findings-sarif.presenter.ts',
     ].includes(file),
 );
 if (server.length > 0) throw new Error(`The CLI package would bundle server code: ${server.join(', ')}`);

@@ -7,7 +7,7 @@ import { loadConfig } from '../src/config.ts';
 import { createAppContext } from '../src/context.ts';
 import { migrateToLatest, openDatabase } from '../src/db/database.ts';
 import { TEMPLATE_DIR, writeTemplateManifest } from '../src/db/pglite-template.ts';
-import { PARSERS } from '../src/ingest/parsers/index.ts';
+import { PARSERS } from '../src/ingest/parse/parsers/index.ts';
 import { syncScannerTypes } from '../src/modules/scanner-types/scanner-types.service.ts';
 
 const started = performance.now();

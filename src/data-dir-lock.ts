@@ -4,11 +4,12 @@ import { connect, createServer, type Server } from 'node:net';
 import { join, resolve } from 'node:path';
 
 /**
- * Two processes on one embedded data dir silently lose writes (DESIGN.md §1), so a process holds the
- * data dir for its whole life with an OS-level lock: a listening local socket named after the data
- * dir (Linux: abstract namespace; Windows: a named pipe). The kernel releases it the moment the
- * process dies, kill -9 included, so a stale pid file or a recycled pid can never block a start, and
- * a live holder can never be overlooked. A second process asks the holder for its pid to say who.
+ * Two processes on one embedded data dir silently lose writes (docs/architecture.md, "One process per
+ * embedded data directory"), so a process holds the data dir for its whole life with an OS-level lock: a
+ * listening local socket named after the data dir (Linux: abstract namespace; Windows: a named pipe). The
+ * kernel releases it the moment the process dies, kill -9 included, so a stale pid file or a recycled pid can
+ * never block a start, and a live holder can never be overlooked. A second process asks the holder for its
+ * pid to say who.
  */
 
 /** The local socket address that stands for `dataDir`. */

@@ -8,7 +8,7 @@ import { lockDataDir } from './data-dir-lock.ts';
 import { migrateToLatest, openDatabase } from './db/database.ts';
 import { copyTemplate, usableTemplate } from './db/pglite-template.ts';
 import { discardOrphans, type OrphansRemoved } from './ingest/orphans.ts';
-import { PARSERS } from './ingest/parsers/index.ts';
+import { PARSERS } from './ingest/parse/parsers/index.ts';
 import type { JobLog } from './jobs/job-map.ts';
 import { loggableError } from './lib/loggable-error.ts';
 import { registerInstance } from './ingest/process-instance.ts';

@@ -1,7 +1,7 @@
 import type { RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { takesStrictQuery } from '../src/http/strict-query.ts';
-import { camelCase, snakeCase } from '../src/http/twins.ts';
+import { camelCase, snakeCase } from '../src/http/camel-case-twins.ts';
 import { makeApplication, makeUser, type TestUser } from './support/factories.ts';
 import {
   endpointsOf,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { csvCell } from '../modules/findings/export-csv.ts';
-import { relativeUri } from '../modules/findings/export-sarif.ts';
+import { csvCell } from '../modules/findings/findings-csv.presenter.ts';
+import { relativeUri } from '../modules/findings/findings-sarif.presenter.ts';
 import { CliError } from './errors.ts';
 import { atOrAbove, connection, stringOption } from './options.ts';
 

@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
-import { detectFormat } from '../ingest/detect.ts';
-import type { ReportFacts } from '../ingest/parsers/types.ts';
+import { detectFormat } from '../ingest/parse/detect.ts';
+import type { ReportFacts } from '../ingest/parse/parsers/types.ts';
 import { inputFromFile } from '../ingest/upload-input.ts';
 import { usageError } from './errors.ts';
 

@@ -360,7 +360,7 @@ export interface IngestStagingTable {
   upload_key: string;
   /** Position in the report: the last tie-break between twins on one line and column. */
   seq: number;
-  /** Identity base until twins are matched (twins.ts), then the finding's fingerprint. */
+  /** Identity base until twins are matched (merge/identical-findings.ts), then the finding's fingerprint. */
   fingerprint: string;
   /** Identity base: shared by twins. */
   base: string;

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type ValidationIssue } from '../errors.ts';
-import { spelledAsSent } from './twins.ts';
+import { spelledAsSent } from './camel-case-twins.ts';
 import { loggableError } from '../lib/loggable-error.ts';
 
 const TITLES: Record<number, string> = {

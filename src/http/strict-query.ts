@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.ts';
-import { camelCase, snakeCase } from './twins.ts';
+import { camelCase, snakeCase } from './camel-case-twins.ts';
 
 /**
  * Unknown query parameters are refused, not ignored: `GET /api/findings?scannerType=gitleaks` (the

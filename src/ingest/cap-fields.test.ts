@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { capFindingFields, capText, FIELD_CAPS, TRUNCATED_MARKER } from './cap-fields.ts';
-import { emptyFinding } from './parsers/types.ts';
+import { emptyFinding } from './parse/parsers/types.ts';
 
 describe('capText', () => {
   it('keeps text within the cap as it is, NUL characters aside', () => {

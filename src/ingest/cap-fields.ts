@@ -1,5 +1,5 @@
 import { LIST_ITEMS, PARSED_FIELD_CAPS } from '../domain/findings/columns.ts';
-import type { NormalizedFinding } from './parsers/types.ts';
+import type { NormalizedFinding } from './parse/parsers/types.ts';
 
 const capOf = (field: string): number => {
   const cap = PARSED_FIELD_CAPS.find((entry) => entry.field === field)?.cap;
@@ -12,7 +12,7 @@ const capOf = (field: string): number => {
  * read: a 50 MB tool name or a megabyte title is a broken or hostile report, and it must neither be
  * stored whole nor echoed back by every scan listing. Long text is cut, never refused. The bounds of
  * the finding's columns are the registry's (domain/findings/columns.ts, `cap` and `items`);
- * `capFindingFields` applies each, which `test/finding-columns.test.ts` checks field by field.
+ * `capFindingFields` applies each, which `test/findings/finding-columns.test.ts` checks field by field.
  */
 export const FIELD_CAPS = {
   toolName: capOf('toolName'),

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { findingIdentity, twinFingerprint } from './fingerprint.ts';
-import { emptyFinding } from './parsers/types.ts';
-import type { NormalizedFinding } from './parsers/types.ts';
+import { emptyFinding } from './parse/parsers/types.ts';
+import type { NormalizedFinding } from './parse/parsers/types.ts';
 
 function codeFinding(overrides: Partial<NormalizedFinding> = {}): NormalizedFinding {
   return {

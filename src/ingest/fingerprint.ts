@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import type { NormalizedFinding } from './parsers/types.ts';
+import type { NormalizedFinding } from './parse/parsers/types.ts';
 import { repositoryPath } from './repository-path.ts';
 
 // One-shot hashing: no Hash object per finding (Node ≥ 20.12).
@@ -29,9 +29,9 @@ function withoutLineParts(fingerprint: string): string {
 const matchEvidence = (match: string): string => (/^t(?:ext|ool):/.test(match) ? `tool:${match}` : match);
 
 /**
- * The identity material of a finding (DESIGN.md §5), and whether identical twins within one upload
- * are told apart (by nearest line, at merge time). Every recipe starts with the scope (scanner type,
- * tool, category): a finding belongs to exactly one scope, the one whose uploads may close it.
+ * The identity material of a finding (docs/architecture.md, "Finding identity"), and whether identical twins
+ * within one upload are told apart (by nearest line, at merge time). Every recipe starts with the scope
+ * (scanner type, tool, category): a finding belongs to exactly one scope, the one whose uploads may close it.
  * Line numbers never take part, so code moving keeps the identity; paths are repository-relative.
  */
 function identity(scannerType: string, f: NormalizedFinding): { parts: string[]; ordinal: boolean } {
@@ -74,7 +74,7 @@ function identity(scannerType: string, f: NormalizedFinding): { parts: string[];
 export interface FindingIdentity {
   /** Hex sha256 of the identity material: the fingerprint of the first (or only) such finding. */
   base: string;
-  /** Whether identical findings are told apart by their lines (see twinFingerprint and twins.ts). */
+  /** Whether identical findings are told apart by their lines (see twinFingerprint and merge/identical-findings.ts). */
   twins: boolean;
 }
 
@@ -82,7 +82,7 @@ export interface FindingIdentity {
  * The identity of a finding among the findings of `scannerType` in one application version. Its
  * path must already be repository-relative (`repositoryPath`). Stateless: identical twins (same
  * rule, file and snippet on two lines, or a tool repeating a result) share a base; the merge tells
- * them apart by nearest line against the version's findings (twins.ts).
+ * them apart by nearest line against the version's findings (merge/identical-findings.ts).
  */
 export function findingIdentity(scannerType: string, finding: NormalizedFinding): FindingIdentity {
   const { parts, ordinal } = identity(scannerType, finding);
@@ -92,7 +92,7 @@ export function findingIdentity(scannerType: string, finding: NormalizedFinding)
 
 /**
  * The fingerprint of the n-th twin of a base (0-based). The first keeps the plain base, so a twin
- * appearing later changes nothing before it; ordinals are handed out by the merge (twins.ts).
+ * appearing later changes nothing before it; ordinals are handed out by the merge (merge/identical-findings.ts).
  */
 export function twinFingerprint(base: string, ordinal: number): string {
   return ordinal === 0 ? base : sha256(`${base}#${ordinal}`);

@@ -1,11 +1,13 @@
 import { sql, type Transaction } from 'kysely';
 import type { DB } from '../db/schema.ts';
-import { arrayLiteral, insertStaged, type MergedAhead, type MergeTarget } from './merge.ts';
+import { arrayLiteral, type MergeTarget } from './merge/target.ts';
+import { insertStaged } from './merge/insert.ts';
+import { type MergedAhead } from './merge/candidates.ts';
 import type { DirectFindings } from './finding-copy-rows.ts';
 import type { AfterCopy, StageResult } from './stage.ts';
 import { rowKeysLiteral, stagedRowKey } from './staged-row-key.ts';
-import { matchTwins, type StagedTwin } from './twins.ts';
-import { mergeTarget, type OpenedScan, type StagedUpload } from './upload-merge.ts';
+import { matchTwins, type StagedTwin } from './merge/identical-findings.ts';
+import { mergeTarget, type OpenedScan, type StagedUpload } from './merge/upload-scan.ts';
 
 /**
  * A version's first upload, inserted while its file is parsed (PostgreSQL: landing/postgres-one-transaction.ts;

@@ -4,7 +4,7 @@ import { exploitationPart, severityPart } from '../domain/findings/risk.ts';
 import { severityRank } from '../domain/findings/severity.ts';
 import { CopyBinaryWriter, type CopyType, type CopyValue } from '../db/copy-binary.ts';
 import type { FindingIdentity } from './fingerprint.ts';
-import type { NormalizedFinding } from './parsers/types.ts';
+import type { NormalizedFinding } from './parse/parsers/types.ts';
 import { STAGING_COLUMN_TYPES, type StagingColumnName } from '../domain/findings/columns.ts';
 
 /**

@@ -9,8 +9,8 @@ export interface ResolvedVersion {
 }
 
 /**
- * DESIGN.md §5 step 2: `version` name → found or created (with `branch` if given); else `branch` →
- * a version of that name; else the default version.
+ * docs/architecture.md, "The version of an upload": `version` name → found or created (with `branch` if
+ * given); else `branch` → a version of that name; else the default version.
  */
 export async function resolveVersion(
   trx: Transaction<DB>,

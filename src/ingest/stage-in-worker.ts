@@ -4,7 +4,7 @@ import { Worker } from 'node:worker_threads';
 import type { Database } from '../db/database.ts';
 import { AppError } from '../errors.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
-import { ParseError, type Sniff } from './parsers/types.ts';
+import { ParseError, type Sniff } from './parse/parsers/types.ts';
 import type { DirectFindings } from './finding-copy-rows.ts';
 import { writeChunk, type StageResult, type StagingTarget, type UploadContext } from './stage.ts';
 

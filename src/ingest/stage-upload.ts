@@ -1,5 +1,5 @@
 import type { Database } from '../db/database.ts';
-import type { ParserInput, ParserModule } from './parsers/types.ts';
+import type { ParserInput, ParserModule } from './parse/parsers/types.ts';
 import { stageInWorker } from './stage-in-worker.ts';
 import { stageFindings, type StageResult, type StagingTarget, type UploadContext } from './stage.ts';
 

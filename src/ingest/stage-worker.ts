@@ -1,6 +1,6 @@
 import { getHeapSpaceStatistics, getHeapStatistics } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
-import { findParser } from './parsers/index.ts';
+import { findParser } from './parse/parsers/index.ts';
 import { ownArrayBuffer } from '../lib/bytes.ts';
 import { stageRows, type StagedChunk } from './stage.ts';
 import type { FromWorker, StageJob, ThreadHeap, ToWorker, WorkerFailure } from './stage-in-worker.ts';

@@ -11,7 +11,7 @@ import {
   type DirectFindings,
 } from './finding-copy-rows.ts';
 import { STAGING_COLUMNS, stagingValues, stagingWriter, toStagingRow } from './normalize-row.ts';
-import type { NormalizedFinding, ParserInput, ParserModule, ReportFacts } from './parsers/types.ts';
+import type { NormalizedFinding, ParserInput, ParserModule, ReportFacts } from './parse/parsers/types.ts';
 import { normalizedRoot, repositoryPath } from './repository-path.ts';
 import { PROCESS_INSTANCE_ID } from './process-instance.ts';
 import { DigestFilter, RepeatedDigests } from './repeated-digests.ts';
@@ -33,7 +33,7 @@ export interface StageResult {
   coveredFiles: string[];
   /**
    * The identity bases that may repeat among the staged twins (every one that does, maybe a few
-   * more), for the merge's twin groups (twins.ts); null: too many to list.
+   * more), for the merge's twin groups (merge/identical-findings.ts); null: too many to list.
    */
   twinBases: string[] | null;
   /** Staged rows told apart by line (`twin_ordinal`): each ends with a fingerprint of its own. */
@@ -136,7 +136,7 @@ export async function stageRows(
   const coveredFiles = new Set<string>();
   // Staged fingerprints (every row's is its identity base here): a row this has not seen is the
   // first of its fingerprint in the upload, which a version's first upload inserts as it is; and a
-  // twin whose base it has seen may be one of a group (the merge's twin groups, twins.ts).
+  // twin whose base it has seen may be one of a group (the merge's twin groups, merge/identical-findings.ts).
   const fingerprints = new DigestFilter();
   const twinBases = new RepeatedDigests();
   const facts: ReportFacts = {
@@ -270,7 +270,7 @@ export async function writeChunk(copy: CopyInto, table: CopyTable, chunk: Staged
  * chunk by chunk with COPY, outside any transaction (unless `into` says otherwise), in the server's
  * own thread: memory holds a few chunks of COPY rows, and a slow parse never holds the database. Nothing staged is visible
  * as a finding until the merge commits. Twins keep their identity base as fingerprint here; the
- * merge tells them apart (twins.ts). Large files are staged in a worker thread (stage-in-worker.ts).
+ * merge tells them apart (merge/identical-findings.ts). Large files are staged in a worker thread (stage-in-worker.ts).
  */
 export async function stageFindings(
   database: Database,

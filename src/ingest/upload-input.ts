@@ -2,8 +2,8 @@ import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import { buildSniff, SNIFF_BYTES } from './sniff.ts';
-import type { ParserInput } from './parsers/types.ts';
+import { buildSniff, SNIFF_BYTES } from './parse/sniff.ts';
+import type { ParserInput } from './parse/parsers/types.ts';
 
 const GZIP_MAGIC = [0x1f, 0x8b];
 

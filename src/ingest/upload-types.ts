@@ -1,11 +1,11 @@
 import type { Selectable, Transaction } from 'kysely';
 import type { DB, ScansTable } from '../db/schema.ts';
-import type { MergeCounts } from './merge.ts';
-import type { ParserInput, ParserModule } from './parsers/types.ts';
+import { type MergeCounts } from './merge/target.ts';
+import type { ParserInput, ParserModule } from './parse/parsers/types.ts';
 
 /**
  * What an upload is on its way through ingestion: the pipeline (pipeline.ts) and the ways it merges
- * (landing/postgres-one-transaction.ts, landing/pglite-chunked-merge.ts, upload-merge.ts) share these, so they live apart
+ * (landing/postgres-one-transaction.ts, landing/pglite-chunked-merge.ts, merge/upload-scan.ts) share these, so they live apart
  * from all of them.
  */
 

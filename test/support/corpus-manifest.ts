@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
-import { buildSniff } from '../../src/ingest/sniff.ts';
-import type { ParserInput } from '../../src/ingest/parsers/types.ts';
+import { buildSniff } from '../../src/ingest/parse/sniff.ts';
+import type { ParserInput } from '../../src/ingest/parse/parsers/types.ts';
 import { corpusPath } from './parse-corpus.ts';
 
 /** One row of `corpus/MANIFEST.tsv`: a sample file and DefectDojo's expected finding count. */

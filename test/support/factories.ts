@@ -144,3 +144,26 @@ export async function makeFinding(
     .returningAll()
     .executeTakeFirstOrThrow();
 }
+
+/**
+ * The cast most access tests start from: an admin who made one application, a member granted write
+ * on it, one granted read, and one with no grant at all.
+ */
+export interface Cast {
+  admin: TestUser;
+  writer: TestUser;
+  reader: TestUser;
+  outsider: TestUser;
+  applicationId: number;
+}
+
+export async function makeCast(t: TestApp): Promise<Cast> {
+  const admin = await makeUser(t, { role: 'admin' });
+  const writer = await makeUser(t);
+  const reader = await makeUser(t);
+  const outsider = await makeUser(t);
+  const applicationId = (await makeApplication(t, admin)).id;
+  await grant(t, writer, applicationId, 'write');
+  await grant(t, reader, applicationId, 'read');
+  return { admin, writer, reader, outsider, applicationId };
+}

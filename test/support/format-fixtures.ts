@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { inputFromFile } from '../../src/ingest/upload-input.ts';
-import type { NormalizedFinding, ParserModule } from '../../src/ingest/parsers/types.ts';
+import type { NormalizedFinding, ParserModule } from '../../src/ingest/parse/parsers/types.ts';
 import { collectFindings } from './parser-suite.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { MergeTarget } from '../../src/ingest/merge.ts';
+import { type MergeTarget } from '../../src/ingest/merge/target.ts';
 import { defaultVersionId, makeApplication, scannerTypeId, type TestUser } from './factories.ts';
 import type { TestApp } from './test-app.ts';
 

@@ -4,4 +4,7 @@
  * (vitest.config.ts), so these run with modules of their own. test/test-isolation.test.ts fails when
  * a file mocks a module without being listed here.
  */
-export const MOCKING_FILES = ['test/async-upload-cleanup.test.ts', 'test/ingest-worker.test.ts'];
+export const MOCKING_FILES = [
+  'test/ingest/async-upload-cleanup.test.ts',
+  'test/ingest/ingest-worker.test.ts',
+];

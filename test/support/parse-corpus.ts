@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { inputFromFile } from '../../src/ingest/upload-input.ts';
-import type { NormalizedFinding, ParserModule } from '../../src/ingest/parsers/types.ts';
+import type { NormalizedFinding, ParserModule } from '../../src/ingest/parse/parsers/types.ts';
 
 /** Absolute path of a file in the shared scanner-output corpus (read in place, never copied). */
 export function corpusPath(relative: string): string {

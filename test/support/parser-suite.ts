@@ -2,9 +2,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { createGunzip, gzipSync } from 'node:zlib';
 import { expect, it } from 'vitest';
-import { ParseError } from '../../src/ingest/parsers/types.ts';
-import type { NormalizedFinding, ParserInput, ParserModule, Sniff } from '../../src/ingest/parsers/types.ts';
-import { buildSniff } from '../../src/ingest/sniff.ts';
+import { ParseError } from '../../src/ingest/parse/parsers/types.ts';
+import type {
+  NormalizedFinding,
+  ParserInput,
+  ParserModule,
+  Sniff,
+} from '../../src/ingest/parse/parsers/types.ts';
+import { buildSniff } from '../../src/ingest/parse/sniff.ts';
 import { inputFromFile } from '../../src/ingest/upload-input.ts';
 import { inputFromText, manifestRows } from './corpus-manifest.ts';
 import { corpusPath, parseCorpusFile } from './parse-corpus.ts';

@@ -11,7 +11,7 @@ import type { App, AppContext } from '../../src/app-context.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createAppContext } from '../../src/context.ts';
 import { migrateToLatest, openDatabase, type Database } from '../../src/db/database.ts';
-import { PARSERS } from '../../src/ingest/parsers/index.ts';
+import { PARSERS } from '../../src/ingest/parse/parsers/index.ts';
 import { stopStagingThread } from '../../src/ingest/stage-in-worker.ts';
 import { syncScannerTypes } from '../../src/modules/scanner-types/scanner-types.service.ts';
 

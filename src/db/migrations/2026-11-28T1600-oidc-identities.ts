@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Sign-in through an OpenID provider (DESIGN.md section 9, "Identity of people"):
+ * Sign-in through an OpenID provider (docs/architecture.md, "Identity of people"):
  * - `user_identities` links a user to the provider's `(issuer, sub)`; after the first link the email
  *   is never used to find the user again. It keeps the last sign-in's claims (never tokens) for the
  *   admin's "why is Alice not in team X" view, and whether the admin role came from the provider.

@@ -4,7 +4,7 @@ import type { CopyType } from '../../db/copy-binary.ts';
  * The columns of a finding, each said once: what the database holds, how an upload fills and
  * updates it, how long a report's text may be, and where the API and the CSV export show it. The
  * staging table, both COPY encoders, the merge's insert and update lists, the string caps and the
- * CSV columns are derived from this list; `test/finding-columns.test.ts` holds the database, the
+ * CSV columns are derived from this list; `test/findings/finding-columns.test.ts` holds the database, the
  * Kysely table types (db/schema.ts) and the API schema (findings.schema.ts) to it.
  *
  * Adding a column: an entry here, a migration, and (when users see it) the presenter and the API
@@ -54,7 +54,7 @@ export const LIST_ITEMS = 200;
 
 /**
  * Every column of `findings`, in the order the CSV export writes those it exports (the export adds
- * `scanner_type` and `assignee`, which come from other tables, export-csv.ts).
+ * `scanner_type` and `assignee`, which come from other tables, modules/findings/findings-csv.presenter.ts).
  */
 export const FINDING_COLUMNS = {
   id: { type: 'int4', presented: true, exported: true },

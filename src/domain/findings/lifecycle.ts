@@ -29,8 +29,8 @@ export const closedStatusOr = (status: string): ClosedStatus =>
   (CLOSED_STATUSES as readonly string[]).includes(status) ? (status as ClosedStatus) : 'fixed';
 
 /**
- * Manual transitions (spec table plus DESIGN.md §6's false_positive → open). Ingest and policies
- * move findings outside this table: the system moves below, and any policy target.
+ * Manual transitions (docs/architecture.md, "Lifecycle": the interface's table plus false_positive → open).
+ * Ingest and policies move findings outside this table: the system moves below, and any policy target.
  */
 const NEXT: Record<FindingStatus, readonly FindingStatus[]> = {
   open: ['confirmed', 'false_positive'],

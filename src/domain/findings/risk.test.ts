@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { agePart, exploitationPart, riskScore, severityPart } from './risk.ts';
 
 describe('risk formula', () => {
-  it('weights severity, exploitation, age and asset criticality as DESIGN.md §6 says', () => {
+  it('weights severity, exploitation, age and asset criticality as docs/architecture.md ("Risk score") says', () => {
     // critical CVE in KEV, past its SLA, on a critical asset: the maximum.
     expect(riskScore({ severity: 10, exploitation: 1, age: 1, asset: 1 })).toBe(100);
     // high (8), no CVE (0.2), new (0), medium asset (0.65): 100 × 0.65 × (0.48 + 0.06) = 35.1

@@ -3,7 +3,7 @@ import type { AssetCriticality } from '../../db/schema.ts';
 import type { Severity as SeverityName } from './severity.ts';
 
 /**
- * Risk score 0–100 (DESIGN.md §6): round(100 × M × (0.60·S/10 + 0.30·X + 0.10·G)).
+ * Risk score 0–100 (docs/architecture.md, "Risk score"): round(100 × M × (0.60·S/10 + 0.30·X + 0.10·G)).
  * Bump the version whenever the formula or a constant changes; stored scores name their version.
  */
 export const RISK_FORMULA_VERSION = 1;
@@ -90,7 +90,7 @@ export interface RiskSqlParts {
  * operations run in the TypeScript order, so the raw value is the same double. Rounding is
  * Math.round's, floor(raw + 0.5): `round(raw::numeric)` casts through 15 significant digits, so a
  * raw value a hair under .5 (x.4999999999999999) was rounded up where Math.round rounds down (the
- * property test in test/risk-sql.test.ts found that). Below 0.5 the score is 0 (raw + 0.5 may round up to 1 there).
+ * property test in test/findings/risk-sql.test.ts found that). Below 0.5 the score is 0 (raw + 0.5 may round up to 1 there).
  */
 export function riskScoreSql(parts: RiskSqlParts): RawBuilder<number> {
   const asset = sql`(${parts.asset})::float8`;

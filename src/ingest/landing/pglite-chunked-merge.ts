@@ -2,17 +2,12 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
 import { hideScanFindingsUntilShown } from '../../domain/findings/unpublished-scans.ts';
-import {
-  countStagedFingerprints,
-  insertNewFindings,
-  mergeCandidates,
-  stagedRanges,
-  versionHasFindings,
-  type MergedAhead,
-} from '../merge.ts';
+import { countStagedFingerprints, insertNewFindings, versionHasFindings } from '../merge/insert.ts';
+import { mergeCandidates, type MergedAhead } from '../merge/candidates.ts';
+import { stagedRanges } from '../merge/target.ts';
 import type { InMergeTransaction, IngestOutcome } from '../upload-types.ts';
 import { dropUnusedVersions } from '../resolve-version.ts';
-import { assignTwinFingerprints } from '../twins.ts';
+import { assignTwinFingerprints } from '../merge/identical-findings.ts';
 import { stageShared, type Landing } from './landing.ts';
 import {
   openScan,
@@ -20,7 +15,7 @@ import {
   settleUpload,
   type OpenedScan,
   type StagedUpload,
-} from '../upload-merge.ts';
+} from '../merge/upload-scan.ts';
 
 /**
  * Staged rows per insert transaction on PGlite: about 0.1 s of its one session each (100k rows took

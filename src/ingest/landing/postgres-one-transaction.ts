@@ -3,7 +3,7 @@ import type { CopyInto, Database } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
 import type { DirectFindings } from '../finding-copy-rows.ts';
 import { insertWhileStaging } from '../first-upload.ts';
-import { versionHasFindings } from '../merge.ts';
+import { versionHasFindings } from '../merge/insert.ts';
 import type { IngestOutcome, InMergeTransaction } from '../upload-types.ts';
 import { stageUpload, toParseOf } from '../stage-upload.ts';
 import { NOTHING_STAGED, type AfterCopy, type StageResult } from '../stage.ts';
@@ -15,7 +15,7 @@ import {
   tryLockVersion,
   type OpenedScan,
   type StagedUpload,
-} from '../upload-merge.ts';
+} from '../merge/upload-scan.ts';
 
 /**
  * Staged rows per insert while the file is parsed: large enough that the statement's fixed cost

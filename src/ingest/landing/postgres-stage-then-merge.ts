@@ -1,6 +1,6 @@
 import type { Database } from '../../db/database.ts';
 import { discardStaged } from '../stage.ts';
-import { openScan, settleUpload, type StagedUpload } from '../upload-merge.ts';
+import { openScan, settleUpload, type StagedUpload } from '../merge/upload-scan.ts';
 import { stageShared, type Landing } from './landing.ts';
 
 /**

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Principal } from '../../access/principal.ts';
 import type { DB } from '../../db/schema.ts';
 import { OPEN_STATUSES } from '../../domain/findings/lifecycle.ts';
-import { csvHeader, csvRow } from './export-csv.ts';
+import { csvHeader, csvRow } from './findings-csv.presenter.ts';
 import {
   mergeRule,
   resultOf,
@@ -11,7 +11,7 @@ import {
   sarifRunEnd,
   sarifStart,
   type SarifRule,
-} from './export-sarif.ts';
+} from './findings-sarif.presenter.ts';
 import { presentFinding } from './findings.presenter.ts';
 import { findingBatchAfter, toolsOf, type FindingFilters } from './findings.repository.ts';
 import type { FindingRecord, ListFindingsInput } from './findings.schema.ts';

@@ -5,7 +5,7 @@ import { IdParams } from '../../http/schemas.ts';
 import { FindingDetailSchema } from './findings.schema.ts';
 import { AssignBody, BulkBody, BulkResultSchema, ReviewBody, StatusBody } from './triage.schema.ts';
 import { assignFinding } from './assign.service.ts';
-import { bulkUpdate, changeStatus, reviewFinding } from './triage.service.ts';
+import { bulkUpdate, triageFindingStatus, reviewFinding } from './triage.service.ts';
 
 /** Status, review, assignment and bulk changes; all need write access to the application. */
 export function triageRoutes(app: App, { db }: AppContext): void {
@@ -25,7 +25,7 @@ export function triageRoutes(app: App, { db }: AppContext): void {
       },
     },
     async (request) =>
-      changeStatus(db, currentUser(request), resourceOf(request, 'finding'), request.body.status),
+      triageFindingStatus(db, currentUser(request), resourceOf(request, 'finding'), request.body.status),
   );
 
   app.patch(

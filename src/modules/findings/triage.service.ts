@@ -43,7 +43,7 @@ function applyStatus(
 }
 
 /** PATCH /status: same status → unchanged; allowed → changed with timeline and event; else 409. */
-export async function changeStatus(
+export async function triageFindingStatus(
   db: Kysely<DB>,
   user: UserPrincipal,
   resolved: ResolvedInApplication,

@@ -1,6 +1,6 @@
 import type { JobContext } from '../../app-context.ts';
 import type { JobSpecs } from '../../jobs/job-map.ts';
-import { processStoredScan } from './ingest.service.ts';
+import { processStoredScan } from '../../ingest/process-stored-scan.ts';
 import { vacuumAfterIngest } from './vacuum-after-ingest.ts';
 
 /** The jobs uploads send. */

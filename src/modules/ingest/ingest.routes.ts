@@ -7,7 +7,8 @@ import { unauthorized } from '../../errors.ts';
 import { spoolDirOf } from '../../ingest/process-instance.ts';
 import { IdParams } from '../../http/schemas.ts';
 import { IngestResultSchema } from '../scans/scans.schema.ts';
-import { ingestUpload, type IngestResponse } from './ingest.service.ts';
+import { ingestUpload } from '../../ingest/ingest-upload.ts';
+import { presentIngest, type IngestResponse } from './ingest.presenter.ts';
 import { readIngestForm } from './multipart.ts';
 
 const IngestQuery = Type.Object({ async: Type.Optional(Type.Boolean()) });
@@ -65,7 +66,7 @@ export function ingestRoutes(app: App, context: AppContext): void {
       uploadLimitBytes: config.uploadLimitBytes,
     });
     const principal = request.principal;
-    return ingestUpload(
+    const ingested = await ingestUpload(
       context,
       form.file,
       {
@@ -82,6 +83,7 @@ export function ingestRoutes(app: App, context: AppContext): void {
       },
       { async: asyncMode },
     );
+    return presentIngest(ingested);
   }
 
   /** Marks an idempotent replay so a CI log can tell a retry from a fresh upload. */

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import MarkdownIt from 'markdown-it';
 import { describe, expect, it } from 'vitest';
-import { issueDraft } from './issue-draft.ts';
+import { issueDraft } from './issue-draft.presenter.ts';
 
 const finding = {
   id: 41,

@@ -11,7 +11,7 @@ import {
 } from '../../integrations/issue-trackers/types.ts';
 import type { JobPayloads } from '../../jobs/job-map.ts';
 import type { SecretBox } from '../../lib/secrets.ts';
-import { issueDraft } from './issue-draft.ts';
+import { issueDraft } from './issue-draft.presenter.ts';
 
 /**
  * The `tracker-issue` job: every provider call about one finding's issue. It leases the link first

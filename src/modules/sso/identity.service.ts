@@ -6,10 +6,10 @@ import { normalizeEmail } from '../users/email.ts';
 import { hashPassword } from '../users/users.service.ts';
 
 /**
- * Who a verified OpenID sign-in is, and what the provider's groups make of them (DESIGN.md section 9):
- * linked by `(issuer, sub)`; the email finds a user only at the first link (and only when verified);
- * team memberships with `source = 'idp'` are set to exactly the mapped groups at every sign-in, while
- * hand-made ones stay.
+ * Who a verified OpenID sign-in is, and what the provider's groups make of them (docs/architecture.md,
+ * "Identity of people"): linked by `(issuer, sub)`; the email finds a user only at the first link (and only
+ * when verified); team memberships with `source = 'idp'` are set to exactly the mapped groups at every
+ * sign-in, while hand-made ones stay.
  */
 
 /** Why a verified sign-in is still refused, as a stable word the sign-in page explains. */

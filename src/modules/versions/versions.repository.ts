@@ -24,6 +24,15 @@ export async function insertDefaultVersion(trx: Transaction<DB>, applicationId: 
     .executeTakeFirstOrThrow();
 }
 
+/** No version of the application is the default any more: the first half of making another one it. */
+export async function unsetDefaultVersion(trx: Transaction<DB>, applicationId: number): Promise<void> {
+  await trx
+    .updateTable('application_versions')
+    .set({ is_default: false })
+    .where('application_id', '=', applicationId)
+    .execute();
+}
+
 export async function defaultVersionOf(db: Kysely<DB>, applicationId: number) {
   return db
     .selectFrom('application_versions')

@@ -3,6 +3,7 @@ import type { InApplication, ResolvedApplication, VersionRow } from '../../acces
 import type { DB } from '../../db/schema.ts';
 import { conflict } from '../../errors.ts';
 import { presentVersion } from './versions.presenter.ts';
+import { unsetDefaultVersion } from './versions.repository.ts';
 import type { CreateVersionInput, UpdateVersionInput, VersionRecord } from './versions.schema.ts';
 
 const nameTaken = (name: string) =>
@@ -36,13 +37,7 @@ export async function createVersion(
 ): Promise<VersionRecord> {
   await assertNameFree(db, app.id, input.name);
   return db.transaction().execute(async (trx) => {
-    if (input.is_default) {
-      await trx
-        .updateTable('application_versions')
-        .set({ is_default: false })
-        .where('application_id', '=', app.id)
-        .execute();
-    }
+    if (input.is_default) await unsetDefaultVersion(trx, app.id);
     const row = await trx
       .insertInto('application_versions')
       .values({
@@ -65,13 +60,7 @@ export async function updateVersion(
 ): Promise<VersionRecord> {
   if (input.name !== undefined) await assertNameFree(db, app.id, input.name, version.id);
   return db.transaction().execute(async (trx) => {
-    if (input.is_default && !version.is_default) {
-      await trx
-        .updateTable('application_versions')
-        .set({ is_default: false })
-        .where('application_id', '=', app.id)
-        .execute();
-    }
+    if (input.is_default && !version.is_default) await unsetDefaultVersion(trx, app.id);
     const row = await trx
       .updateTable('application_versions')
       .set({
