@@ -1,15 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '../../src/http/auth.ts';
 import { sha256Hex } from '../../src/lib/secrets.ts';
+import type { RouteOptions } from 'fastify';
 import { makeUser, type TestUser } from '../support/factories.ts';
+import { endpointsOf, fillUrl, label, pathParams, ruleOf } from '../support/route-walk.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 
 let t: TestApp;
 let owner: TestUser;
 let other: TestUser;
 
+const routes: RouteOptions[] = [];
+
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({}, { onRoute: (route) => routes.push(route) });
   owner = await makeUser(t);
   other = await makeUser(t);
 });
@@ -300,6 +304,22 @@ describe('credentials that outlive their owner’s intent', () => {
       await t.db.selectFrom('groups').select('id').where('path', '=', `ro-${user.id}`).execute(),
     ).toEqual([]);
     expect((await keyRow(created.id)).revoked_at).toBeNull();
+    // The README promises every state-changing route: walk them all, not a sample.
+    const stateChanging = endpointsOf(routes).filter(
+      (endpoint) =>
+        !['GET', 'HEAD', 'OPTIONS'].includes(endpoint.method) &&
+        ruleOf(endpoint.route).authentication === 'user',
+    );
+    expect(stateChanging.length).toBeGreaterThan(40);
+    for (const endpoint of stateChanging) {
+      const url = fillUrl(
+        endpoint.url,
+        Object.fromEntries(pathParams(endpoint.url).map((name) => [name, '1'])),
+      );
+      const response = await t.app.inject({ method: endpoint.method as 'POST', url, headers, payload: {} });
+      expect(response.statusCode, label(endpoint)).toBe(403);
+      expect(response.json().code, label(endpoint)).toBe('read_only_key');
+    }
     // A key made without the flag writes as before, and says so.
     const full = await createKey(user, { name: 'ci' });
     expect(full).toMatchObject({ read_only: false });
