@@ -42,6 +42,11 @@ export class Environment {
       label,
       engine === 'pglite' ? await pgliteTemplate(options) : undefined,
     );
+    return Environment.on(target, options);
+  }
+
+  /** A server started on `target` (a database that may already hold data: it migrates what is pending). */
+  static async on(target: BenchTarget, options: ServerOptions): Promise<Environment> {
     const server = await startedServer(target, options);
     const admin = await signIn(server.url, ADMIN.email, ADMIN.password);
     return new Environment(target, server, admin.headers, options);

@@ -2,7 +2,8 @@ import { summarize, type Summary } from './stats.ts';
 import type { Engine } from './targets.ts';
 
 /** `CPU ms/s`: CPU time a process used per second of wall time (10 = 1 % of one core). */
-export type Unit = 'ms' | 'MB' | 'req/s' | 'results/s' | 'CPU ms/s';
+/** `uploads/min`: uploads completed per minute, sustained (scenario 20). */
+export type Unit = 'ms' | 'MB' | 'req/s' | 'results/s' | 'CPU ms/s' | 'uploads/min';
 
 /** Which statistic of the samples the ratio and the target use. */
 export type Statistic = 'median' | 'p95' | 'max';
@@ -53,7 +54,7 @@ export interface Measurement extends MeasurementInput {
   notes: string[];
 }
 
-const isRate = (unit: Unit) => unit === 'req/s' || unit === 'results/s';
+const isRate = (unit: Unit) => unit === 'req/s' || unit === 'results/s' || unit === 'uploads/min';
 
 export function pickStatistic(summary: Summary, statistic: Statistic): number {
   return statistic === 'p95' ? summary.p95 : statistic === 'max' ? summary.max : summary.median;

@@ -295,6 +295,10 @@ export class Api {
     return requestJson<T>(this.baseUrl + path, { method: 'POST', headers: this.headers, body });
   }
 
+  delete<T>(path: string): Promise<T> {
+    return requestJson<T>(this.baseUrl + path, { method: 'DELETE', headers: this.headers });
+  }
+
   /** Status of a GET, for probing whether a route exists (404) without throwing. */
   async status(path: string): Promise<number> {
     return (await request(this.baseUrl + path, { headers: this.headers })).status;
@@ -412,4 +416,52 @@ export async function jobsSettled(server: BenchServer, queue: JobName, timeoutMs
     if (Date.now() > deadline) throw new Error(`${queue} jobs still pending after ${timeoutMs / 1000} s`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
+}
+
+export interface BenchWorker {
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `node dist/main.js worker` on `target` (a PostgreSQL database a server has migrated) and
+ * waits until it says it runs background jobs.
+ */
+export async function startWorker(target: BenchTarget, options: ServerOptions): Promise<BenchWorker> {
+  const child = spawn(process.execPath, [...serverNodeArgs(), 'dist/main.js', 'worker'], {
+    cwd: REPO_ROOT,
+    env: serverEnv(target, options),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const pid = child.pid;
+  if (pid === undefined) throw new Error('could not start a scanhub worker');
+  const stop = onCleanup(`stop worker ${pid}`, async () => {
+    child.kill('SIGTERM');
+    if (!(await waitForExit(child, STOP_TIMEOUT_MS))) {
+      child.kill('SIGKILL');
+      await waitForExit(child, 5_000);
+    }
+  });
+  let output = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output = (output + chunk.toString('utf8')).slice(-4000);
+  });
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('worker did not start in time')), START_TIMEOUT_MS);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output = (output + chunk.toString('utf8')).slice(-4000);
+      if (output.includes('scanhub worker running background jobs')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`worker exited (${code}) before it ran: ${output.slice(-1000)}`));
+    });
+  }).catch(async (error: unknown) => {
+    await stop();
+    throw error;
+  });
+  return { pid, stop };
 }

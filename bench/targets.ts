@@ -109,6 +109,41 @@ async function pgliteTarget(label: string, template: string | undefined): Promis
   };
 }
 
+/** The kept seeded database of `findings` findings: `--keep-seed` reuses it across runs. */
+export function keptSeedDatabaseName(findings: number): string {
+  return `scanhub_bench_seed_${findings}`;
+}
+
+/**
+ * A PostgreSQL database that outlives the run (`--keep-seed`): created when missing, never dropped
+ * by the bench (drop it with `drop database scanhub_bench_seed_<N>`). Its data dir is fresh each
+ * run; the servers' secret key is the bench's fixed one, so what one run sealed the next can read.
+ */
+export async function keptPostgresTarget(
+  name: string,
+  label: string,
+): Promise<{ target: BenchTarget; created: boolean }> {
+  if (!/^scanhub_bench_seed_\d+$/.test(name)) throw new Error(`refusing to keep ${name}`);
+  const created = await withAdminClient(async (client) => {
+    const found = await client.query('select 1 from pg_database where datname = $1', [name]);
+    if (found.rowCount) return false;
+    await client.query(`create database ${name}`);
+    return true;
+  });
+  const url = new URL(adminDatabaseUrl());
+  url.pathname = `/${name}`;
+  const dataDir = await freshDir(label);
+  return {
+    created,
+    target: {
+      engine: 'postgres',
+      dataDir,
+      databaseUrl: url.toString(),
+      dispose: () => rm(dataDir, { recursive: true, force: true }),
+    },
+  };
+}
+
 export async function createTarget(
   engine: Engine,
   label: string,

@@ -1,10 +1,13 @@
 // Whether the compiled runtime in dist/ was built from the sources as they are now: the build
 // stamp must be newer than every file under src/. Plain JavaScript: it runs before anything is built.
-import { readdirSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+const STAMP = '.build-stamp';
 
 function newestBelow(directory) {
   let newest = 0;
@@ -19,7 +22,7 @@ function newestBelow(directory) {
 export function distIsFresh(root = ROOT) {
   let built;
   try {
-    built = statSync(join(root, 'dist', '.build-stamp')).mtimeMs;
+    built = statSync(join(root, 'dist', STAMP)).mtimeMs;
   } catch {
     return false;
   }
@@ -27,5 +30,57 @@ export function distIsFresh(root = ROOT) {
     return newestBelow(join(root, 'src')) <= built;
   } catch {
     return true; // an installed package without sources: dist is all there is
+  }
+}
+
+/** The web UI's build (web/dist) is newer than every file it is built from. */
+export function webIsFresh(root = ROOT) {
+  let built;
+  try {
+    built = statSync(join(root, 'web', 'dist', STAMP)).mtimeMs;
+  } catch {
+    return false;
+  }
+  const sources = [
+    join(root, 'web', 'src'),
+    join(root, 'web', 'index.html'),
+    join(root, 'web', 'vite.config.ts'),
+  ];
+  return sources.every(
+    (path) =>
+      !existsSync(path) ||
+      (statSync(path).isDirectory() ? newestBelow(path) : statSync(path).mtimeMs) <= built,
+  );
+}
+
+/**
+ * The locked dependency tree a build was made with: both builds bundle dependencies, so an install
+ * that changed them (a pull that changed package-lock.json) needs a new build though no source changed.
+ */
+function lockDigest(root) {
+  try {
+    return createHash('sha256')
+      .update(readFileSync(join(root, 'package-lock.json')))
+      .digest('hex');
+  } catch {
+    return 'no lockfile';
+  }
+}
+
+/** Marks `directory` (dist or web/dist, under `root`) as built now from the current dependencies. */
+export function writeBuildStamp(directory, root = ROOT) {
+  writeFileSync(
+    join(root, directory, STAMP),
+    `${JSON.stringify({ built_at: new Date().toISOString(), lock: lockDigest(root) })}\n`,
+  );
+}
+
+/** Whether `directory`'s stamp was written with the dependencies locked now. */
+export function builtWithCurrentLock(directory, root = ROOT) {
+  try {
+    const stamp = JSON.parse(readFileSync(join(root, directory, STAMP), 'utf8'));
+    return stamp.lock === lockDigest(root);
+  } catch {
+    return false;
   }
 }

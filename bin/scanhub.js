@@ -6,7 +6,7 @@
 import process from 'node:process';
 import { distIsFresh } from './dist-freshness.js';
 
-const CLIENT_COMMANDS = new Set(['upload', 'findings']);
+const CLIENT_COMMANDS = new Set(['upload', 'findings', 'sbom', 'vex']);
 const client = CLIENT_COMMANDS.has(process.argv[2] ?? '');
 if (distIsFresh()) {
   await import(client ? '../dist/cli/run.js' : '../dist/main.js');

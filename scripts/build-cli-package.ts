@@ -32,7 +32,7 @@ const inputs = Object.keys(result.metafile.inputs);
 // The client must not pull server code in: only src/cli, the severity scale and the statuses (the
 // gate's "open" is the server's), the two export helpers it shares with the server (pure functions),
 // and the format detection and parsers (pure, content only) by which `upload` tells which files
-// would share a scanner scope.
+// would share a scanner scope, with the concern rule table the parsers apply (pure).
 const DETECTION = ['src/ingest/parse/', 'src/ingest/upload-input.ts', 'src/ingest/repository-path.ts'];
 const server = inputs.filter(
   (file) =>
@@ -42,6 +42,7 @@ const server = inputs.filter(
     ![
       'src/domain/findings/severity.ts',
       'src/domain/findings/lifecycle.ts',
+      'src/domain/findings/concern.ts',
       'src/modules/findings/findings-csv.presenter.ts',
       'src/modules/findings/findings-sarif.presenter.ts',
     ].includes(file),

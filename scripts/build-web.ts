@@ -3,6 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { writeBuildStamp } from '../bin/dist-freshness.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const vite = `${root}node_modules/vite/bin/vite.js`;
@@ -18,4 +19,5 @@ const result = spawnSync(
     stdio: 'inherit',
   },
 );
+if (result.status === 0) writeBuildStamp('web/dist');
 process.exit(result.status ?? 1);

@@ -4,7 +4,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 export const WEB_API_TYPES = new URL('../web/src/api/schema.d.ts', import.meta.url);
 
 const HEADER = `// Generated from the server's OpenAPI document by \`npm run web:api\`; do not edit.
-// test/web-api-types.test.ts fails when this file differs from what the script would write.
+// test/web/web-api-types.test.ts fails when this file differs from what the script would write.
 `;
 
 export async function webApiTypes(document: object): Promise<string> {

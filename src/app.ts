@@ -14,12 +14,15 @@ import { registerTwinFolding } from './http/camel-case-twins.ts';
 import { registerStrictQuery } from './http/strict-query.ts';
 import { registerNulByteGuard, registerRequestTargetGuard, schemaController } from './http/validation.ts';
 import { registerWebUi } from './http/web-ui.ts';
+import { scimRoutes } from './modules/scim/scim.routes.ts';
 import { loggableError } from './lib/loggable-error.ts';
 import { apiKeyRoutes } from './modules/api-keys/api-keys.routes.ts';
 import { applicationRoutes } from './modules/applications/applications.routes.ts';
 import { assigneeRoutes } from './modules/applications/assignees.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.ts';
+import { metricsRoutes } from './modules/metrics/metrics.routes.ts';
+import { postureRoutes } from './modules/metrics/posture.routes.ts';
 import { directoryRoutes } from './modules/directory/directory.routes.ts';
 import { findingRoutes } from './modules/findings/findings.routes.ts';
 import { groupRoutes } from './modules/groups/groups.routes.ts';
@@ -29,8 +32,13 @@ import { issueTrackerRoutes } from './modules/issue-trackers/issue-trackers.rout
 import { accessListRoutes } from './modules/permissions/access-list.routes.ts';
 import { permissionRoutes } from './modules/permissions/permissions.routes.ts';
 import { policyRoutes } from './modules/policies/policies.routes.ts';
+import { acceptanceRoutes } from './modules/acceptances/acceptances.routes.ts';
 import { scannerTypeRoutes } from './modules/scanner-types/scanner-types.routes.ts';
 import { scanRoutes } from './modules/scans/scans.routes.ts';
+import { slaRoutes } from './modules/sla/sla.routes.ts';
+import { componentRoutes } from './modules/components/components.routes.ts';
+import { vexRoutes } from './modules/vex/vex.routes.ts';
+import { licensePolicyRoutes } from './modules/license-policies/license-policies.routes.ts';
 import { ssoRoutes } from './modules/sso/sso.routes.ts';
 import { teamRoutes } from './modules/teams/teams.routes.ts';
 import { userRoutes } from './modules/users/users.routes.ts';
@@ -38,6 +46,8 @@ import { compareRoutes } from './modules/versions/compare.routes.ts';
 import { versionRoutes } from './modules/versions/versions.routes.ts';
 import { webhookRoutes } from './modules/webhooks/webhooks.routes.ts';
 import { workerRoutes } from './modules/workers/workers.routes.ts';
+import { auditRoutes } from './modules/audit/audit.routes.ts';
+import { enrichmentRoutes } from './modules/enrichment/enrichment.routes.ts';
 
 /** Every module's routes, in registration order. */
 const ROUTE_MODULES: ((app: App, context: AppContext) => void)[] = [
@@ -56,14 +66,24 @@ const ROUTE_MODULES: ((app: App, context: AppContext) => void)[] = [
   findingRoutes,
   ingestRoutes,
   scanRoutes,
+  componentRoutes,
+  vexRoutes,
+  licensePolicyRoutes,
   dashboardRoutes,
+  metricsRoutes,
+  postureRoutes,
   webhookRoutes,
   policyRoutes,
+  slaRoutes,
+  acceptanceRoutes,
   issueTrackerRoutes,
   workerRoutes,
+  auditRoutes,
+  enrichmentRoutes,
   accessListRoutes,
   assigneeRoutes,
   directoryRoutes,
+  scimRoutes,
 ];
 
 /**

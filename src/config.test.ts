@@ -25,6 +25,8 @@ describe('loadConfig', () => {
       ingestWorkerMinBytes: 0,
       logLevel: 'info',
       sessionTtlHours: 24 * 7,
+      postureRetentionDays: 730,
+      auditRetentionDays: 400,
       rateLimit: {
         perMinute: 1200,
         loginPerMinute: 10,
@@ -35,8 +37,11 @@ describe('loadConfig', () => {
       jobs: { inServer: true, timeoutSeconds: 1800, deadAfterSeconds: 20, pollSeconds: 2 },
       shutdownTimeoutSeconds: 60,
       outbound: { allowPrivate: false },
+      enrichment: { epssUrl: undefined, kevUrl: undefined },
       webhooks: { timeoutMs: 10_000, retryLimit: 6, retryDelaySeconds: 30 },
       trackers: { timeoutMs: 20_000, retryLimit: 6, retryDelaySeconds: 30 },
+      metricsToken: undefined,
+      publicUrl: undefined,
       pgliteSharedBuffers: '32MB',
       oidc: undefined,
       passwordLogin: { mode: 'enabled', breakGlassEmails: [] },
@@ -111,6 +116,7 @@ describe('loadConfig', () => {
       secretKey: 'k'.repeat(32),
       logLevel: 'debug',
       sessionTtlHours: 12,
+      postureRetentionDays: 730,
       rateLimit: {
         perMinute: 60,
         loginPerMinute: 5,

@@ -16,6 +16,9 @@ const EnvSchema = Type.Object({
   INGEST_WORKER_MIN_BYTES: Type.Integer({ minimum: 0, default: 0 }),
   LOG_LEVEL: Type.Enum(LOG_LEVELS, { default: 'info' }),
   SESSION_TTL_HOURS: Type.Integer({ minimum: 1, default: 24 * 7 }),
+  POSTURE_RETENTION_DAYS: Type.Integer({ minimum: 7, maximum: 3660, default: 730 }),
+  /** Audit events older than this are deleted by the daily retention job (the chain stays verifiable). */
+  AUDIT_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 36_500, default: 400 }),
   RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 1200 }),
   LOGIN_RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 10 }),
   LOGIN_ADDRESS_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 30 }),
@@ -35,6 +38,8 @@ const EnvSchema = Type.Object({
   METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
   PGLITE_SHARED_BUFFERS: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,5}(kB|MB|GB)$' })),
   PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$', maxLength: 500 })),
+  EPSS_URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$', maxLength: 2000 })),
+  KEV_URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$', maxLength: 2000 })),
   TRACKER_TIMEOUT_SECONDS: Type.Integer({ minimum: 1, maximum: 120, default: 20 }),
   TRACKER_RETRY_LIMIT: Type.Integer({ minimum: 1, maximum: 20, default: 6 }),
   TRACKER_RETRY_DELAY_SECONDS: Type.Integer({ minimum: 1, default: 30 }),
@@ -90,6 +95,10 @@ export interface Config {
   ingestWorkerMinBytes: number;
   logLevel: Env['LOG_LEVEL'];
   sessionTtlHours: number;
+  /** Days of posture snapshots kept (metrics history). */
+  postureRetentionDays: number;
+  /** Days an audit event is kept (AUDIT_RETENTION_DAYS, default 400). */
+  auditRetentionDays: number;
   rateLimit: {
     perMinute: number;
     /** Sign-in attempts per minute from one address at one email. */
@@ -144,6 +153,11 @@ export interface Config {
      */
     allowPrivate: boolean;
   };
+  /**
+   * Where the daily `enrichment-fetch` job downloads EPSS and KEV (issue 45); unset (the default):
+   * nothing is fetched and no request leaves the server — files are imported by hand.
+   */
+  enrichment: { epssUrl: string | undefined; kevUrl: string | undefined };
   webhooks: {
     timeoutMs: number;
     /** Retries after the first try; the delay doubles each time, with jitter. */
@@ -331,6 +345,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ingestWorkerMinBytes: parsed.INGEST_WORKER_MIN_BYTES,
     logLevel: parsed.LOG_LEVEL,
     sessionTtlHours: parsed.SESSION_TTL_HOURS,
+    postureRetentionDays: parsed.POSTURE_RETENTION_DAYS,
+    auditRetentionDays: parsed.AUDIT_RETENTION_DAYS,
     rateLimit: {
       perMinute: parsed.RATE_LIMIT_PER_MINUTE,
       loginPerMinute: parsed.LOGIN_RATE_LIMIT_PER_MINUTE,
@@ -346,6 +362,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     shutdownTimeoutSeconds: parsed.SHUTDOWN_TIMEOUT_SECONDS,
     outbound: { allowPrivate: parsed.OUTBOUND_ALLOW_PRIVATE },
+    enrichment: { epssUrl: parsed.EPSS_URL, kevUrl: parsed.KEV_URL },
     webhooks: {
       timeoutMs: parsed.WEBHOOK_TIMEOUT_SECONDS * 1000,
       retryLimit: parsed.WEBHOOK_RETRY_LIMIT,

@@ -7,7 +7,7 @@ export const dashboardScenario: Scenario = {
   ids: ['5'],
   title: 'GET /api/dashboard/stats on the seeded database',
   async run(engine, { options, record, log }) {
-    const seeded = await seededDatabase(engine, options.seedFindings, options.logLevel, log);
+    const seeded = await seededDatabase(engine, options, log);
     const { env } = seeded;
     const callers: [string, BenchUser][] = [
       ['admin (all 50 apps)', seeded.admin],

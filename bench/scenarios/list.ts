@@ -70,7 +70,7 @@ export const listScenario: Scenario = {
   ids: ['4'],
   title: 'GET /api/findings on the seeded database, five filter/sort combinations',
   async run(engine, { options, record, log }) {
-    const seeded = await seededDatabase(engine, options.seedFindings, options.logLevel, log);
+    const seeded = await seededDatabase(engine, options, log);
     const { env } = seeded;
     const users: Record<'admin' | 'member', BenchUser> = { admin: seeded.admin, member: seeded.member };
     const size = `${(seeded.findings / 1000).toLocaleString('en-US')}k`;

@@ -11,12 +11,24 @@ export interface RunOptions {
   memorySizes: number[];
   /** Results per file in scenarios 1 and 2. */
   ingestSize: number;
-  /** Findings in the seeded database of scenarios 4 and 5 (1M in full mode). */
+  /** Findings in the seeded database of scenarios 4 and 5 (10M in full mode). */
   seedFindings: number;
+  /** PGlite's, when not `seedFindings` (full mode: 1M; 10M is PostgreSQL's measure). */
+  pgliteSeedFindings?: number;
+  /** PostgreSQL: keep the seeded database (`scanhub_bench_seed_<N>`) and reuse it in later runs. */
+  keepSeed: boolean;
   /** Requests per list filter combination (scenario 4). */
   listRequests: number;
   /** Requests per dashboard caller (scenario 5). */
   dashboardRequests: number;
+  /** Applications with a year of posture history (scenario 15). */
+  metricsApplications: number;
+  /** Requests per metrics query and caller (scenario 15). */
+  metricsRequests: number;
+  /** Components in the seeded inventory of scenario 19 (200 per application). */
+  components: number;
+  /** Requests per component search and caller (scenario 19). */
+  componentRequests: number;
   /** Duration of the requests-per-second run (scenario 7). */
   httpSeconds: number;
   /** LOG_LEVEL of the servers. */

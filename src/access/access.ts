@@ -2,7 +2,7 @@ import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { AccessAction, DB, Role } from '../db/schema.ts';
 import { AppError, forbidden, notFound } from '../errors.ts';
 import { isAdmin, type UserPrincipal, type Principal } from './principal.ts';
-import { ACCESS_RANK, userApplicationLevelSql } from './levels.ts';
+import { ACCESS_RANK, readsWholeGroupSql, userApplicationLevelSql } from './levels.ts';
 import {
   RESOURCES,
   type RecordOf,
@@ -91,7 +91,7 @@ export async function authorizeOne<K extends ResourceKindName>(
 }
 
 /** Kinds that list queries filter on. */
-type ListedKind = 'application' | 'group' | 'policy';
+type ListedKind = 'application' | 'group' | 'policy' | 'sla_configuration' | 'acceptance' | 'license_policy';
 
 /**
  * A condition on `idColumn` (holding ids of `kind`) that holds on the rows the caller may `action`:
@@ -157,4 +157,44 @@ export async function userAccessLevels(
     .where('app.id', 'in', [...applicationIds])
     .execute();
   return new Map(rows.map((row) => [row.id, { ...row, level: Number(row.level) as 0 | 1 | 2 }]));
+}
+
+/** The permission policies (as `p`) granted to a user directly or through one of their teams. */
+export function policiesOfUser(db: Kysely<DB>, userId: number) {
+  return db
+    .selectFrom('permission_policies as p')
+    .where((eb) =>
+      eb.or([
+        eb('p.user_id', '=', userId),
+        eb('p.team_id', 'in', eb.selectFrom('team_members').select('team_id').where('user_id', '=', userId)),
+      ]),
+    );
+}
+
+/**
+ * What `principal` may read, in whole groups where it can: the groups (of `groupIds`, or all) whose
+ * every application it reads, and whether that is every group there is and will be (the admin
+ * role or a grant on everything). Readers of sums (the metrics) take whole groups from per-group
+ * totals and the other readable applications one by one (`whereAccessible`).
+ */
+export async function wholeGroupsReadable(
+  db: Kysely<DB>,
+  principal: Principal,
+  groupIds?: readonly number[],
+): Promise<{ everything: boolean; groupIds: number[] }> {
+  if (principal.kind === 'application_token') return { everything: false, groupIds: [] };
+  const everything =
+    isAdmin(principal) ||
+    (await policiesOfUser(db, principal.id)
+      .select(sql<number>`1`.as('one'))
+      .where('p.application_id', 'is', null)
+      .where('p.group_id', 'is', null)
+      .where('p.resource', 'is', null)
+      .limit(1)
+      .executeTakeFirst()) !== undefined;
+  if (groupIds?.length === 0) return { everything, groupIds: [] };
+  let query = db.selectFrom('groups as g').select('g.id').where(readsWholeGroupSql(principal));
+  if (groupIds) query = query.where('g.id', 'in', [...groupIds]);
+  const rows = await query.execute();
+  return { everything, groupIds: rows.map((row) => row.id) };
 }

@@ -53,6 +53,23 @@ export function groupLevelSql(principal: Principal) {
 }
 
 /**
+ * SQL: whether `principal` reads every application of the group row aliased `g`, now and later (a
+ * grant on the group or on everything, or the admin role), so sums over the whole group are theirs
+ * to see. Grants on single applications of the group do not make it whole.
+ */
+export function readsWholeGroupSql(principal: Principal) {
+  if (principal.kind === 'application_token') return sql<boolean>`false`;
+  if (isAdmin(principal)) return sql<boolean>`true`;
+  return sql<boolean>`exists (
+    select 1 from permission_policies p
+    where (p.user_id = ${principal.id}
+           or p.team_id in (select tm.team_id from team_members tm where tm.user_id = ${principal.id}))
+      and p.application_id is null
+      and (p.group_id = g.id or (p.group_id is null and p.resource is null))
+  )`;
+}
+
+/**
  * SQL for the level `principal` holds on the policy row aliased `pol`: its scope's level (the
  * application's or the group's); a global policy is readable by every user and written by admins.
  */
@@ -63,6 +80,43 @@ export function policyLevelSql(principal: Principal) {
     when 'global' then 1
     when 'application' then (select ${applicationLevelSql(principal)} from applications app where app.id = pol.application_id)
     else (select ${groupLevelSql(principal)} from groups g where g.id = pol.group_id)
+  end`;
+}
+
+/**
+ * SQL for the level `principal` holds on the SLA configuration row aliased `sc`: a global one
+ * (no owner group: the default and those admins made) is readable by every user and written by
+ * admins; one a group owns has that group's level (write on the group: its owners and writers).
+ */
+export function slaConfigurationLevelSql(principal: Principal) {
+  if (principal.kind === 'application_token') return sql<number>`0`;
+  if (isAdmin(principal)) return sql<number>`2`;
+  return sql<number>`case when sc.owner_group_id is null then 1
+    else (select ${groupLevelSql(principal)} from groups g where g.id = sc.owner_group_id) end`;
+}
+
+/**
+ * SQL for the level `principal` holds on the licence policy row aliased `lp`: as for SLA
+ * configurations, a global one is read by every user and written by admins; one a group owns has
+ * that group's level.
+ */
+export function licensePolicyLevelSql(principal: Principal) {
+  if (principal.kind === 'application_token') return sql<number>`0`;
+  if (isAdmin(principal)) return sql<number>`2`;
+  return sql<number>`case when lp.owner_group_id is null then 1
+    else (select ${groupLevelSql(principal)} from groups g where g.id = lp.owner_group_id) end`;
+}
+
+/**
+ * SQL for the level `principal` holds on the acceptance row aliased `acc`: its application's level,
+ * or for one over a whole group, the group's (write needs write on the group).
+ */
+export function acceptanceLevelSql(principal: Principal) {
+  if (principal.kind === 'application_token') return sql<number>`0`;
+  if (isAdmin(principal)) return sql<number>`2`;
+  return sql<number>`case when acc.application_id is not null
+    then (select ${applicationLevelSql(principal)} from applications app where app.id = acc.application_id)
+    else (select ${groupLevelSql(principal)} from groups g where g.id = acc.group_id)
   end`;
 }
 

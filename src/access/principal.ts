@@ -12,6 +12,8 @@ export interface UserPrincipal {
   sessionId?: string;
   /** Set when authenticated by a read-only API key: every state-changing request is refused. */
   readOnly?: boolean;
+  /** The API key's id, when authenticated by one (the audit trail names the key). */
+  keyId?: number;
 }
 
 /** A CI job holding an application's API token; it may only ingest into that application. */

@@ -3,6 +3,7 @@ import {
   type Expression,
   type ExpressionBuilder,
   type Kysely,
+  type RawBuilder,
   type Selectable,
   type SqlBool,
 } from 'kysely';
@@ -12,12 +13,24 @@ import type {
   DB,
   GroupsTable,
   PoliciesTable,
+  SlaConfigurationsTable,
+  LicensePoliciesTable,
+  AcceptancesTable,
   WebhooksTable,
 } from '../db/schema.ts';
 import { publishedOnly } from '../domain/findings/unpublished-scans.ts';
 import { AppError } from '../errors.ts';
 import { isAdmin, type Principal } from './principal.ts';
-import { ACCESS_RANK, applicationLevelSql, groupLevelSql, parseId, policyLevelSql } from './levels.ts';
+import {
+  ACCESS_RANK,
+  applicationLevelSql,
+  groupLevelSql,
+  parseId,
+  policyLevelSql,
+  slaConfigurationLevelSql,
+  acceptanceLevelSql,
+  licensePolicyLevelSql,
+} from './levels.ts';
 
 /**
  * Every kind of resource a route can declare (`config.access`, src/access/route-access.ts), each
@@ -420,35 +433,104 @@ const POLICY_WRITE_DENIED: Record<PolicyRow['scope_type'], string | undefined> =
   application: undefined,
 };
 
-const policy: ResourceKind<IdRef, PolicyRow> = {
+/** Tables of records resolved by id with a level SQL of their own (`levels.ts`, on the alias given). */
+type LeveledTable = 'policies' | 'sla_configurations' | 'license_policies' | 'acceptances';
+
+/**
+ * A kind whose records sit in one table, named by id in the path, with the caller's level on a row
+ * given by `levelSql` over the row's alias: one query for every reference, and the same level as
+ * the condition of list queries.
+ */
+function leveledRecords<T extends LeveledTable>(spec: {
+  what: string;
+  table: T;
+  /** The alias `levelSql` reads the row by (`sc.owner_group_id`...). */
+  alias: string;
+  levelSql: (principal: Principal) => RawBuilder<number>;
+  /** The 403's detail when the caller may read the record but not do what the route does. */
+  forbidden: (record: Selectable<DB[T]>) => string | undefined;
+}): ResourceKind<IdRef, Selectable<DB[T]>> {
+  const row = sql.table(spec.alias);
+  const from = sql`${sql.table(spec.table)} as ${row}`;
+  return {
+    what: spec.what,
+    fromRequest: idFromRequest,
+    async resolve(db, principal, refs) {
+      const ids = refs.flatMap((ref) => idOf(ref) ?? []);
+      if (ids.length === 0) return refs.map(() => undefined);
+      // Raw SQL: Kysely cannot name a table from a type parameter; the columns come back as
+      // `selectAll` would return them (same driver, no result plugins).
+      const { rows } = await sql<{ id: number; level: number | string }>`
+        select ${row}.*, ${spec.levelSql(principal)} as level from ${from}
+        where ${row}.id in (${sql.join(ids)})`.execute(db);
+      const byId = new Map(
+        rows.map(({ level, ...columns }) => {
+          const record = columns as unknown as Selectable<DB[T]>;
+          return [columns.id, { record, level: Number(level), forbidden: spec.forbidden(record) }];
+        }),
+      );
+      return refs.map((ref) => byId.get(idOf(ref) ?? 0));
+    },
+    visibleWhere(principal, action, idColumn) {
+      if (principal.kind === 'user' && isAdmin(principal)) return sql<SqlBool>`true`;
+      return sql<SqlBool>`${sql.ref(idColumn)} in (
+        select ${row}.id from ${from} where ${spec.levelSql(principal)} >= ${ACCESS_RANK[action]}
+      )`;
+    },
+  };
+}
+
+const policy = leveledRecords({
   what: 'Policy',
-  fromRequest: idFromRequest,
-  async resolve(db, principal, refs) {
-    const ids = refs.flatMap((ref) => idOf(ref) ?? []);
-    if (ids.length === 0) return refs.map(() => undefined);
-    const rows = await db
-      .selectFrom('policies as pol')
-      .selectAll('pol')
-      .select(policyLevelSql(principal).as('level'))
-      .where('pol.id', 'in', ids)
-      .execute();
-    const byId = new Map(
-      rows.map(({ level, ...record }) => [
-        record.id,
-        { record, level: Number(level), forbidden: POLICY_WRITE_DENIED[record.scope_type] },
-      ]),
-    );
-    return refs.map((ref) => byId.get(idOf(ref) ?? 0));
-  },
-  visibleWhere(principal, action, idColumn) {
-    if (principal.kind === 'user' && isAdmin(principal)) return sql<SqlBool>`true`;
-    return sql<SqlBool>`${sql.ref(idColumn)} in (
-      select pol.id from policies pol where ${policyLevelSql(principal)} >= ${ACCESS_RANK[action]}
-    )`;
-  },
-};
+  table: 'policies',
+  alias: 'pol',
+  levelSql: policyLevelSql,
+  forbidden: (record) => POLICY_WRITE_DENIED[record.scope_type],
+});
+
+export type SlaConfigurationRow = Selectable<SlaConfigurationsTable>;
+
+const slaConfiguration = leveledRecords({
+  what: 'SLA configuration',
+  table: 'sla_configurations',
+  alias: 'sc',
+  levelSql: slaConfigurationLevelSql,
+  forbidden: (record) =>
+    record.owner_group_id === null
+      ? 'Only an admin may change a global SLA configuration'
+      : 'You need write permission on the group that owns this SLA configuration',
+});
+
+export type LicensePolicyRow = Selectable<LicensePoliciesTable>;
+
+/** A licence policy: global (every user reads, admins write) or its owner group's level. */
+const licensePolicy = leveledRecords({
+  what: 'Licence policy',
+  table: 'license_policies',
+  alias: 'lp',
+  levelSql: licensePolicyLevelSql,
+  forbidden: (record) =>
+    record.owner_group_id === null
+      ? 'Only an admin may change a global licence policy'
+      : 'You need write permission on the group that owns this licence policy',
+});
+
+export type AcceptanceRow = Selectable<AcceptancesTable>;
+
+/** An acceptance: its application's level, or its group's when it covers a whole group. */
+const acceptance = leveledRecords({
+  what: 'Acceptance',
+  table: 'acceptances',
+  alias: 'acc',
+  levelSql: acceptanceLevelSql,
+  forbidden: (record) =>
+    record.application_id === null
+      ? 'You need write permission on this group'
+      : 'You need write permission on this application',
+});
 
 export const RESOURCES = {
+  acceptance,
   application,
   group,
   version,
@@ -456,6 +538,8 @@ export const RESOURCES = {
   finding: recordOfApplication('findings', 'Finding'),
   scan: recordOfApplication('scans', 'Scan'),
   policy,
+  sla_configuration: slaConfiguration,
+  license_policy: licensePolicy,
 };
 
 export type ResourceKindName = keyof typeof RESOURCES;

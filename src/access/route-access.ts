@@ -16,7 +16,9 @@ export type Authentication =
   | 'application_token'
   | 'user_or_application_token'
   /** The metrics scraper's bearer token (`METRICS_TOKEN`), checked by the route; open when unset. */
-  | 'metrics_token';
+  | 'metrics_token'
+  /** A SCIM provisioning token (`Authorization: Bearer scim_…`), checked by the SCIM routes. */
+  | 'scim_token';
 
 /** The kinds of resource a route can act on: every kind `authorize` resolves (src/access/resources.ts). */
 export type ScopedResource = ResourceKindName;
@@ -123,6 +125,11 @@ const RULES = {
     authentication: 'user_or_application_token',
     summary: 'Any signed-in user (only readable applications), or an application token (its own).',
   },
+  'components.list': {
+    authentication: 'user_or_application_token',
+    summary:
+      'Any signed-in user (only readable applications are searched), or an application token (its own).',
+  },
   'scan.read': {
     authentication: 'user_or_application_token',
     resource: 'scan',
@@ -192,6 +199,59 @@ const RULES = {
     authentication: 'user',
     summary: 'Any signed-in user; answers names and emails only (to grant access or assign).',
   },
+  'sla-configurations.list': {
+    authentication: 'user',
+    summary: 'Any signed-in user; lists global SLA configurations and those of groups they can read.',
+  },
+  'sla-configuration.create': {
+    authentication: 'user',
+    summary: 'Write on the owner group; a global configuration needs the admin role.',
+  },
+  'sla-configuration.read': {
+    authentication: 'user',
+    resource: 'sla_configuration',
+    level: 'read',
+    summary: 'Any signed-in user for a global configuration; read on the owner group otherwise.',
+  },
+  'sla-configuration.write': {
+    authentication: 'user',
+    resource: 'sla_configuration',
+    level: 'write',
+    summary: 'Write on the owner group (its owners and writers); global configurations need the admin role.',
+  },
+  'license-policies.list': {
+    authentication: 'user',
+    summary: 'Any signed-in user; lists global licence policies and those of groups they can read.',
+  },
+  'license-policy.create': {
+    authentication: 'user',
+    summary: 'Write on the owner group; a global licence policy needs the admin role.',
+  },
+  'license-policy.read': {
+    authentication: 'user',
+    resource: 'license_policy',
+    level: 'read',
+    summary: 'Any signed-in user for a global licence policy; read on the owner group otherwise.',
+  },
+  'license-policy.write': {
+    authentication: 'user',
+    resource: 'license_policy',
+    level: 'write',
+    summary:
+      'Write on the owner group (its owners and writers); global licence policies need the admin role.',
+  },
+  'group-sla.read': {
+    authentication: 'user',
+    resource: 'group',
+    level: 'read',
+    summary: 'Read on the group, or on one of its applications.',
+  },
+  'group-sla.write': {
+    authentication: 'user',
+    resource: 'group',
+    level: 'write',
+    summary: 'Write on the group.',
+  },
   'policies.list': {
     authentication: 'user',
     summary: 'Any signed-in user; lists global policies and those on what they can read.',
@@ -212,9 +272,50 @@ const RULES = {
     level: 'write',
     summary: 'Write on the policy’s scope; global policies need the admin role.',
   },
+  'acceptances.list': {
+    authentication: 'user',
+    summary: 'Any signed-in user; lists the acceptances of applications and groups they can read.',
+  },
+  'acceptance.create': {
+    authentication: 'user',
+    summary: 'Write on the application, or on the group for an acceptance over a whole group.',
+  },
+  'acceptance.read': {
+    authentication: 'user',
+    resource: 'acceptance',
+    level: 'read',
+    summary: 'Read on the acceptance’s application (or group).',
+  },
+  'acceptance.write': {
+    authentication: 'user',
+    resource: 'acceptance',
+    level: 'write',
+    summary: 'Write on the acceptance’s application (or group).',
+  },
+  'acceptance-settings.read': {
+    authentication: 'user',
+    summary: 'Any signed-in user (the global acceptance settings).',
+  },
+  'acceptance-settings.write': { authentication: 'admin', summary: 'The admin role.' },
+  'group-settings.read': {
+    authentication: 'user',
+    resource: 'group',
+    level: 'read',
+    summary: 'Read on the group, or on one of its applications.',
+  },
+  'group-settings.write': {
+    authentication: 'user',
+    resource: 'group',
+    level: 'write',
+    summary: 'Write on the group.',
+  },
   'dashboard.read': {
     authentication: 'user',
     summary: 'Any signed-in user; counts only the applications they may read.',
+  },
+  'posture.read': {
+    authentication: 'user',
+    summary: 'Any signed-in user; covers only the applications they may read.',
   },
   'scanner-types.read': { authentication: 'user', summary: 'Any signed-in user.' },
   'teams.read': {
@@ -223,12 +324,21 @@ const RULES = {
   },
   'users.create': { authentication: 'admin', summary: 'The admin role.' },
   'users.update': { authentication: 'admin', summary: 'The admin role.' },
+  'scim.provision': {
+    authentication: 'scim_token',
+    summary: 'A SCIM token (`Authorization: Bearer scim_…`, made by an admin).',
+  },
+  'scim.manage': { authentication: 'admin', summary: 'The admin role (SCIM provisioning tokens).' },
   'sso.manage': {
     authentication: 'admin',
     summary: 'The admin role (identity provider mappings and claims).',
   },
   'permissions.write': { authentication: 'admin', summary: 'The admin role.' },
   'workers.read': { authentication: 'admin', summary: 'The admin role.' },
+  'enrichment.read': {
+    authentication: 'user',
+    summary: 'Any signed-in user (the snapshots are public data; who imported them is not shown).',
+  },
   ...(Object.fromEntries(
     ADMIN_PERMISSIONS.map((permission) => [
       permission,

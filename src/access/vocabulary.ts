@@ -18,6 +18,10 @@ export const ADMIN_RESOURCE_ACTIONS = {
   users: ['read'],
   /** Read every permission policy (an audit view). */
   permissions: ['read'],
+  /** Read, export and verify the audit trail (GET /api/audit-events). */
+  audit: ['read'],
+  /** Import EPSS and KEV files (POST /api/admin/enrichment) and change the enrichment settings. */
+  enrichment: ['import'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type AdminResource = keyof typeof ADMIN_RESOURCE_ACTIONS;

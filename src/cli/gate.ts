@@ -19,6 +19,8 @@ export interface GateSpec {
   mode: GateMode;
   threshold: Severity | undefined;
   baseline?: string | undefined;
+  /** `--include-quality`: count code-quality findings too (by default a gate counts security findings only). */
+  includeQuality?: boolean | undefined;
 }
 
 export interface GateFinding {
@@ -49,18 +51,18 @@ interface FindingPage {
 }
 
 interface Comparison {
-  new: GateFinding[];
+  new: (GateFinding & { concern?: string })[];
 }
 
 const uniqueBy = <T>(items: T[], key: (item: T) => string): T[] => [
   ...new Map(items.map((item) => [key(item), item])).values(),
 ];
 
-async function countPages(client: ApiClient, queries: Record<string, string | number>[]) {
+async function countPages(client: ApiClient, queries: Record<string, string | number>[], concern: string) {
   const pages = await Promise.all(
     queries.map((query) =>
       client.json<FindingPage>('/api/findings', {
-        query: { ...query, status: OPEN, sort_by: 'severity', order: 'desc', per_page: SHOWN },
+        query: { ...query, status: OPEN, concern, sort_by: 'severity', order: 'desc', per_page: SHOWN },
       }),
     ),
   );
@@ -73,18 +75,21 @@ async function countPages(client: ApiClient, queries: Record<string, string | nu
 export async function evaluateGate(client: ApiClient, spec: GateSpec, scans: Scan[]): Promise<GateResult> {
   const severities = atOrAbove(spec.threshold);
   const severity = severities.join(',');
+  const concern = spec.includeQuality ? 'all' : 'security';
   let count: number;
   let findings: GateFinding[];
   if (spec.mode === 'new') {
     ({ count, findings } = await countPages(
       client,
       scans.map((scan) => ({ new_in_scan: scan.id, severity })),
+      concern,
     ));
   } else if (spec.mode === 'version') {
     const versions = uniqueBy(scans, (scan) => String(scan.version_id));
     ({ count, findings } = await countPages(
       client,
       versions.map((scan) => ({ application_version_id: scan.version_id, severity })),
+      concern,
     ));
   } else {
     const targets = uniqueBy(scans, (scan) => `${scan.application_id}/${scan.version_id}`);
@@ -98,7 +103,12 @@ export async function evaluateGate(client: ApiClient, spec: GateSpec, scans: Sca
     const counted = uniqueBy(
       comparisons.flatMap((comparison) => comparison.new),
       (finding) => String(finding.id),
-    ).filter((finding) => isOpenStatus(finding.status) && severities.includes(finding.severity));
+    ).filter(
+      (finding) =>
+        isOpenStatus(finding.status) &&
+        severities.includes(finding.severity) &&
+        (spec.includeQuality === true || finding.concern !== 'quality'),
+    );
     count = counted.length;
     findings = counted;
   }

@@ -1,5 +1,8 @@
 import { cac, type CAC } from 'cac';
 import { CliError, EXIT, usageError } from './errors.ts';
+import { runSbomExport } from './sbom-export.ts';
+import { runVexExport, runVexImport } from './vex.ts';
+import { runEnrichmentImport } from './enrichment-import.ts';
 import { runExport, type ExportFormat } from './export.ts';
 import type { GateSpec } from './gate.ts';
 import { ApiClient } from './http-client.ts';
@@ -57,6 +60,7 @@ function build(): CAC {
     )
     .option('--baseline <version>', 'Instead count open findings absent from this version (like a PR gate)')
     .option('--fail-on-any', 'Instead count every open finding of the version (at or above --fail-on)')
+    .option('--include-quality', 'Gates also count code-quality findings (default: security findings only)')
     .option('--pr-comment', 'With --baseline: comment the new and fixed findings on the pull/merge request')
     .option('--pr-comment-silent', 'With --pr-comment: post nothing when nothing is new')
     .option('--pr-annotations', 'With --pr-comment on GitHub: a scanhub check run annotating changed lines')
@@ -83,6 +87,34 @@ function build(): CAC {
     .example(
       'scanhub findings export --application checkout --version main --format sarif --output scanhub.sarif',
     );
+
+  connectionOptions(cli.command('sbom <action>', "sbom export: write a version's SBOM (CycloneDX 1.6 JSON)"))
+    .option('--version <name>', 'The version (name or id)')
+    .option('--output <file>', 'Write to this file instead of stdout')
+    .example('scanhub sbom export --application checkout --version main --output sbom.cdx.json');
+
+  connectionOptions(
+    cli.command(
+      'vex <action> [file]',
+      "vex export: write a version's VEX (OpenVEX or CycloneDX); vex import <file>: load a VEX document",
+    ),
+  )
+    .option('--version <name>', 'The version to export (name or id)')
+    .option('--format <format>', 'openvex | cyclonedx (export; default openvex)')
+    .option('--output <file>', 'Write to this file instead of stdout')
+    .example(
+      'scanhub vex export --application checkout --version 2.4.0 --format openvex --output checkout.openvex.json',
+    )
+    .example('scanhub vex import supplier.openvex.json --application checkout');
+
+  connectionOptions(
+    cli.command(
+      'enrichment <action> [...files]',
+      'enrichment import: load EPSS and KEV files into the server',
+    ),
+  )
+    .option('--force', 'Import a file older than the current snapshot')
+    .example('scanhub enrichment import epss_scores-2026-11-27.csv.gz known_exploited_vulnerabilities.json');
 
   // cac leaves an option named `version` out of a command's help (it reserves it for its own
   // `-v, --version`); ours names the application version, so it is listed here.
@@ -113,9 +145,10 @@ function gateOf(argv: string[], options: Record<string, unknown>): GateSpec | un
   const baseline = stringOption(argv, 'baseline', options.baseline);
   if (baseline !== undefined && options.failOnAny)
     throw usageError('--baseline and --fail-on-any exclude each other');
-  if (baseline !== undefined) return { mode: 'baseline', threshold, baseline };
-  if (options.failOnAny) return { mode: 'version', threshold };
-  return threshold ? { mode: 'new', threshold } : undefined;
+  const includeQuality = options.includeQuality === true;
+  if (baseline !== undefined) return { mode: 'baseline', threshold, baseline, includeQuality };
+  if (options.failOnAny) return { mode: 'version', threshold, includeQuality };
+  return threshold ? { mode: 'new', threshold, includeQuality } : undefined;
 }
 
 function reviewOf(
@@ -180,6 +213,37 @@ async function dispatch(cli: CAC, argv: string[], env: NodeJS.ProcessEnv): Promi
       review: reviewOf(argv, options, env, retries),
       codeQuality: stringOption(argv, 'code-quality', options.codeQuality),
     });
+  }
+  if (name === 'enrichment') {
+    if (args[0] !== 'import')
+      throw usageError(`Unknown enrichment action: ${String(args[0])} (try: enrichment import FILE...)`);
+    const files = args.slice(1).flat().map(String);
+    return runEnrichmentImport(client, out, { files, force: Boolean(options.force) });
+  }
+  if (name === 'sbom') {
+    if (args[0] !== 'export') throw usageError(`Unknown sbom action: ${String(args[0])} (try: sbom export)`);
+    return runSbomExport(client, out, {
+      application,
+      version: stringOption(argv, 'version', options.version),
+      output: stringOption(argv, 'output', options.output),
+    });
+  }
+  if (name === 'vex') {
+    if (args[0] === 'export') {
+      return runVexExport(client, out, {
+        application,
+        version: stringOption(argv, 'version', options.version),
+        format: stringOption(argv, 'format', options.format),
+        output: stringOption(argv, 'output', options.output),
+      });
+    }
+    if (args[0] === 'import') {
+      return runVexImport(client, out, {
+        application,
+        file: args[1] === undefined ? undefined : String(args[1]),
+      });
+    }
+    throw usageError(`Unknown vex action: ${String(args[0])} (try: vex export, vex import <file>)`);
   }
   if (args[0] !== 'export')
     throw usageError(`Unknown findings action: ${String(args[0])} (try: findings export)`);

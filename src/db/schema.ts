@@ -1,3 +1,5 @@
+import type { Concern } from '../domain/findings/concern.ts';
+import type { AcceptanceStatus, DismissalReason, VexJustification } from '../domain/findings/dismissal.ts';
 import type { FindingStatus } from '../domain/findings/lifecycle.ts';
 import type { Severity } from '../domain/findings/severity.ts';
 import type { Action, Condition } from '../domain/policies/definition.ts';
@@ -20,6 +22,12 @@ export interface UsersTable {
   role: Role;
   disabled: Generated<boolean>;
   last_login_at: Timestamp | null;
+  /** The `userName` a SCIM provider gave, when it is not the email itself (src/modules/scim/). */
+  scim_user_name: string | null;
+  /** The SCIM provider's `externalId` for this user. */
+  scim_external_id: string | null;
+  /** When the SCIM provider deleted the user: disabled, and no longer found through SCIM. */
+  scim_removed_at: Timestamp | null;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }
@@ -48,6 +56,18 @@ export interface ApiKeysTable {
   updated_at: UpdatedAt;
 }
 
+/** A SCIM provisioning bearer token; only its SHA-256 is kept (src/modules/scim/scim-tokens.service.ts). */
+export interface ScimTokensTable {
+  id: Generated<number>;
+  name: string;
+  prefix: string;
+  token_hash: string;
+  created_by: number | null;
+  last_used_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+  created_at: CreatedAt;
+}
+
 /** Sign-in attempts per bucket in a fixed window (src/modules/auth/login-throttle.ts). */
 export interface LoginThrottleTable {
   bucket: string;
@@ -58,6 +78,10 @@ export interface LoginThrottleTable {
 export interface TeamsTable {
   id: Generated<number>;
   name: string;
+  /** Created by SCIM provisioning (a SCIM Group): SCIM lists and changes only these teams. */
+  scim_managed: Generated<boolean>;
+  /** The SCIM provider's `externalId` for this group. */
+  scim_external_id: string | null;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }
@@ -66,8 +90,11 @@ export interface TeamMembersTable {
   team_id: number;
   user_id: number;
   role: string;
-  /** `idp`: made by the OpenID provider's groups (reset at each sign-in); `manual`: by hand. */
-  source: Generated<'manual' | 'idp'>;
+  /**
+   * `idp`: made by the OpenID provider's groups (reset at each sign-in); `scim`: by SCIM provisioning
+   * (a Group's members); `manual`: by hand.
+   */
+  source: Generated<'manual' | 'idp' | 'scim'>;
   created_at: CreatedAt;
 }
 
@@ -101,10 +128,53 @@ export interface OidcPendingLoginsTable {
   expires_at: Timestamp;
 }
 
+export type DueDateSource = 'sla' | 'manual';
+
+/** Days to fix per severity, each enforced or not (domain/findings/sla.ts); one row is the default. */
+export interface SlaConfigurationsTable {
+  id: Generated<number>;
+  name: string;
+  description: string | null;
+  critical_days: number;
+  high_days: number;
+  medium_days: number;
+  low_days: number;
+  info_days: number;
+  critical_enforced: Generated<boolean>;
+  high_enforced: Generated<boolean>;
+  medium_enforced: Generated<boolean>;
+  low_enforced: Generated<boolean>;
+  info_enforced: Generated<boolean>;
+  is_default: Generated<boolean>;
+  /** Null: global (admins edit it); else the group whose writers edit it. */
+  owner_group_id: number | null;
+  created_by: number | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+/** A licence policy (migration 2026-11-29T0400): a deny or allow list of SPDX ids or expressions. */
+export interface LicensePoliciesTable {
+  id: Generated<number>;
+  name: string;
+  description: string | null;
+  /** Null: global (admins edit it); else the group whose writers edit it (and its subgroups it covers). */
+  owner_group_id: number | null;
+  mode: 'deny' | 'allow';
+  licenses: string[];
+  severity: Generated<Severity>;
+  enabled: Generated<boolean>;
+  created_by: number | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
 export interface GroupsTable {
   id: Generated<number>;
   name: string;
   path: string;
+  /** Its SLA configuration; null: inherited from the nearest ancestor group (by path), else the default. */
+  sla_configuration_id: number | null;
   created_by: number | null;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
@@ -120,6 +190,8 @@ export interface ApplicationsTable {
   api_token_hash: string;
   api_token_encrypted: string;
   api_token_prefix: string;
+  /** Its own SLA configuration; null: its group's (domain/findings/sla.ts). */
+  sla_configuration_id: number | null;
   created_by: number | null;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
@@ -188,7 +260,7 @@ export interface ScansTable {
   fixed_findings_count: Generated<number>;
   reopened_findings_count: Generated<number>;
   uploaded_by: number | null;
-  uploaded_via: 'api_key' | 'session' | 'application_token';
+  uploaded_via: 'api_key' | 'session' | 'application_token' | 'system';
   idempotency_key: string | null;
   spool_path: string | null;
   branch: string | null;
@@ -200,10 +272,51 @@ export interface ScansTable {
   root: string | null;
   /** Whether this scan's upload created its version (deleted with a failed upload's scan when unused). */
   created_version: Generated<boolean>;
+  /** The upload's component diff (scan_component_changes), counted. */
+  components_added: Generated<number>;
+  components_removed: Generated<number>;
   started_at: Timestamp | null;
   completed_at: Timestamp | null;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
+  /** The upload request's audit context (src/events/audit.ts), for the audit row written when it completes. */
+  upload_audit: ColumnType<unknown, string | null | undefined, string | null>;
+}
+
+/** A component (package) of a version, in the scope (tool + category) of the uploads that list it. */
+export interface ComponentsTable {
+  id: Generated<number>;
+  application_id: number;
+  version_id: number;
+  tool_name: string;
+  category: Generated<string>;
+  purl: string;
+  /** The purl without version, qualifiers and subpath. */
+  package: string;
+  ecosystem: string;
+  namespace: string | null;
+  name: string;
+  version: string | null;
+  licenses: string | null;
+  license_ids: Generated<string[]>;
+  scope: string | null;
+  direct: boolean | null;
+  /** jsonb: algorithm → content. */
+  hashes: Generated<Record<string, string>>;
+  digest: string;
+  first_scan_id: number | null;
+  last_scan_id: number | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+/** What one upload added to and removed from its scope's components. */
+export interface ScanComponentChangesTable {
+  scan_id: number;
+  change: 'added' | 'removed';
+  purl: string;
+  name: string;
+  version: string | null;
 }
 
 /** An async upload's bytes, in order, until its scan finishes. */
@@ -225,6 +338,8 @@ export interface FindingsTable {
   identity_base: string;
   category: Generated<string>;
   kind: string;
+  /** `security` or `quality` (domain/findings/concern.ts); not identity. */
+  concern: Generated<Concern>;
   title: string;
   severity: SeverityName;
   severity_rank: number;
@@ -251,7 +366,21 @@ export interface FindingsTable {
   tool_version: string | null;
   tool_fingerprint: string | null;
   epss: number | null;
+  /** EPSS percentile of its most likely exploited CVE, from the snapshot `epss_snapshot_id`. */
+  epss_percentile: number | null;
+  /** The EPSS snapshot `epss` came from; null: from the scanner's report, or unknown. */
+  epss_snapshot_id: number | null;
   in_kev: Generated<boolean>;
+  /** The KEV snapshot that lists one of its CVEs (null: not listed). */
+  kev_snapshot_id: number | null;
+  /** KEV `dateAdded` and `dueDate` (ISO days), `knownRansomwareCampaignUse = Known`. */
+  kev_date_added: string | null;
+  kev_due_date: string | null;
+  kev_ransomware: boolean | null;
+  /** When an import first listed one of its CVEs in KEV (`finding.kev_listed` was written then). */
+  kev_listed_at: Timestamp | null;
+  /** The EPSS snapshot that last announced a threshold crossing (`finding.epss_changed`). */
+  epss_event_snapshot_id: number | null;
   risk_score: number;
   risk_severity: number;
   risk_exploitation: number;
@@ -260,6 +389,14 @@ export interface FindingsTable {
   risk_formula_version: number;
   assignee_id: number | null;
   due_date: Timestamp | null;
+  /** `sla`: derived from the SLA configuration (recomputed); `manual`: set through triage (kept). */
+  due_date_source: Generated<DueDateSource>;
+  /** When `finding.sla_breached` was sent for it (once per finding). */
+  sla_breached_at: Timestamp | null;
+  /** Start of the current pause of its SLA clock (while dismissed), null while it runs. */
+  sla_paused_at: Timestamp | null;
+  /** Seconds its SLA clock was paused before the current pause; added to the due date. */
+  sla_paused_seconds: Generated<number>;
   reviewed_at: Timestamp | null;
   reviewed_by: number | null;
   first_seen_at: CreatedAt;
@@ -269,6 +406,11 @@ export interface FindingsTable {
   present: Generated<boolean>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
+  /** Why it is a false positive (null: not said, or not dismissed). */
+  dismissal_reason: DismissalReason | null;
+  dismissal_comment: string | null;
+  /** The acceptance that covers it: a finding is covered exactly while this is set. */
+  acceptance_id: number | null;
 }
 
 /** What one upload speaks for: version × scanner type × tool × category, and when it last spoke. */
@@ -290,12 +432,29 @@ export interface FindingCountsTable {
   application_id: number;
   version_id: number;
   severity: SeverityName;
+  /** `security` or `quality` (migration 2026-11-29T1000-finding-concern). */
+  concern: Generated<Concern>;
   status: FindingStatus;
   findings: number;
   risk: number;
   fixed_timed: number;
   /** numeric: a string from the driver. */
   fix_seconds: string;
+}
+
+/**
+ * Findings per application and UTC day (migration 2026-11-29T1300), a ledger of deltas as
+ * `finding_counts`: `seen` by `first_seen_at`, `fixed` by `fixed_at` (fixed findings), `due` by
+ * `due_date` (open and confirmed findings; `day` null for none). The dashboard's moving windows.
+ */
+export interface FindingDayCountsTable {
+  application_id: number;
+  /** The findings' concern (security or quality), as `finding_counts` keys it. */
+  concern: string;
+  measure: 'seen' | 'fixed' | 'due';
+  /** A date (YYYY-MM-DD), compared as one; null: a `due` finding without a due date. */
+  day: string | null;
+  findings: number;
 }
 
 /**
@@ -369,6 +528,7 @@ export interface IngestStagingTable {
   maybe_repeat: Generated<boolean>;
   category: string;
   kind: string;
+  concern: Concern;
   title: string;
   severity: SeverityName;
   severity_rank: number;
@@ -414,6 +574,11 @@ export interface WebhooksTable {
   last_delivery_at: Timestamp | null;
   last_status_code: number | null;
   created_by: number | null;
+  /**
+   * Subscribed to `audit.*`: the id of the last audit event this webhook got a delivery for (the
+   * forwarder sends every later one); null when it does not stream the audit trail.
+   */
+  audit_cursor: ColumnType<string | null, string | number | null | undefined, string | number | null>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }
@@ -539,16 +704,53 @@ export interface TrackerIssuesTable {
   updated_at: UpdatedAt;
 }
 
+export interface AuditEventsTable {
+  /** Assigned by the chain trigger (head + 1); never given by the writer. */
+  id: ColumnType<string, never, never>;
+  occurred_at: ColumnType<Date, Date | string | undefined, never>;
+  actor_type: string;
+  actor_id: string | null;
+  actor_label: string | null;
+  action: string;
+  target_type: string | null;
+  target_id: string | null;
+  target_label: string | null;
+  application_id: number | null;
+  request_id: string | null;
+  ip: string | null;
+  user_agent: string | null;
+  changes: ColumnType<unknown, string | null, never>;
+  details: ColumnType<unknown, string | null, never>;
+  prev_hash: ColumnType<string, never, never>;
+  hash: ColumnType<string, never, never>;
+}
+
+/** The audit chain's one row: its head and the anchor retention left (migration 2026-11-28T2000). */
+export interface AuditChainTable {
+  singleton: Generated<boolean>;
+  last_id: ColumnType<string, never, string | number>;
+  last_hash: ColumnType<string, never, string>;
+  anchor_id: ColumnType<string, never, string | number>;
+  anchor_prev_hash: ColumnType<string, never, string>;
+}
+
 export interface DB {
   users: UsersTable;
+  components: ComponentsTable;
+  scan_component_changes: ScanComponentChangesTable;
   sessions: SessionsTable;
   api_keys: ApiKeysTable;
   login_throttle: LoginThrottleTable;
+  audit_events: AuditEventsTable;
+  audit_chain: AuditChainTable;
   teams: TeamsTable;
   team_members: TeamMembersTable;
+  scim_tokens: ScimTokensTable;
   user_identities: UserIdentitiesTable;
   idp_group_mappings: IdpGroupMappingsTable;
   oidc_pending_logins: OidcPendingLoginsTable;
+  sla_configurations: SlaConfigurationsTable;
+  license_policies: LicensePoliciesTable;
   groups: GroupsTable;
   applications: ApplicationsTable;
   application_versions: ApplicationVersionsTable;
@@ -559,6 +761,7 @@ export interface DB {
   finding_scopes: FindingScopesTable;
   finding_counts: FindingCountsTable;
   finding_counts_unpublished: FindingCountsUnpublishedTable;
+  finding_day_counts: FindingDayCountsTable;
   finding_events: FindingEventsTable;
   finding_comments: FindingCommentsTable;
   events: EventsTable;
@@ -574,6 +777,131 @@ export interface DB {
   upload_chunks: UploadChunksTable;
   worker_processes: WorkerProcessesTable;
   job_holds: JobHoldsTable;
+  posture_daily: PostureDailyTable;
+  posture_group_daily: PostureGroupDailyTable;
+  posture_fixes: PostureFixesTable;
+  posture_group_fixes: PostureGroupFixesTable;
+  posture_days: PostureDaysTable;
+  posture_period_flows: PosturePeriodFlowsTable;
+  posture_group_period_flows: PostureGroupPeriodFlowsTable;
+  posture_period_fixes: PosturePeriodFixesTable;
+  posture_group_period_fixes: PostureGroupPeriodFixesTable;
+  acceptances: AcceptancesTable;
+  acceptance_fingerprints: AcceptanceFingerprintsTable;
+  acceptance_settings: AcceptanceSettingsTable;
+  enrichment_snapshots: EnrichmentSnapshotsTable;
+  epss_scores: EpssScoresTable;
+  kev_entries: KevEntriesTable;
+  enrichment_settings: EnrichmentSettingsTable;
+}
+
+/** One import of an enrichment source (EPSS or KEV), with where it came from (issue 45). */
+export interface EnrichmentSnapshotsTable {
+  id: Generated<number>;
+  source: 'epss' | 'kev';
+  format: 'epss_csv' | 'kev_json' | 'kev_csv';
+  version: string;
+  /** `date`: read it as `data_date::text` (the drivers parse dates differently). */
+  data_date: ColumnType<string, string, string>;
+  released_at: Timestamp | null;
+  row_count: Generated<number>;
+  file_name: string | null;
+  sha256: string | null;
+  origin: 'upload' | 'fetch';
+  imported_by: number | null;
+  current: Generated<boolean>;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface EpssScoresTable {
+  cve: string;
+  epss: number;
+  percentile: number;
+  snapshot_id: number;
+}
+
+export interface KevEntriesTable {
+  cve: string;
+  vendor_project: string;
+  product: string;
+  vulnerability_name: string;
+  /** `date` columns: read as `::text`. */
+  date_added: ColumnType<string, string, string>;
+  short_description: string;
+  required_action: string;
+  due_date: ColumnType<string, string, string>;
+  ransomware: boolean;
+  notes: Generated<string>;
+  cwes: Generated<string[]>;
+  snapshot_id: number;
+}
+
+export interface EnrichmentSettingsTable {
+  id: Generated<boolean>;
+  /** A KEV due date earlier than the SLA's becomes the finding's due date. */
+  kev_due_dates: Generated<boolean>;
+  /** `finding.epss_changed` fires when a finding's EPSS percentile crosses this, up or down. */
+  epss_percentile_threshold: Generated<number>;
+  updated_at: UpdatedAt;
+}
+
+/** What made an acceptance besides a person's request (a VEX document's statement). */
+export interface AcceptanceSource {
+  type: string;
+  [key: string]: unknown;
+}
+
+/**
+ * A risk decision over findings of one application (or every application of a group): the
+ * findings named (by fingerprint, `acceptance_fingerprints`) or matched by rule.
+ */
+export interface AcceptancesTable {
+  id: Generated<number>;
+  group_id: number;
+  /** Null: every application of the group. */
+  application_id: number | null;
+  status: AcceptanceStatus;
+  reason: DismissalReason;
+  justification: VexJustification | null;
+  impact_statement: string | null;
+  comment: string | null;
+  /** The findings named when it was made (null: it matches by rule). */
+  finding_ids: number[] | null;
+  match_cve: string | null;
+  match_rule_id: string | null;
+  match_package: string | null;
+  match_path_prefix: string | null;
+  expires_at: Timestamp | null;
+  owner_id: number | null;
+  created_by: number | null;
+  source: ColumnType<AcceptanceSource | null, string | null, string | null>;
+  decided_by: number | null;
+  decided_at: Timestamp | null;
+  decision_comment: string | null;
+  ended_by: number | null;
+  ended_at: Timestamp | null;
+  expiring_notified_at: Timestamp | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface AcceptanceFingerprintsTable {
+  acceptance_id: number;
+  fingerprint: string;
+}
+
+/** Per group, or global (`group_id` null); a null field takes the global value. */
+export interface AcceptanceSettingsTable {
+  id: Generated<number>;
+  group_id: number | null;
+  four_eyes: boolean | null;
+  /** Longest accepted risk in days, per severity (`{critical: 30, ...}`); an absent severity: no limit. */
+  max_days: ColumnType<Partial<Record<SeverityName, number>> | null, string | null, string | null>;
+  expiring_notice_days: number | null;
+  updated_by: number | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
 }
 
 /** A process that runs job workers, and when it last said it is alive (src/jobs/liveness.ts). */
@@ -592,4 +920,101 @@ export interface JobHoldsTable {
   process_id: string;
   job_started_on: Timestamp;
   held_at: CreatedAt;
+}
+
+/** A UTC day (`date`), written and read as `YYYY-MM-DD` text (queries select it with `to_char`). */
+type Day = ColumnType<string, string, string>;
+
+/** Findings of one severity and status at the end of a day, and what happened that day (issue 47). */
+interface PostureStateColumns {
+  day: Day;
+  severity: SeverityName;
+  status: FindingStatus;
+  findings: number;
+  risk: ColumnType<string, number, number>;
+  /** Of `findings`: open and past their due date at the end of the day. */
+  overdue: number;
+  /** First seen that day (and ending it in this status). */
+  opened: number;
+  /** Fixed that day. */
+  fixed: number;
+  /** Open, whose due date passed that day. */
+  breached: number;
+  age_0_7: number;
+  age_8_30: number;
+  age_31_90: number;
+  age_over_90: number;
+}
+
+export interface PostureDailyTable extends PostureStateColumns {
+  application_id: number;
+}
+
+/** `posture_daily` summed per group; `group_id = 0` sums every application. */
+export interface PostureGroupDailyTable extends PostureStateColumns {
+  group_id: number;
+}
+
+/** The fixes of one day, by severity, scanner type and days-to-fix bucket. */
+interface PostureFixColumns {
+  day: Day;
+  severity: SeverityName;
+  scanner_type_id: number;
+  /** Lower bound of the bucket of whole days from first seen to fixed (src/modules/metrics/fix-buckets.ts). */
+  fix_days: number;
+  fixed: number;
+  /** Of `fixed`: those that had a due date. */
+  sla_fixed: number;
+  /** Of `sla_fixed`: fixed on or before it. */
+  within_sla: number;
+  fix_seconds: number;
+}
+
+export interface PostureFixesTable extends PostureFixColumns {
+  application_id: number;
+}
+
+export interface PostureGroupFixesTable extends PostureFixColumns {
+  group_id: number;
+}
+
+/** A roll-up period of the posture tables: an ISO week (from Monday) or a calendar month. */
+export type PosturePeriod = 'week' | 'month';
+
+/** The flows of a period's days (`day`: its first day) by severity, summed over every status. */
+interface PosturePeriodFlowColumns {
+  period: PosturePeriod;
+  day: Day;
+  severity: SeverityName;
+  opened: number;
+  fixed: number;
+  breached: number;
+}
+
+export interface PosturePeriodFlowsTable extends PosturePeriodFlowColumns {
+  application_id: number;
+}
+
+export interface PostureGroupPeriodFlowsTable extends PosturePeriodFlowColumns {
+  group_id: number;
+}
+
+/** The fix tables' rows of a period's days (`day`: its first day), summed. */
+interface PosturePeriodFixColumns extends PostureFixColumns {
+  period: PosturePeriod;
+}
+
+export interface PosturePeriodFixesTable extends PosturePeriodFixColumns {
+  application_id: number;
+}
+
+export interface PostureGroupPeriodFixesTable extends PosturePeriodFixColumns {
+  group_id: number;
+}
+
+/** Days the posture job wrote; an incomplete day (written before it ended) is written again. */
+export interface PostureDaysTable {
+  day: Day;
+  complete: boolean;
+  written_at: CreatedAt;
 }

@@ -93,12 +93,7 @@ export function subscriberMap(subscribers: readonly Subscriber[]): SubscriberMap
       ),
     };
   };
-  return {
-    'finding.created': entry('finding.created'),
-    'finding.status_changed': entry('finding.status_changed'),
-    'finding.reassigned': entry('finding.reassigned'),
-    'scan.completed': entry('scan.completed'),
-  };
+  return Object.fromEntries(EVENT_TYPES.map((type) => [type, entry(type)])) as unknown as SubscriberMap;
 }
 
 /**

@@ -7,7 +7,9 @@ import type { ChangeNotices } from '../db/change-notices.ts';
 import type { DB } from '../db/schema.ts';
 import { constantTimeEqual, hmacHex, sha256Hex } from '../lib/secrets.ts';
 import { AppError, unauthorized } from '../errors.ts';
+import { recordAudit } from '../events/audit.ts';
 import { ApiKeyCache, type CachedApiKey } from './api-key-cache.ts';
+import { auditContextOf } from './audit-context.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -73,6 +75,7 @@ async function lookUpApiKey(db: Kysely<DB>, keyHash: string): Promise<CachedApiK
       name,
       role,
       via: 'api_key',
+      keyId: row.key_id,
       ...(row.read_only ? { readOnly: true } : {}),
     }),
     expiresAt: row.expires_at,
@@ -80,10 +83,49 @@ async function lookUpApiKey(db: Kysely<DB>, keyHash: string): Promise<CachedApiK
   };
 }
 
+/**
+ * Stamps `last_used_at`; the first use of a key on a (UTC) day is a sign-in for the audit trail
+ * (`auth.api_key_used`), written with the stamp. The conditional update decides which request is
+ * first when several servers see the key at once: one row per key and day.
+ */
+async function stampKeyUse(
+  db: Kysely<DB>,
+  request: FastifyRequest,
+  key: CachedApiKey,
+  now: Date,
+): Promise<void> {
+  const previous = key.lastUsedAt;
+  key.lastUsedAt = now;
+  const startOfDay = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+  if (previous && previous.getTime() >= startOfDay.getTime()) {
+    await db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', key.keyId).execute();
+    return;
+  }
+  await db.transaction().execute(async (trx) => {
+    const first = await trx
+      .updateTable('api_keys')
+      .set({ last_used_at: now })
+      .where('id', '=', key.keyId)
+      .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', startOfDay)]))
+      .returning('name')
+      .executeTakeFirst();
+    if (!first) {
+      await trx.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', key.keyId).execute();
+      return;
+    }
+    await recordAudit(trx, auditContextOf(request, key.principal), {
+      action: 'auth.api_key_used',
+      target: { type: 'api_key', id: key.keyId, label: first.name },
+      details: { method: 'api_key', first_use_on: startOfDay.toISOString().slice(0, 10) },
+    });
+  });
+}
+
 async function userByApiKey(
   db: Kysely<DB>,
   cache: ApiKeyCache,
   rawKey: string,
+  request: FastifyRequest,
 ): Promise<UserPrincipal | null> {
   const keyHash = sha256Hex(rawKey);
   const now = new Date();
@@ -95,8 +137,7 @@ async function userByApiKey(
     cache.remember(keyHash, key, version);
   }
   if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
-    key.lastUsedAt = now;
-    await db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', key.keyId).execute();
+    await stampKeyUse(db, request, key, now);
   }
   return key.principal;
 }
@@ -137,12 +178,15 @@ export function registerAuthentication(
   rateLimit: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
 ): void {
   app.decorateRequest('principal', null);
+  app.decorateRequest('audit', null as never);
   const apiKeys = new ApiKeyCache(changeNotices);
   app.addHook('onClose', async () => apiKeys.stopListening());
 
   app.addHook('onRequest', async (request, reply) => {
     try {
       await authenticate(request);
+      // Derived once, here; routes hand it to the services that write audit rows.
+      request.audit = auditContextOf(request);
     } catch (error) {
       // A refused request never reaches the route's limit: count it here, against the verified
       // principal if any, else the address, so guessing credentials spends the same budget.
@@ -156,8 +200,8 @@ export function registerAuthentication(
     const access = request.is404 ? 'public' : request.routeOptions.config.access;
     // A route without a declaration cannot be registered (app.ts); 'user' is the safe reading anyway.
     const requirement = access ? accessRule(access).authentication : 'user';
-    // The scraper's bearer token is not an API key: the metrics route checks it itself.
-    if (requirement === 'metrics_token') return;
+    // The scraper's and SCIM's bearer tokens are not API keys: their routes check them themselves.
+    if (requirement === 'metrics_token' || requirement === 'scim_token') return;
     const apiKey = apiKeyFrom(request);
     const appToken = headerValue(request, 'x-api-token');
     const session = request.cookies[SESSION_COOKIE];
@@ -173,7 +217,7 @@ export function registerAuthentication(
     }
 
     if (apiKey) {
-      request.principal = await userByApiKey(db, apiKeys, apiKey);
+      request.principal = await userByApiKey(db, apiKeys, apiKey, request);
       if (!request.principal) throw unauthorized('Invalid, expired or revoked API key');
     } else if (session) {
       request.principal = await userBySession(db, session);

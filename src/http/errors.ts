@@ -134,8 +134,20 @@ function validationIssues(error: FastifyError): ValidationIssue[] {
  * Errors Fastify answers before routing (`frameworkErrors`): a malformed percent-encoding (400) or
  * a path parameter over the router's length limit (414); problem+json like every other error.
  */
-export function sendFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+export function sendFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   const status = error.statusCode ?? 400;
+  if (request.url.startsWith('/scim/')) {
+    // Before routing, SCIM's routes (src/modules/scim/) cannot answer: their clients read SCIM's error shape.
+    void reply
+      .status(status)
+      .type('application/scim+json')
+      .send({
+        schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'],
+        status: String(status),
+        detail: truncateText(error.message, MAX_DETAIL),
+      });
+    return;
+  }
   const code = status === 414 ? 'uri_too_long' : 'bad_url';
   void sendProblem(reply, status, code, error.message);
 }

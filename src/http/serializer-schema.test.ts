@@ -36,9 +36,13 @@ function valueOf(schema: Node): fc.Arbitrary<unknown> {
     case 'number':
       return fc.double({ noNaN: true, noDefaultInfinity: true });
     case 'string':
-      return schema.format === 'date-time'
-        ? fc.date({ noInvalidDate: true, min: FIRST_DAY, max: LAST_DAY }).map((date) => date.toISOString())
-        : fc.string({ unit: 'grapheme' });
+      if (schema.format === 'date-time' || schema.format === 'date') {
+        const dates = fc.date({ noInvalidDate: true, min: FIRST_DAY, max: LAST_DAY });
+        return dates.map((date) =>
+          schema.format === 'date' ? date.toISOString().slice(0, 10) : date.toISOString(),
+        );
+      }
+      return fc.string({ unit: 'grapheme' });
     case 'array':
       return fc.array(valueOf(schema.items as Node), { maxLength: 3 });
     case 'object': {

@@ -26,8 +26,17 @@ function nullableBranch(node: SchemaNode): SchemaNode | null {
   );
   if (nullAt === -1) return null;
   const other: unknown = branches[1 - nullAt];
-  // A branch without one plain type (a union, a $ref, an enum alone) keeps the anyOf.
-  if (!isNode(other) || typeof other.type !== 'string' || other.type === 'null') return null;
+  if (!isNode(other)) return null;
+  // An enum of strings alone (a nullable StringEnum) is a string to the serializer.
+  if (
+    other.type === undefined &&
+    Array.isArray(other.enum) &&
+    other.enum.every((v) => typeof v === 'string')
+  ) {
+    return { ...other, type: 'string' };
+  }
+  // A branch without one plain type (a union, a $ref, a mixed enum) keeps the anyOf.
+  if (typeof other.type !== 'string' || other.type === 'null') return null;
   return other;
 }
 

@@ -13,9 +13,9 @@ import { camelCase, snakeCase } from './camel-case-twins.ts';
 
 type QuerySchema = { properties?: Record<string, unknown>; additionalProperties?: unknown } | undefined;
 
-/** The routes this applies to: the API, less the documentation UI's own pages and assets. */
+/** The routes this applies to: the API and SCIM's, less the documentation UI's own pages and assets. */
 export function takesStrictQuery(url: string): boolean {
-  return url.startsWith('/api/') && !url.startsWith('/api/docs');
+  return (url.startsWith('/api/') && !url.startsWith('/api/docs')) || url.startsWith('/scim/');
 }
 
 /** The parameters a route accepts, as documented: `application_id (or applicationId)`. */

@@ -28,8 +28,9 @@ const SHELL_HEADERS = {
   'content-security-policy': SHELL_CSP,
 };
 
+/** The API's paths, and SCIM's (src/modules/scim/): never the browser UI's page. */
 const isApiPath = (url: string): boolean =>
-  url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
+  url === '/api' || url.startsWith('/api/') || url.startsWith('/api?') || url.startsWith('/scim/');
 
 /**
  * Serves the browser UI from `web/dist` at `/`: hashed assets under `/assets/` (cached for a year),

@@ -1,4 +1,4 @@
-import type { Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { DB } from '../db/schema.ts';
 import type { InMergeTransaction } from './upload-types.ts';
@@ -10,7 +10,27 @@ import type { InMergeTransaction } from './upload-types.ts';
 export interface IngestJobs {
   send(executor: Transaction<DB>, name: 'ingest-scan', payload: { scanId: number }): Promise<void>;
   send(executor: Transaction<DB>, name: 'vacuum-after-ingest', payload: Record<string, never>): Promise<void>;
-  wake(name: 'ingest-scan' | 'vacuum-after-ingest'): void;
+  send(executor: Kysely<DB>, name: 'enrichment-apply-version', payload: { versionId: number }): Promise<void>;
+  wake(name: 'ingest-scan' | 'vacuum-after-ingest' | 'enrichment-apply-version'): void;
+}
+
+/**
+ * After an upload committed: copy EPSS and KEV onto its version's findings naming CVEs, in a job
+ * (never in the upload's transaction). Only when the upload found something and a snapshot exists.
+ */
+export async function enrichLater(
+  deps: { db: Kysely<DB>; jobs: Pick<IngestJobs, 'send' | 'wake'> },
+  scan: { version_id: number; findings_count: number },
+): Promise<void> {
+  if (scan.findings_count === 0) return;
+  const snapshot = await deps.db
+    .selectFrom('enrichment_snapshots')
+    .select('id')
+    .where('current', '=', true)
+    .executeTakeFirst();
+  if (!snapshot) return;
+  await deps.jobs.send(deps.db, 'enrichment-apply-version', { versionId: scan.version_id });
+  deps.jobs.wake('enrichment-apply-version');
 }
 
 export interface IngestMetrics {

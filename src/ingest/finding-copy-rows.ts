@@ -1,5 +1,6 @@
 import { CopyBinaryWriter, type CopyType, type CopyValue } from '../db/copy-binary.ts';
-import { RISK_FORMULA_VERSION, riskScore, SLA_DAYS } from '../domain/findings/risk.ts';
+import { RISK_FORMULA_VERSION, riskScore } from '../domain/findings/risk.ts';
+import type { SlaDays } from '../domain/findings/sla.ts';
 import {
   COMPUTED_FINDING_COLUMNS,
   FINDING_COLUMNS,
@@ -41,17 +42,30 @@ export interface DirectFindings {
   scanId: number;
   /** The application's asset weight M (risk.ts `ASSET_WEIGHT`). */
   assetWeight: number;
+  /** The application's SLA days (domain/findings/sla.ts). */
+  slaDays: SlaDays;
   nowMicros: number;
 }
 
 const MICROS_PER_DAY = 86_400_000_000n;
 
 /**
- * A new finding's due date: `now` plus its severity's SLA days, each 24 hours (what `dueDateSql`
- * gives, so either way of inserting agrees whatever the session's time zone).
+ * A new finding's due date: first seen (`now`) plus its severity's SLA days, each 24 hours, nothing
+ * paused yet — `slaDueDate` in microseconds (domain/findings/sla.ts; what `slaDueDateSql` gives the
+ * insert from staging, so either way of inserting agrees whatever the session's time zone); null
+ * when the severity is not enforced.
  */
-export const dueDateMicros = (nowMicros: number, severity: StagingRow['severity']): bigint =>
-  BigInt(nowMicros) + BigInt(SLA_DAYS[severity]) * MICROS_PER_DAY;
+export const dueDateMicros = (
+  nowMicros: number,
+  severity: StagingRow['severity'],
+  slaDays: SlaDays,
+  concern: StagingRow['concern'] = 'security',
+): bigint | null => {
+  // A code-quality finding has no SLA (domain/findings/concern.ts), as `slaDueDateSql` says.
+  if (concern === 'quality') return null;
+  const days = slaDays[severity];
+  return days === null ? null : BigInt(nowMicros) + BigInt(days) * MICROS_PER_DAY;
+};
 
 /** The finding a staged row becomes, as the insert from staging makes it, in `FINDING_COPY_COLUMNS` order. */
 export function findingValues(row: StagingRow, into: DirectFindings): CopyValue[] {
@@ -69,6 +83,7 @@ export function findingValues(row: StagingRow, into: DirectFindings): CopyValue[
     identity_base: row.base,
     category: row.category,
     kind: row.kind,
+    concern: row.concern,
     title: row.title,
     severity: row.severity,
     severity_rank: row.severity_rank,
@@ -105,7 +120,7 @@ export function findingValues(row: StagingRow, into: DirectFindings): CopyValue[
       asset: into.assetWeight,
     }),
     risk_formula_version: RISK_FORMULA_VERSION,
-    due_date: dueDateMicros(into.nowMicros, row.severity),
+    due_date: dueDateMicros(into.nowMicros, row.severity, into.slaDays, row.concern),
     first_seen_at: now,
     last_seen_at: now,
     created_at: now,

@@ -50,6 +50,10 @@ function identity(scannerType: string, f: NormalizedFinding): { parts: string[];
         ],
         ordinal: true,
       };
+    case 'license':
+      // Package (purl without version, in toolFingerprint) + licence (in ruleId): an upgrade under the
+      // same licence is the same finding (docs/architecture.md, "Licence policies").
+      return { parts: ['license', ...scope, f.toolFingerprint ?? '', f.ruleId ?? ''], ordinal: false };
     case 'secret': {
       const own = f.toolFingerprint === null ? null : withoutLineParts(f.toolFingerprint);
       const match = own ?? f.secretHash;

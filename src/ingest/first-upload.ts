@@ -60,7 +60,7 @@ export async function insertWhileStaging(
   inserted += staged.directRows;
 
   const parsed: StagedUpload = { ...provisional, staged };
-  const target = mergeTarget(parsed, opened, opened.target.assetWeight);
+  const target = mergeTarget(parsed, opened, opened.target.assetWeight, opened.target.slaDays);
   inserted += await steps.step((trx) => insertStagedTwins(trx, target));
   // Every distinct fingerprint staged was new: the version had none.
   const ahead = { inserted, candidates: { gone: [], matched: [] }, fingerprints: inserted };
@@ -71,13 +71,14 @@ export async function insertWhileStaging(
 async function directFindings(trx: Transaction<DB>, target: MergeTarget): Promise<DirectFindings> {
   const { rows } = await sql<{ now: string }>`
     select (extract(epoch from now()) * 1000000)::bigint::text as now`.execute(trx);
-  const { applicationId, versionId, scannerTypeId, scanId, assetWeight } = target;
+  const { applicationId, versionId, scannerTypeId, scanId, assetWeight, slaDays } = target;
   return {
     applicationId,
     versionId,
     scannerTypeId,
     scanId,
     assetWeight,
+    slaDays,
     nowMicros: Number(rows[0]?.now),
   };
 }

@@ -6,6 +6,7 @@ import {
   recordIngest,
   startVacuum,
   vacuumLater,
+  enrichLater,
   type IngestJobs,
   type IngestMetrics,
 } from './after-ingest.ts';
@@ -132,6 +133,7 @@ export async function ingestUpload(
       vacuumLater(deps.database, deps.jobs),
     );
     startVacuum(deps, outcome.counts.findings);
+    await enrichLater(deps, outcome.scan);
     recordIngest(deps.metrics, outcome.scan, startedAt, 'sync');
     await removeSpooled(file.path);
     // No statement after the commit: the answer is the scan the transaction wrote.

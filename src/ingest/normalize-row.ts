@@ -2,6 +2,7 @@ import type { Insertable } from 'kysely';
 import type { IngestStagingTable } from '../db/schema.ts';
 import { exploitationPart, severityPart } from '../domain/findings/risk.ts';
 import { severityRank } from '../domain/findings/severity.ts';
+import { settledConcern } from '../domain/findings/concern.ts';
 import { CopyBinaryWriter, type CopyType, type CopyValue } from '../db/copy-binary.ts';
 import type { FindingIdentity } from './fingerprint.ts';
 import type { NormalizedFinding } from './parse/parsers/types.ts';
@@ -71,6 +72,7 @@ export function toStagingRow(
     maybe_repeat: maybeRepeat,
     category: finding.category ?? '',
     kind: finding.kind,
+    concern: settledConcern(finding.kind, finding.concern),
     title: finding.title || '(untitled finding)',
     severity: finding.severity,
     severity_rank: severityRank(finding.severity),

@@ -18,7 +18,8 @@ import type {
   UploadedFile,
 } from './upload-types.ts';
 
-const supportedList = (): string => PARSERS.map((parser) => parser.name).join(', ');
+const UPLOADABLE = PARSERS.filter((parser) => !parser.internal);
+const supportedList = (): string => UPLOADABLE.map((parser) => parser.name).join(', ');
 
 /** Errors that mean "this content is broken" (bad JSON/XML, corrupt gzip), never a server fault. */
 function isContentError(error: unknown): boolean {
@@ -37,6 +38,7 @@ export async function prepareUpload(
   db: Kysely<DB>,
   file: UploadedFile,
   scannerType: string | undefined,
+  origin: 'upload' | 'scanhub' = 'upload',
 ): Promise<PreparedUpload> {
   if (file.size === 0 && !scannerType) {
     throw badRequest(
@@ -54,12 +56,14 @@ export async function prepareUpload(
     );
   }
   const detected = scannerType ? null : await detectParser(input);
-  const parser = scannerType ? findParser(scannerType) : detected?.parser;
+  const named = scannerType ? findParser(scannerType) : detected?.parser;
+  // scanhub's own reports (licence policy evaluations) are not for uploads to name.
+  const parser = named?.internal && origin === 'upload' ? undefined : named;
   if (!parser) {
     const detail = scannerType
       ? `Unknown scanner type "${scannerType}". Supported: ${supportedList()}`
       : `Unrecognised file format. Supported scanner types: ${supportedList()}`;
-    throw new AppError(400, 'unsupported_format', detail, { supported: PARSERS.map((p) => p.name) });
+    throw new AppError(400, 'unsupported_format', detail, { supported: UPLOADABLE.map((p) => p.name) });
   }
   const row = await db
     .selectFrom('scanner_types')

@@ -4,6 +4,7 @@ import type { DB } from '../db/schema.ts';
 import { AppError } from '../errors.ts';
 import {
   recordIngest,
+  enrichLater,
   startVacuum,
   vacuumLater,
   type IngestJobs,
@@ -68,6 +69,7 @@ export async function processStoredScan(deps: StoredScanDeps, scanId: number): P
       root: scan.root ?? undefined,
       uploadedBy: scan.uploaded_by,
       uploadedVia: scan.uploaded_via,
+      ...(scan.upload_audit ? { audit: scan.upload_audit as IngestOptions['audit'] } : {}),
       workerMinBytes: deps.config.ingestWorkerMinBytes,
     };
     const vacuum = vacuumLater(deps.database, deps.jobs);
@@ -86,6 +88,7 @@ export async function processStoredScan(deps: StoredScanDeps, scanId: number): P
     );
     if (outcome) {
       startVacuum(deps, outcome.counts.findings);
+      await enrichLater(deps, outcome.scan);
       recordIngest(deps.metrics, outcome.scan, startedAt, 'async');
     }
   } catch (error) {

@@ -15,6 +15,8 @@ import type { NormalizedFinding, ParserInput, ParserModule, ReportFacts } from '
 import { normalizedRoot, repositoryPath } from './repository-path.ts';
 import { PROCESS_INSTANCE_ID } from './process-instance.ts';
 import { DigestFilter, RepeatedDigests } from './repeated-digests.ts';
+import { ComponentCollector } from './component-collector.ts';
+import type { StoredComponent } from './parse/parsers/components.ts';
 
 /**
  * COPY bytes per statement. Large enough that a statement's fixed cost vanishes, small enough that a
@@ -40,6 +42,11 @@ export interface StageResult {
   twinRows: number;
   /** Rows copied straight into `findings` (`StagingTarget.direct`), each a finding; the rest are staged. */
   directRows: number;
+  /**
+   * The components the report lists, one per purl, in purl order; null when it lists none and is no
+   * inventory (its scope's components stay as they are).
+   */
+  components: StoredComponent[] | null;
 }
 
 /** An upload without results (an empty report, or one not parsed yet). */
@@ -52,6 +59,7 @@ export const NOTHING_STAGED: StageResult = {
   twinBases: [],
   twinRows: 0,
   directRows: 0,
+  components: null,
 };
 
 /** What the uploader says about the report besides its content. */
@@ -139,6 +147,7 @@ export async function stageRows(
   // twin whose base it has seen may be one of a group (the merge's twin groups, merge/identical-findings.ts).
   const fingerprints = new DigestFilter();
   const twinBases = new RepeatedDigests();
+  const components = new ComponentCollector();
   const facts: ReportFacts = {
     // Report strings, so capped like a finding's (cap-fields.ts).
     scope: (tool, category) =>
@@ -151,6 +160,8 @@ export async function stageRows(
       const relative = repositoryPath(capped, context.root === null ? [] : [context.root]);
       if (relative !== null && coveredFiles.size < MAX_COVERED_FILES) coveredFiles.add(relative);
     },
+    component: (component) => components.add(component),
+    inventory: () => components.inventory(),
   };
   const flush = async () => {
     if (chunk.length === 0 && findings.length === 0) return;
@@ -185,6 +196,7 @@ export async function stageRows(
     twinBases: twinBases.repeated(),
     twinRows,
     directRows,
+    components: components.result(),
   };
 }
 

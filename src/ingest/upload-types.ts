@@ -1,5 +1,6 @@
 import type { Selectable, Transaction } from 'kysely';
 import type { DB, ScansTable } from '../db/schema.ts';
+import type { AuditContext } from '../events/audit.ts';
 import { type MergeCounts } from './merge/target.ts';
 import type { ParserInput, ParserModule } from './parse/parsers/types.ts';
 
@@ -22,7 +23,7 @@ export interface IngestOptions {
   branch?: string | undefined;
   scannerType?: string | undefined;
   uploadedBy: number | null;
-  uploadedVia: 'api_key' | 'session' | 'application_token';
+  uploadedVia: 'api_key' | 'session' | 'application_token' | 'system';
   idempotencyKey?: string | undefined;
   /** Scope of its own for this upload, like GitHub upload-sarif's `category`; replaces the report's. */
   category?: string | undefined;
@@ -35,6 +36,8 @@ export interface IngestOptions {
    * INGEST_WORKER_MIN_BYTES, 0 by default: all); absent, every file is parsed in the server's thread.
    */
   workerMinBytes?: number | undefined;
+  /** Who sent it, from where: the upload's audit row (one per upload, written when it completes). */
+  audit?: AuditContext | undefined;
 }
 
 export interface PreparedUpload {

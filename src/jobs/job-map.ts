@@ -19,17 +19,41 @@ export interface JobPayloads {
   'vacuum-after-ingest': Record<string, never>;
   /** Re-score open findings: the age part of the risk formula grows every day. */
   'maintenance-daily': Record<string, never>;
+  /** Write today's posture snapshot, back-fill missed days, drop days past retention (issue 47). */
+  'posture-snapshot': Record<string, never>;
+  /** Deletes audit events past AUDIT_RETENTION_DAYS, in batches, keeping the chain verifiable. */
+  'audit-retention': Record<string, never>;
   /** Hand committed outbox events to their after-commit subscribers (one runs at a time). */
   'dispatch-outbox': Record<string, never>;
   /** Send one webhook delivery; pg-boss retries it with exponential backoff and jitter. */
   'deliver-webhook': { deliveryId: number };
+  /** Stream new audit events to the webhooks subscribed to `audit.*` (one runs at a time). */
+  'forward-audit': Record<string, never>;
   /**
    * One issue-tracker call for a finding's link: `create` its issue (marker search first), `sync`
    * the issue's state with the finding's status, or post a finding comment (`commentId`).
    */
   'tracker-issue': { linkId: number; action: 'create' | 'sync' | 'comment'; commentId?: number };
+  /**
+   * Announce open findings whose SLA due date passed (`finding.sla_breached`, once per finding);
+   * `now` (ISO 8601) runs it with another clock than the system's (tests), the schedule sends none.
+   */
+  'sla-breaches': { now?: string };
   /** Re-read open linked issues of every tracker and apply closures seen there (no webhooks needed). */
   'tracker-reconcile': Record<string, never>;
+  /**
+   * Evaluate versions against the licence policies in force (their `license` findings follow): one
+   * version (after an upload), else every version the policies of `ownerGroupId` cover (null: all).
+   */
+  'license-evaluate': { versionId?: number; ownerGroupId?: number | null };
+  /** End acceptances past their expiry (their findings come back) and announce those about to end. */
+  'acceptance-expiry': Record<string, never>;
+  /** Copy the current EPSS and KEV snapshots onto every finding naming a CVE, and re-score (after an import). */
+  'enrichment-apply': Record<string, never>;
+  /** The same for one version's findings (after an upload), so new findings carry EPSS and KEV. */
+  'enrichment-apply-version': { versionId: number };
+  /** Download EPSS_URL and KEV_URL (when set) through the outbound guard and import them. */
+  'enrichment-fetch': Record<string, never>;
 }
 
 export type JobName = keyof JobPayloads;

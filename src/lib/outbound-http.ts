@@ -163,3 +163,81 @@ export function sendOutbound(request: OutboundRequest): Promise<OutboundResponse
     call.end(body);
   });
 }
+
+export interface DownloadResult {
+  status?: number;
+  /** Bytes written to the file (the answer's body as sent: gzip stays gzip). */
+  bytes: number;
+  error?: string;
+}
+
+/**
+ * A GET through the same guard, its body streamed to `destination` (a large data file: EPSS is
+ * ≈ 2 MB gzip) instead of kept in memory: at most `maxBytes`, within one deadline, no redirects.
+ * The body is written only for a 2xx answer; the caller removes the file on failure.
+ */
+export function downloadOutbound(
+  request: Omit<OutboundRequest, 'method' | 'body' | 'maxResponseBytes'> & { maxBytes: number },
+  destination: NodeJS.WritableStream & { end(callback?: () => void): unknown },
+): Promise<DownloadResult> {
+  let url: URL;
+  try {
+    url = new URL(request.url);
+  } catch {
+    return Promise.resolve({ bytes: 0, error: 'invalid URL' });
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return Promise.resolve({ bytes: 0, error: `unsupported scheme ${url.protocol}` });
+  }
+  const secure = url.protocol === 'https:';
+  const agent = new (secure ? RequestFilteringHttpsAgent : RequestFilteringHttpAgent)({
+    allowPrivateIPAddress: request.allowPrivate,
+  });
+  return new Promise((resolve) => {
+    let settled = false;
+    let bytes = 0;
+    const finish = (result: Omit<DownloadResult, 'bytes'>) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      destination.end(() => resolve({ ...result, bytes }));
+    };
+    const call = (secure ? https : http).request(
+      url,
+      {
+        method: 'GET',
+        agent,
+        headers: { ...request.headers },
+        ...(request.lookup ? { lookup: request.lookup } : {}),
+      },
+      (response) => {
+        const status = response.statusCode ?? 0;
+        if (status < 200 || status >= 300) {
+          response.resume();
+          finish({ status, error: `answered ${status}` });
+          return;
+        }
+        response.on('data', (chunk: Buffer) => {
+          bytes += chunk.length;
+          if (bytes > request.maxBytes) {
+            call.destroy();
+            finish({ status, error: `larger than ${request.maxBytes} bytes` });
+            return;
+          }
+          if (!destination.write(chunk)) {
+            response.pause();
+            destination.once('drain', () => response.resume());
+          }
+        });
+        response.on('end', () => finish({ status }));
+        response.on('error', (error) => finish({ status, error: describe(error) }));
+      },
+    );
+    const deadline = setTimeout(() => {
+      call.destroy(new Error(`timed out after ${request.timeoutMs} ms`));
+    }, request.timeoutMs);
+    call.on('error', (error) => finish({ error: describe(error) }));
+    call.on('close', () => finish({ error: 'connection closed before an answer' }));
+    call.end();
+  });
+}

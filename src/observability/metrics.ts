@@ -84,6 +84,32 @@ export function createMetrics(database: Database, { workerDeadAfterSeconds = 20 
       for (const row of rows.rows) this.set({ name: row.name, state: row.state }, Number(row.count));
     },
   });
+  new Gauge({
+    name: 'scanhub_enrichment_snapshot_age_seconds',
+    help: "Age of each enrichment source's current snapshot (EPSS score_date, KEV dateReleased), by source and version; absent before the first import",
+    labelNames: ['source', 'version'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const rows = await sql<{ source: string; version: string; age: number }>`
+        select source, version, extract(epoch from (now() - data_date::timestamp at time zone 'UTC'))::float8 as age
+        from enrichment_snapshots where current`.execute(database.db);
+      for (const row of rows.rows)
+        this.set({ source: row.source, version: row.version }, Math.max(0, Number(row.age)));
+    },
+  });
+  new Gauge({
+    name: 'scanhub_enrichment_snapshot_rows',
+    help: "Rows of each enrichment source's current snapshot",
+    labelNames: ['source'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const rows = await sql<{ source: string; row_count: number }>`
+        select source, row_count from enrichment_snapshots where current`.execute(database.db);
+      for (const row of rows.rows) this.set({ source: row.source }, Number(row.row_count));
+    },
+  });
   const pool = database.pool;
   const session = database.pglite?.lock;
   new Gauge({

@@ -9,6 +9,7 @@ import {
   makeGroup,
   makeUser,
   type TestUser,
+  makePeople,
 } from '../support/factories.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { upload } from '../support/upload.ts';
@@ -40,10 +41,7 @@ async function rename(user: TestUser, name: string): Promise<void> {
 
 beforeAll(async () => {
   t = await createTestApp();
-  admin = await makeUser(t, { role: 'admin' });
-  writer = await makeUser(t);
-  reader = await makeUser(t);
-  outsider = await makeUser(t);
+  ({ admin, writer, reader, outsider } = await makePeople(t));
   teamMember = await makeUser(t);
   groupReader = await makeUser(t);
   disabled = await makeUser(t);

@@ -83,6 +83,20 @@ const PROBES: Record<AdminPermission, Probe> = {
     run: (user) => t.app.inject({ url: '/api/admin/permissions', headers: user.headers }),
     success: 200,
   },
+  'audit.read': {
+    run: (user) => t.app.inject({ url: '/api/audit-events', headers: user.headers }),
+    success: 200,
+  },
+  'enrichment.import': {
+    run: (user) =>
+      t.app.inject({
+        method: 'PATCH',
+        url: '/api/admin/enrichment/settings',
+        headers: user.headers,
+        payload: { epss_percentile_threshold: 0.9 },
+      }),
+    success: 200,
+  },
 };
 
 async function grantPolicy(subject: string, permission: AdminPermission): Promise<LightMyRequestResponse> {

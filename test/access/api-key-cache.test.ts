@@ -10,7 +10,7 @@ import {
 import { ApiKeyCache, type CachedApiKey } from '../../src/http/api-key-cache.ts';
 import { sha256Hex } from '../../src/lib/secrets.ts';
 import { createApiKey } from '../../src/modules/api-keys/api-keys.service.ts';
-import { makeUser, type TestUser } from '../support/factories.ts';
+import { makeUser, type TestUser, TEST_AUDIT } from '../support/factories.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 
 /**
@@ -112,6 +112,7 @@ describe('a cached API key', () => {
       t.db,
       { ...user.principal, via: 'session' },
       { name: 'brief', expires_at: new Date(Date.now() + 1500).toISOString() },
+      TEST_AUDIT,
     );
     expect((await me({ 'x-api-key': key })).statusCode).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 1600));

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { OidcConfig } from '../../src/config.ts';
 import { SESSION_COOKIE } from '../../src/http/auth.ts';
@@ -416,4 +417,47 @@ describe('sign-out', () => {
     expect(target.searchParams.get('client_id')).toBe(provider.clientId);
     expect(target.searchParams.get('post_logout_redirect_uri')).toBe(`${PUBLIC_URL}/login`);
   });
+});
+
+describe('the audit trail of provider sign-ins (issue 49)', () => {
+  it('records the account and memberships the provider made (actor idp), the sign-in (actor the user) and a refusal', async () => {
+    const team = await makeTeam('audited-by-idp');
+    await mapGroup('sec-audited', { team_id: team });
+    provider.accounts.set('audit-sub', {
+      email: 'audit@corp.example',
+      email_verified: true,
+      groups: ['sec-audited'],
+    });
+    const since = await t.db
+      .selectFrom('audit_events')
+      .select(sql<string>`coalesce(max(id), 0)::text`.as('id'))
+      .executeTakeFirstOrThrow();
+    expect((await signIn('audit-sub')).response.statusCode).toBe(303);
+    const user = await t.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', 'audit@corp.example')
+      .executeTakeFirstOrThrow();
+    const started = await startLogin();
+    const forged = new URL(REDIRECT_URI);
+    forged.searchParams.set('code', 'forged-code-value');
+    forged.searchParams.set('state', started.stateCookie);
+    forged.searchParams.set('iss', provider.issuer);
+    await callback(forged, started.stateCookie);
+    const rows = await t.db
+      .selectFrom('audit_events')
+      .select(['action', 'actor_type', 'actor_id', 'target_id', 'details'])
+      .where('audit_events.id', '>', since.id as never)
+      .orderBy('audit_events.id')
+      .execute();
+    expect(rows.map((row) => [row.action, row.actor_type])).toEqual([
+      ['user.created', 'idp'],
+      ['team.member_added', 'idp'],
+      ['auth.signed_in', 'user'],
+      ['auth.sign_in_failed', 'anonymous'],
+    ]);
+    expect(rows[0]).toMatchObject({ actor_id: provider.issuer, target_id: String(user.id) });
+    expect(rows[2]).toMatchObject({ actor_id: String(user.id), details: { method: 'sso' } });
+    expect(rows[3]!.details).toMatchObject({ method: 'sso', reason: 'code_rejected' });
+  }, 60_000);
 });

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { grant, makeApplication, makeGroup, makeUser, type TestUser } from '../support/factories.ts';
+import {
+  grantedApplication,
+  makeApplication,
+  makeGroup,
+  makePeople,
+  makeUser,
+  type TestUser,
+} from '../support/factories.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 
 let t: TestApp;
@@ -10,18 +17,12 @@ let outsider: TestUser;
 
 beforeAll(async () => {
   t = await createTestApp();
-  admin = await makeUser(t, { role: 'admin' });
-  writer = await makeUser(t);
-  reader = await makeUser(t);
-  outsider = await makeUser(t);
+  ({ admin, writer, reader, outsider } = await makePeople(t));
 });
 afterAll(() => t.close());
 
 async function setup() {
-  const app = await makeApplication(t, admin);
-  await grant(t, writer, app.id, 'write');
-  await grant(t, reader, app.id, 'read');
-  return app;
+  return grantedApplication(t, { admin, writer, reader });
 }
 
 async function makeTeam(members: TestUser[] = []): Promise<number> {

@@ -4,7 +4,7 @@ import { RESOURCES, referenceOf, type ResourceKindName } from '../../src/access/
 import { isRouteAccess } from '../../src/access/route-access.ts';
 import { buildApp } from '../../src/app.ts';
 import { SESSION_COOKIE } from '../../src/http/auth.ts';
-import { pathParams, ruleOf } from '../support/route-walk.ts';
+import { expectScimError, isScimUrl, pathParams, ruleOf } from '../support/route-walk.ts';
 import { grant, makeApplication, makeUser, type TestUser } from '../support/factories.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 
@@ -35,6 +35,10 @@ let scanId: number | undefined;
 let webhookId: number;
 let deliveryId: number;
 let policyId: number;
+/** An SLA configuration the walked application's group owns (its readers read it, its writers change it). */
+let slaConfigurationId: number;
+let licensePolicyId: number;
+let acceptanceId: number;
 let tokenHash: string;
 let sessionCookie: string;
 
@@ -97,6 +101,9 @@ function pathValue(url: string, name: string): string | undefined {
     if (scope === 'scan') return scanId === undefined ? undefined : String(scanId);
     if (scope === 'group') return String(application.group_id);
     if (scope === 'policy') return String(policyId);
+    if (scope === 'sla_configuration') return String(slaConfigurationId);
+    if (scope === 'license_policy') return String(licensePolicyId);
+    if (scope === 'acceptance') return String(acceptanceId);
     if (scope !== undefined) return String(application.id);
   }
   const values: Record<string, string> = {
@@ -132,6 +139,22 @@ function sampleInput(endpoint: Endpoint): { payload?: object; query?: Record<str
     'POST /api/applications/:id/versions': { payload: { name: 'guard-version' } },
     'PATCH /api/applications/:id/versions/:versionId': { payload: { name: 'guard-renamed' } },
     'GET /api/applications/:id/versions/compare': { query: { from: 'default', to: 'guarded' } },
+    'GET /api/applications/:id/versions/:versionId/sbom': { query: { format: 'cyclonedx' } },
+    'HEAD /api/applications/:id/versions/:versionId/sbom': { query: { format: 'cyclonedx' } },
+    'GET /api/applications/:id/versions/:versionId/vex': { query: { format: 'cyclonedx' } },
+    'HEAD /api/applications/:id/versions/:versionId/vex': { query: { format: 'cyclonedx' } },
+    'POST /api/applications/:id/vex': {
+      payload: {
+        '@context': 'https://openvex.dev/ns/v0.2.0',
+        '@id': 'https://guard.example/vex',
+        author: 'guard',
+        timestamp: '2024-01-01T00:00:00Z',
+        version: 1,
+        statements: [{ vulnerability: { name: 'CVE-2000-0001' }, status: 'fixed' }],
+      },
+    },
+    'GET /api/components': { query: { name: 'guard-component' } },
+    'HEAD /api/components': { query: { name: 'guard-component' } },
     'POST /api/applications/:id/permissions': { payload: { subject: `user:${outsider.id}`, action: 'read' } },
     'DELETE /api/applications/:id/permissions': { payload: { subject: `user:${reader.id}`, action: 'read' } },
     'POST /api/groups/:id/permissions': { payload: { subject: `user:${outsider.id}`, action: 'read' } },
@@ -147,6 +170,14 @@ function sampleInput(endpoint: Endpoint): { payload?: object; query?: Record<str
       payload: { user_id: outsider.id, application_id: application.id, permission: 'read' },
     },
     'PATCH /api/policies/:id': { payload: { enabled: false } },
+    'PATCH /api/sla-configurations/:id': { payload: { name: 'guard sla renamed' } },
+    'PUT /api/groups/:id/sla-configuration': { payload: { sla_configuration_id: null } },
+    'PATCH /api/license-policies/:id': { payload: { name: 'guard licence policy renamed' } },
+    'PUT /api/applications/:id/sla-configuration': { payload: { sla_configuration_id: null } },
+    'POST /api/acceptances/:id/approve': { payload: {} },
+    'POST /api/acceptances/:id/reject': { payload: {} },
+    'POST /api/acceptances/:id/extend': { payload: { expires_at: '2099-01-01' } },
+    'PUT /api/groups/:id/acceptance-settings': { payload: { four_eyes: true } },
     'POST /api/applications/:id/issue-tracker': {
       payload: { provider: 'github', token: 'ghp_guard', repository: 'acme/guard', auto_create: false },
     },
@@ -209,6 +240,10 @@ function expectProblem(
   code: string,
 ): void {
   expect(response.statusCode, label(endpoint)).toBe(status);
+  if (isScimUrl(endpoint.url)) {
+    expectScimError(label(endpoint), response, status);
+    return;
+  }
   expect(response.headers['content-type'], label(endpoint)).toContain('application/problem+json');
   if (endpoint.method === 'HEAD') return;
   expect(response.json(), label(endpoint)).toMatchObject({ status, code });
@@ -304,6 +339,37 @@ beforeAll(async () => {
       payload: POLICY_BODY(),
     })
   ).json().id;
+  const slaConfiguration = await t.app.inject({
+    method: 'POST',
+    url: '/api/sla-configurations',
+    headers: admin.headers,
+    payload: { name: 'guard sla', owner_group_id: application.group_id },
+  });
+  expect(slaConfiguration.statusCode, slaConfiguration.body).toBe(201);
+  slaConfigurationId = slaConfiguration.json().id;
+  const licensePolicy = await t.app.inject({
+    method: 'POST',
+    url: '/api/license-policies',
+    headers: admin.headers,
+    payload: {
+      name: 'guard licence policy',
+      owner_group_id: application.group_id,
+      mode: 'deny',
+      licenses: ['GPL-3.0-only'],
+      enabled: false,
+    },
+  });
+  expect(licensePolicy.statusCode, licensePolicy.body).toBe(201);
+  licensePolicyId = licensePolicy.json().id;
+  // A pending acceptance (wont_fix: no expiry needed) over a rule of the walked application.
+  acceptanceId = (
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/acceptances',
+      headers: admin.headers,
+      payload: { application_id: application.id, rule_id: 'no-such-rule', reason: 'wont_fix' },
+    })
+  ).json().id;
   // A tracker, so its reads answer 200; nothing is filed automatically (no provider is reachable).
   const tracker = await t.app.inject({
     method: 'POST',
@@ -374,7 +440,7 @@ describe('the collected route list', () => {
     for (const endpoint of endpoints()) {
       expect(isRouteAccess(endpoint.route.config?.access), label(endpoint)).toBe(true);
       const auth = ruleOf(endpoint.route).authentication;
-      // /metrics is open unless METRICS_TOKEN is set (test/metrics.test.ts covers the token).
+      // /metrics is open unless METRICS_TOKEN is set (test/observability/metrics.test.ts covers the token).
       const open = auth === 'public' || auth === 'metrics_token';
       expect(open, `${label(endpoint)} public?`).toBe(isPublic(endpoint.url));
     }
@@ -458,7 +524,7 @@ describe('application-scoped routes (the application, its findings and its scans
       .filter(({ route }) => needsInput(route))
       .filter((endpoint) => !sampleInput(endpoint))
       .map(label);
-    expect(missing).toEqual([]);
+    expect(missing, JSON.stringify(missing)).toEqual([]);
   });
 
   for (const scope of WALKED_RESOURCES) {
@@ -502,7 +568,11 @@ describe('cookie sessions', () => {
     expect(sessionCookie).not.toBe('');
     const writes = endpoints().filter(
       ({ method, url, route }) =>
-        WRITE_METHODS.has(method) && !isPublic(url) && ruleOf(route).authentication !== 'application_token',
+        WRITE_METHODS.has(method) &&
+        !isPublic(url) &&
+        // Token-only routes never read the cookie: the application token's, and SCIM's (a 401 there).
+        ruleOf(route).authentication !== 'application_token' &&
+        ruleOf(route).authentication !== 'scim_token',
     );
     for (const endpoint of writes) {
       const response = await inject(endpoint, { cookie: `${SESSION_COOKIE}=${sessionCookie}` });

@@ -341,6 +341,9 @@ describe.skipIf(!hasChromium)('the web UI in Chromium', () => {
     await page.getByRole('heading', { name: 'Findings by severity and status' }).waitFor();
     await page.getByRole('heading', { name: 'New versus fixed, last 30 days' }).waitFor();
     await page.locator('.recharts-surface').first().waitFor();
+    // No EPSS or KEV imported and no fetch URL set: a quiet hint, not the stale data warning.
+    await page.getByTestId('enrichment-hint').waitFor();
+    expect(await page.getByText('Exploitation data is out of date').count()).toBe(0);
     await visit('dashboard');
   });
 

@@ -147,6 +147,7 @@ describe('GET /api/applications/{id}/versions/compare', () => {
       fingerprint: 'kept',
       title: s.keptTo.title,
       severity: 'high',
+      concern: 'security',
       status: 'confirmed',
       rule_id: null,
       file_path: 'src/app.ts',

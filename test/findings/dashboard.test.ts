@@ -153,6 +153,7 @@ describe('GET /api/dashboard/stats', () => {
     const response = await stats(member);
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
+      concern: 'security',
       by_severity_status: {
         critical: { ...ZERO_STATUSES, open: 1 },
         high: { ...ZERO_STATUSES, open: 1, confirmed: 1, fixed: 1 },
@@ -251,5 +252,57 @@ describe('GET /api/dashboard/stats', () => {
     );
     expect(body.top_applications[0]).toMatchObject({ open_findings: 1, open_risk: 21 });
     expect(body.applications).toBe(12);
+  });
+});
+
+describe('security versus quality (issue 45 item 7)', () => {
+  it('leaves code-quality findings out of the figures unless asked; the findings list shows both by default', async () => {
+    const app = await makeApplication(t, admin);
+    await makeFinding(t, app.id, { severity: 'high', concern: 'security' });
+    await makeFinding(t, app.id, { severity: 'high', concern: 'quality' });
+    const figures = async (query: string) => {
+      const response = await t.app.inject({
+        method: 'GET',
+        url: `/api/dashboard/stats?applicationId=${app.id}${query}`,
+        headers: admin.headers,
+      });
+      expect(response.statusCode).toBe(200);
+      return response.json() as {
+        concern: string;
+        totals: { open: number };
+        open_by_severity: { high: number };
+      };
+    };
+    expect(await figures('')).toMatchObject({
+      concern: 'security',
+      totals: { open: 1 },
+      open_by_severity: { high: 1 },
+    });
+    expect(await figures('&concern=quality')).toMatchObject({ concern: 'quality', totals: { open: 1 } });
+    expect(await figures('&concern=all')).toMatchObject({ concern: 'all', totals: { open: 2 } });
+    expect(
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: `/api/dashboard/stats?concern=lint`,
+          headers: admin.headers,
+        })
+      ).statusCode,
+    ).toBe(400);
+
+    const list = async (query: string) => {
+      const response = await t.app.inject({
+        method: 'GET',
+        url: `/api/findings?application_id=${app.id}${query}`,
+        headers: admin.headers,
+      });
+      expect(response.statusCode).toBe(200);
+      const body = response.json() as { findings: { concern: string }[]; pagination: { total: number } };
+      return [body.pagination.total, body.findings.map((finding) => finding.concern).sort()];
+    };
+    expect(await list('')).toEqual([2, ['quality', 'security']]);
+    expect(await list('&concern=all')).toEqual([2, ['quality', 'security']]);
+    expect(await list('&concern=security')).toEqual([1, ['security']]);
+    expect(await list('&concern=quality')).toEqual([1, ['quality']]);
   });
 });

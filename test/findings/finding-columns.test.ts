@@ -21,8 +21,21 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** The API's finding fields composed from several columns or from other tables, not one column each. */
-const COMPOSED_FIELDS = ['scan_id', 'scanner_type', 'location', 'risk', 'assignee'];
+/**
+ * The API's finding fields composed from several columns or from other tables, not one column each
+ * (the SLA state is read from the due date, status and fixed date at a clock: domain/findings/sla.ts).
+ */
+const COMPOSED_FIELDS = [
+  'kev',
+  'enrichment',
+  'scan_id',
+  'scanner_type',
+  'location',
+  'risk',
+  'assignee',
+  'sla_days_remaining',
+  'sla_breached',
+];
 
 describe('the finding column registry (domain/findings/columns.ts)', () => {
   it('names every column of findings with its type, as the database has them', async () => {
@@ -53,7 +66,12 @@ describe('the finding column registry (domain/findings/columns.ts)', () => {
     const headings = csvHeader().trimEnd().split(',');
     const exported = EXPORTED_FINDING_COLUMNS.map(([heading]) => heading);
     expect(headings.filter((heading) => exported.includes(heading))).toEqual(exported);
-    expect(headings.filter((heading) => !exported.includes(heading))).toEqual(['scanner_type', 'assignee']);
+    expect(headings.filter((heading) => !exported.includes(heading))).toEqual([
+      'scanner_type',
+      'assignee',
+      'sla_days_remaining',
+      'sla_breached',
+    ]);
   });
 
   it('caps every capped field of a parsed finding at the length it says', () => {

@@ -5,6 +5,7 @@ import addFormatsModule from 'ajv-formats';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeApplication, makeFinding, makeUser, type TestUser } from '../support/factories.ts';
+import { liveReport } from '../support/live-fixtures.ts';
 import { buildSarif } from '../support/sarif-builder.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 import { upload } from '../support/upload.ts';
@@ -264,6 +265,10 @@ describe('GET /api/findings as SARIF', () => {
     expect(validate(log), JSON.stringify(validate.errors?.slice(0, 5))).toBe(true);
     expect(log.version).toBe('2.1.0');
     expect(log.runs.map((run) => run.tool.driver.name).sort()).toEqual(['CodeQL', 'Flawfinder']);
+    const securityRules = log.runs
+      .flatMap((run) => run.tool.driver.rules)
+      .filter((rule) => 'security-severity' in rule.properties);
+    expect(securityRules.length).toBeGreaterThan(0);
     const open = await get(
       `/api/findings?applicationId=${target.id}&status=open,confirmed&perPage=1`,
       admin.headers,
@@ -272,8 +277,16 @@ describe('GET /api/findings as SARIF', () => {
     expect(total).toBe(open.json().pagination.total);
     for (const run of log.runs) {
       const ruleIds = new Set(run.tool.driver.rules.map((rule) => rule.id));
-      for (const rule of run.tool.driver.rules)
-        expect(Number(rule.properties['security-severity'])).toBeGreaterThanOrEqual(0);
+      // Security rules have a security-severity; CodeQL's quality queries (no `security` tag) have none.
+      for (const rule of run.tool.driver.rules) {
+        const tags = rule.properties.tags as unknown as string[];
+        if (tags.includes('security'))
+          expect(Number(rule.properties['security-severity'])).toBeGreaterThanOrEqual(0);
+        else {
+          expect(tags).toContain('quality');
+          expect(rule.properties).not.toHaveProperty('security-severity');
+        }
+      }
       for (const result of run.results) {
         expect(ruleIds.has(result.ruleId)).toBe(true);
         expect(['error', 'warning', 'note']).toContain(result.level);
@@ -289,6 +302,75 @@ describe('GET /api/findings as SARIF', () => {
     const other = await get(`/api/findings?applicationId=${target.id}&format=sarif`, outsider.headers);
     expect(other.json()).toMatchObject({ version: '2.1.0', runs: [] });
     expect(validate(other.json())).toBe(true);
+  });
+});
+
+describe('GET /api/findings as SARIF: the concern', () => {
+  it('results carry properties.concern; security rules are tagged security with a security-severity, quality rules neither', async () => {
+    const target = await makeApplication(t, admin);
+    const response = await upload(
+      t,
+      '/api/ingest',
+      { 'x-api-token': target.api_token },
+      { file: liveReport('v1', 'eslint.sarif'), fileName: 'eslint.sarif' },
+    );
+    expect(response.statusCode, response.body).toBe(201);
+    // One rule reported as quality first, then as security (a SARIF tool's results tagged apart).
+    const mixedQuality = await makeFinding(t, target.id, {
+      rule_id: 'mixed',
+      concern: 'quality',
+      severity: 'low',
+    });
+    const mixedSecurity = await makeFinding(t, target.id, {
+      rule_id: 'mixed',
+      concern: 'security',
+      severity: 'medium',
+    });
+    await makeFinding(t, target.id, {
+      rule_id: 'style',
+      concern: 'quality',
+      severity: 'high',
+      cwe_ids: [1164],
+    });
+    const log = (
+      await get(`/api/findings?applicationId=${target.id}&format=sarif`, admin.headers)
+    ).json() as {
+      runs: {
+        tool: { driver: { name: string; rules: { id: string; properties: Record<string, unknown> }[] } };
+        results: { ruleId: string; properties: { 'scanhub-id': number; concern: string } }[];
+      }[];
+    };
+    expect(sarifValidator()(log)).toBe(true);
+    const stored = await t.db
+      .selectFrom('findings')
+      .select(['id', 'concern'])
+      .where('application_id', '=', target.id)
+      .execute();
+    const concernOf = new Map(stored.map((row) => [row.id, row.concern]));
+    const results = log.runs.flatMap((run) => run.results);
+    expect(results).toHaveLength(stored.length);
+    for (const result of results)
+      expect(result.properties.concern).toBe(concernOf.get(result.properties['scanhub-id']));
+    expect(new Set(results.map((result) => result.properties.concern))).toEqual(
+      new Set(['security', 'quality']),
+    );
+
+    const rules = Object.fromEntries(
+      log.runs.flatMap((run) =>
+        run.tool.driver.rules.map((rule) => [`${run.tool.driver.name}:${rule.id}`, rule]),
+      ),
+    );
+    expect(rules['ESLint:no-eval']?.properties).toMatchObject({ tags: expect.arrayContaining(['security']) });
+    expect(rules['ESLint:no-eval']?.properties['security-severity']).toMatch(/^\d+\.\d$/);
+    for (const id of ['ESLint:eqeqeq', 'ESLint:no-unused-vars']) {
+      expect(rules[id]?.properties.tags, id).toContain('quality');
+      expect(rules[id]?.properties.tags, id).not.toContain('security');
+      expect(rules[id]?.properties, id).not.toHaveProperty('security-severity');
+    }
+    expect(rules['TestTool:style']?.properties).toEqual({ tags: ['quality', 'external/cwe/cwe-1164'] });
+    expect(rules['TestTool:mixed']?.properties).toEqual({ 'security-severity': '5.5', tags: ['security'] });
+    expect(concernOf.get(mixedQuality.id)).toBe('quality');
+    expect(concernOf.get(mixedSecurity.id)).toBe('security');
   });
 });
 

@@ -43,6 +43,7 @@ const stagingRow: fc.Arbitrary<StagingRow> = fc.record({
   twin_ordinal: fc.boolean(),
   maybe_repeat: fc.boolean(),
   category: hostileText,
+  concern: fc.constantFrom('security' as const, 'quality' as const),
   kind: fc.constantFrom('sast', 'sca', 'secret'),
   title: hostileText,
   severity: fc.constantFrom('critical', 'high', 'medium', 'low', 'info'),

@@ -84,9 +84,15 @@ describe('the clock', () => {
     const clockless = await createTestApp();
     try {
       expect(await schedules(clocked)).toEqual([
+        'acceptance-expiry',
+        'audit-retention',
         'dispatch-outbox',
+        'enrichment-fetch',
+        'forward-audit',
         'maintenance-daily',
         'maintenance-hourly',
+        'posture-snapshot',
+        'sla-breaches',
         'tracker-reconcile',
       ]);
       expect(await schedules(clockless)).toEqual([]);

@@ -1,4 +1,4 @@
-// Type-checked against the client generated from the server's OpenAPI document (test/openapi.test.ts
+// Type-checked against the client generated from the server's OpenAPI document (test/http/openapi.test.ts
 // writes `scanhub-api.d.ts` beside this file first). If the document stops describing these
 // operations, parameters or records, this file stops compiling.
 import createClient from 'openapi-fetch';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { grant, makeApplication, makeGroup, makeUser, type TestUser } from '../support/factories.ts';
+import { grant, makeApplication, makeGroup, type TestUser, makePeople } from '../support/factories.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
 
 let t: TestApp;
@@ -12,10 +12,7 @@ let otherApp: { id: number };
 
 beforeAll(async () => {
   t = await createTestApp();
-  admin = await makeUser(t, { role: 'admin' });
-  writer = await makeUser(t);
-  reader = await makeUser(t);
-  outsider = await makeUser(t);
+  ({ admin, writer, reader, outsider } = await makePeople(t));
   app = await makeApplication(t, admin);
   otherApp = await makeApplication(t, admin);
   await grant(t, writer, app.id, 'write');

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Insertable } from 'kysely';
 import type { UserPrincipal } from '../../src/access/principal.ts';
 import type { AccessAction, FindingsTable } from '../../src/db/schema.ts';
+import { systemAuditContext } from '../../src/events/audit.ts';
 import { createApiKey } from '../../src/modules/api-keys/api-keys.service.ts';
 import { createApplication } from '../../src/modules/applications/applications.service.ts';
 import { createGroup } from '../../src/modules/groups/groups.service.ts';
@@ -11,6 +12,9 @@ import type { TestApp } from './test-app.ts';
 /** Small builders with overrides; every test makes its own rows. */
 
 const unique = (): string => randomBytes(4).toString('hex');
+
+/** What the builders' own writes record in the audit trail: set-up, not a request. */
+export const TEST_AUDIT = systemAuditContext('test set-up');
 
 export interface TestUser {
   id: number;
@@ -27,11 +31,15 @@ export async function makeUser(
   overrides: { role?: 'admin' | 'member'; email?: string; password?: string } = {},
 ): Promise<TestUser> {
   const role = overrides.role ?? 'member';
-  const user = await createUser(t.db, {
-    email: overrides.email ?? `user-${unique()}@example.test`,
-    password: overrides.password ?? 'correct horse battery staple',
-    role,
-  });
+  const user = await createUser(
+    t.db,
+    {
+      email: overrides.email ?? `user-${unique()}@example.test`,
+      password: overrides.password ?? 'correct horse battery staple',
+      role,
+    },
+    TEST_AUDIT,
+  );
   const principal: UserPrincipal = {
     kind: 'user',
     id: user.id,
@@ -41,7 +49,12 @@ export async function makeUser(
     via: 'api_key',
   };
   // As the user would, signed in: keys are made by sessions only.
-  const { key } = await createApiKey(t.db, { ...principal, via: 'session' }, { name: 'test key' });
+  const { key } = await createApiKey(
+    t.db,
+    { ...principal, via: 'session' },
+    { name: 'test key' },
+    TEST_AUDIT,
+  );
   return { id: user.id, email: user.email, role, principal, key, headers: { 'x-api-key': key } };
 }
 
@@ -51,7 +64,7 @@ export async function makeGroup(
   overrides: { path?: string; name?: string } = {},
 ) {
   const path = overrides.path ?? `group-${unique()}`;
-  return createGroup(t.db, owner.principal, { name: overrides.name ?? path, path });
+  return createGroup(t.db, owner.principal, { name: overrides.name ?? path, path }, TEST_AUDIT);
 }
 
 export async function makeApplication(
@@ -65,12 +78,18 @@ export async function makeApplication(
 ) {
   const groupId = overrides.groupId ?? (await makeGroup(t, owner)).id;
   const slug = overrides.slug ?? `app-${unique()}`;
-  return createApplication(t.db, t.secrets, owner.principal, {
-    name: slug,
-    slug,
-    group_id: groupId,
-    asset_criticality: overrides.assetCriticality ?? 'medium',
-  });
+  return createApplication(
+    t.db,
+    t.secrets,
+    owner.principal,
+    {
+      name: slug,
+      slug,
+      group_id: groupId,
+      asset_criticality: overrides.assetCriticality ?? 'medium',
+    },
+    TEST_AUDIT,
+  );
 }
 
 /** Grants `user` an action on an application directly. */
@@ -145,25 +164,40 @@ export async function makeFinding(
     .executeTakeFirstOrThrow();
 }
 
-/**
- * The cast most access tests start from: an admin who made one application, a member granted write
- * on it, one granted read, and one with no grant at all.
- */
-export interface Cast {
+/** The four people most access tests start from: an admin and three members with no grant yet. */
+export interface People {
   admin: TestUser;
   writer: TestUser;
   reader: TestUser;
   outsider: TestUser;
+}
+
+export async function makePeople(t: TestApp): Promise<People> {
+  return {
+    admin: await makeUser(t, { role: 'admin' }),
+    writer: await makeUser(t),
+    reader: await makeUser(t),
+    outsider: await makeUser(t),
+  };
+}
+
+/** An application the admin made, which `writer` may write and `reader` may read. */
+export async function grantedApplication(
+  t: TestApp,
+  { admin, writer, reader }: Pick<People, 'admin' | 'writer' | 'reader'>,
+): ReturnType<typeof makeApplication> {
+  const application = await makeApplication(t, admin);
+  await grant(t, writer, application.id, 'write');
+  await grant(t, reader, application.id, 'read');
+  return application;
+}
+
+/** The people and one application they hold their grants on. */
+export interface Cast extends People {
   applicationId: number;
 }
 
 export async function makeCast(t: TestApp): Promise<Cast> {
-  const admin = await makeUser(t, { role: 'admin' });
-  const writer = await makeUser(t);
-  const reader = await makeUser(t);
-  const outsider = await makeUser(t);
-  const applicationId = (await makeApplication(t, admin)).id;
-  await grant(t, writer, applicationId, 'write');
-  await grant(t, reader, applicationId, 'read');
-  return { admin, writer, reader, outsider, applicationId };
+  const people = await makePeople(t);
+  return { ...people, applicationId: (await grantedApplication(t, people)).id };
 }

@@ -1,3 +1,4 @@
+import { BUILT_IN_SLA_DAYS } from '../../src/domain/findings/sla.ts';
 import { type MergeTarget } from '../../src/ingest/merge/target.ts';
 import { defaultVersionId, makeApplication, scannerTypeId, type TestUser } from './factories.ts';
 import type { TestApp } from './test-app.ts';
@@ -45,6 +46,7 @@ export async function emptyMergeTarget(t: TestApp, owner: TestUser, uploadKey: s
     scannerTypeId: scannerType,
     scanId: scan.id,
     assetWeight: 1,
+    slaDays: BUILT_IN_SLA_DAYS,
     scopes: [],
     partial: false,
     coveredFiles: [],

@@ -52,12 +52,32 @@ export function fillUrl(url: string, values: Record<string, string>): string {
 }
 
 /** 4xx application/problem+json with a `code` (HEAD responses carry only the header). */
+/** SCIM's routes answer errors in SCIM's shape (RFC 7644 §3.12), not problem+json. */
+export const isScimUrl = (url: string): boolean => url.startsWith('/scim/');
+
+/** A SCIM error: its media type, its schema, and `status` as a string. */
+export function expectScimError(what: string, response: LightMyRequestResponse, status?: number): void {
+  if (status !== undefined)
+    expect(response.statusCode, `${what}: ${response.body.slice(0, 300)}`).toBe(status);
+  expect(response.headers['content-type'], what).toContain('application/scim+json');
+  if (!response.body) return;
+  const body = response.json() as { schemas?: unknown; status?: unknown };
+  expect(body.schemas, what).toEqual(['urn:ietf:params:scim:api:messages:2.0:Error']);
+  expect(body.status, what).toBe(String(response.statusCode));
+}
+
 export function expectRefused(what: string, response: LightMyRequestResponse, status?: number): void {
   if (status === undefined) {
     expect(response.statusCode, `${what}: ${response.body.slice(0, 300)}`).toBeGreaterThanOrEqual(400);
     expect(response.statusCode, `${what}: ${response.body.slice(0, 300)}`).toBeLessThan(500);
   } else {
     expect(response.statusCode, `${what}: ${response.body.slice(0, 300)}`).toBe(status);
+  }
+  // SCIM's routes answer in SCIM's shape; a request the request-target guard refuses before routing
+  // (a 5,000-character id) is still a problem+json.
+  if (what.includes(' /scim/') && String(response.headers['content-type']).includes('scim')) {
+    expectScimError(what, response);
+    return;
   }
   expect(response.headers['content-type'], what).toContain('application/problem+json');
   if (response.body) expect(typeof response.json().code, what).toBe('string');

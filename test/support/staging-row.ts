@@ -12,6 +12,7 @@ export function stagingRow(fields: Partial<StagingRow> & Pick<StagingRow, 'uploa
     maybe_repeat: true,
     category: '',
     kind: 'sast',
+    concern: 'security',
     title: 'staged',
     severity: 'medium',
     severity_rank: 3,

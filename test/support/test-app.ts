@@ -131,3 +131,10 @@ export async function createTestApp(
     },
   };
 }
+
+/** Makes `t`'s app listen on a free loopback port (for child processes: the CLI) and returns its URL. */
+export async function listenOnLoopback(t: TestApp): Promise<string> {
+  await t.app.listen({ host: '127.0.0.1', port: 0 });
+  const address = t.app.server.address();
+  return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+}

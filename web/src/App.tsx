@@ -16,15 +16,31 @@ const ApplicationPage = lazy(() =>
 const ApplicationsPage = lazy(() =>
   import('./pages/ApplicationsPage').then((module) => ({ default: module.ApplicationsPage })),
 );
+const ComponentsPage = lazy(() =>
+  import('./pages/ComponentsPage').then((module) => ({ default: module.ComponentsPage })),
+);
 const GroupPage = lazy(() => import('./pages/GroupPage').then((module) => ({ default: module.GroupPage })));
+const LicensePoliciesPage = lazy(() =>
+  import('./pages/LicensePoliciesPage').then((module) => ({ default: module.LicensePoliciesPage })),
+);
+const SlaPage = lazy(() => import('./pages/SlaPage').then((module) => ({ default: module.SlaPage })));
 const ProfilePage = lazy(() =>
   import('./pages/ProfilePage').then((module) => ({ default: module.ProfilePage })),
 );
 const DashboardPage = lazy(() =>
   import('./pages/DashboardPage').then((module) => ({ default: module.DashboardPage })),
 );
+const MetricsPage = lazy(() =>
+  import('./pages/MetricsPage').then((module) => ({ default: module.MetricsPage })),
+);
+const MetricsReportPage = lazy(() =>
+  import('./pages/MetricsReportPage').then((module) => ({ default: module.MetricsReportPage })),
+);
 const FindingPage = lazy(() =>
   import('./pages/FindingPage').then((module) => ({ default: module.FindingPage })),
+);
+const AcceptancesPage = lazy(() =>
+  import('./pages/AcceptancesPage').then((module) => ({ default: module.AcceptancesPage })),
 );
 const FindingsPage = lazy(() =>
   import('./pages/FindingsPage').then((module) => ({ default: module.FindingsPage })),
@@ -51,9 +67,15 @@ export function App() {
           <Route index element={<DashboardPage />} />
           <Route path="findings" element={<FindingsPage />} />
           <Route path="findings/:id" element={<FindingPage />} />
+          <Route path="metrics" element={<MetricsPage />} />
+          <Route path="metrics/report" element={<MetricsReportPage />} />
+          <Route path="acceptances" element={<AcceptancesPage />} />
           <Route path="applications" element={<ApplicationsPage />} />
+          <Route path="components" element={<ComponentsPage />} />
           <Route path="applications/:ref" element={<ApplicationPage />} />
           <Route path="groups/:ref" element={<GroupPage />} />
+          <Route path="sla" element={<SlaPage />} />
+          <Route path="license-policies" element={<LicensePoliciesPage />} />
           <Route path="profile" element={<ProfilePage />} />
           <Route path="admin" element={<AdminPage />} />
           <Route path="api-keys" element={<ApiKeysPage />} />

@@ -38,6 +38,21 @@ import * as apiKeyReadOnly from './2026-11-28T1510-api-key-read-only.ts';
 import * as credentialOrigins from './2026-11-28T1520-credential-origins.ts';
 import * as workerLiveness from './2026-11-28T1530-worker-liveness.ts';
 import * as oidcIdentities from './2026-11-28T1600-oidc-identities.ts';
+import * as acceptances from './2026-11-28T1920-acceptances.ts';
+import * as slaConfigurations from './2026-11-28T1940-sla-configurations.ts';
+import * as postureSnapshots from './2026-11-28T1950-posture-snapshots.ts';
+import * as findingEventsStatusTimeIndex from './2026-11-28T1951-finding-events-status-time-index.ts';
+import * as auditEvents from './2026-11-28T2000-audit-events.ts';
+import * as components from './2026-11-28T2010-components.ts';
+import * as scim from './2026-11-28T2020-scim.ts';
+import * as enrichment from './2026-11-29T0100-enrichment.ts';
+import * as webhooksAuditCursor from './2026-11-29T0300-webhooks-audit-cursor.ts';
+import * as licensePolicies from './2026-11-29T0400-license-policies.ts';
+import * as findingConcern from './2026-11-29T1000-finding-concern.ts';
+import * as enrichmentIngestCost from './2026-11-29T1100-enrichment-ingest-cost.ts';
+import * as posturePeriods from './2026-11-29T1200-posture-periods.ts';
+import * as findingDayCounts from './2026-11-29T1300-finding-day-counts.ts';
+import * as eventsFindingIndex from './2026-11-29T1310-events-finding-index.ts';
 
 /** Forward-only migrations, applied in key order. Add new files here; never edit an applied one. */
 export const migrations: Record<string, Migration> = {
@@ -80,4 +95,19 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28T1520-credential-origins': credentialOrigins,
   '2026-11-28T1530-worker-liveness': workerLiveness,
   '2026-11-28T1600-oidc-identities': oidcIdentities,
+  '2026-11-28T1920-acceptances': acceptances,
+  '2026-11-28T1940-sla-configurations': slaConfigurations,
+  '2026-11-28T1950-posture-snapshots': postureSnapshots,
+  '2026-11-28T1951-finding-events-status-time-index': findingEventsStatusTimeIndex,
+  '2026-11-28T2000-audit-events': auditEvents,
+  '2026-11-28T2010-components': components,
+  '2026-11-28T2020-scim': scim,
+  '2026-11-29T0100-enrichment': enrichment,
+  '2026-11-29T0300-webhooks-audit-cursor': webhooksAuditCursor,
+  '2026-11-29T0400-license-policies': licensePolicies,
+  '2026-11-29T1000-finding-concern': findingConcern,
+  '2026-11-29T1100-enrichment-ingest-cost': enrichmentIngestCost,
+  '2026-11-29T1200-posture-periods': posturePeriods,
+  '2026-11-29T1300-finding-day-counts': findingDayCounts,
+  '2026-11-29T1310-events-finding-index': eventsFindingIndex,
 };

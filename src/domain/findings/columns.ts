@@ -147,10 +147,22 @@ export const FINDING_COLUMNS = {
   },
   risk_score: { type: 'int4', insert: 'computed', upload: 'computed', presented: true, exported: true },
   due_date: { type: 'timestamptz', insert: 'computed', presented: true, exported: true },
+  /** `sla` (derived from the SLA configuration, recomputed) or `manual` (set through triage, kept). */
+  due_date_source: { type: 'text', presented: true, exported: true },
   first_seen_at: { type: 'timestamptz', insert: 'now', presented: true, exported: true },
   last_seen_at: { type: 'timestamptz', insert: 'now', presented: true, exported: true },
   fixed_at: { type: 'timestamptz', presented: true, exported: true },
   fingerprint: { type: 'text', insert: 'staged', presented: true, exported: true },
+  /** Why a false positive is one (domain/findings/dismissal.ts); set with the status, never by an upload. */
+  dismissal_reason: { type: 'text', presented: true, exported: true },
+  dismissal_comment: { type: 'text', presented: true, exported: true },
+  /** The acceptance covering the finding: covered exactly while set (modules/acceptances). */
+  acceptance_id: { type: 'int4', presented: true, exported: true },
+  /**
+   * `security` or `quality` (domain/findings/concern.ts): set by the parser, taken again from every
+   * upload that reports the finding (a rule newly tagged `security` moves it); never identity.
+   */
+  concern: { type: 'text', insert: 'staged', upload: 'compared', presented: true, exported: true },
 
   scanner_type_id: { type: 'int4', insert: 'computed', presented: true },
   first_scan_id: { type: 'int4', insert: 'computed', presented: true },
@@ -227,8 +239,18 @@ export const FINDING_COLUMNS = {
     presented: true,
   },
   tool_fingerprint: { type: 'text', insert: 'staged', parsed: 'toolFingerprint', cap: 1_000 },
+  /** Enrichment (issue 45): written set-wise from the current EPSS and KEV snapshots, never by an upload. */
   epss: { type: 'float8', presented: true },
+  epss_percentile: { type: 'float8', presented: true },
+  /** Shown in `enrichment` and `kev`, composed. */
+  epss_snapshot_id: { type: 'int4' },
   in_kev: { type: 'bool', presented: true },
+  kev_snapshot_id: { type: 'int4' },
+  kev_date_added: { type: 'text' },
+  kev_due_date: { type: 'text' },
+  kev_ransomware: { type: 'bool' },
+  kev_listed_at: { type: 'timestamptz' },
+  epss_event_snapshot_id: { type: 'int4' },
   risk_severity: { type: 'float8', insert: 'staged', upload: 'follows' },
   risk_exploitation: { type: 'float8', insert: 'staged' },
   risk_age: { type: 'float8', insert: 'computed' },
@@ -237,6 +259,11 @@ export const FINDING_COLUMNS = {
   assignee_id: { type: 'int4', presented: true },
   reviewed_at: { type: 'timestamptz', presented: true },
   reviewed_by: { type: 'int4', presented: true },
+  /** When `finding.sla_breached` was sent (once per finding; domain/findings/sla-breach.ts). */
+  sla_breached_at: { type: 'timestamptz', presented: true },
+  /** The SLA clock's pause while dismissed: since when, and the seconds of earlier pauses (sla.ts). */
+  sla_paused_at: { type: 'timestamptz' },
+  sla_paused_seconds: { type: 'int4' },
   /** Reported by its scope's latest scan; while true, last seen = the scope's (see finding_scopes). */
   present: { type: 'bool' },
   created_at: { type: 'timestamptz', insert: 'now', presented: true },

@@ -17,7 +17,10 @@ const SEVERITY_DEFAULT_SCORE: Record<SeverityName, number> = {
   info: 0,
 };
 
-/** Days to fix by severity; sets the default due date and the age pressure G. */
+/**
+ * Days to fix by severity: the age pressure G, and the built-in table the default SLA configuration
+ * reproduces (domain/findings/sla.ts sets due dates from the configuration in force).
+ */
 export const SLA_DAYS: Record<SeverityName, number> = {
   critical: 15,
   high: 30,
@@ -55,7 +58,11 @@ export function severityPart(
   return score !== null && Number.isFinite(score) ? clamp(score, 0, 10) : SEVERITY_DEFAULT_SCORE[severity];
 }
 
-/** X from KEV and EPSS; a finding with no CVE gets 0.2, a CVE with no EPSS known yet too. */
+/**
+ * X from KEV and EPSS; a finding with no CVE gets 0.2, a CVE with no EPSS known yet too. Listed in
+ * CISA's KEV catalog means exploitation is certain (X = 1), whatever EPSS says: KEV lists
+ * vulnerabilities with reliable evidence of exploitation in the wild, EPSS estimates a probability.
+ */
 export function exploitationPart(hasCve: boolean, epss: number | null, inKev: boolean): number {
   if (inKev) return 1;
   if (!hasCve || epss === null) return 0.2;
@@ -63,6 +70,47 @@ export function exploitationPart(hasCve: boolean, epss: number | null, inKev: bo
   if (epss >= 0.1) return 0.6;
   if (epss >= 0.01) return 0.3;
   return 0.1;
+}
+
+/** Where X came from, for the score's explanation (`GET /api/findings/{id}`). */
+export const EXPLOITATION_SOURCES = ['kev', 'epss_snapshot', 'epss_report', 'no_epss', 'no_cve'] as const;
+export type ExploitationSource = (typeof EXPLOITATION_SOURCES)[number];
+
+export function exploitationSource(
+  hasCve: boolean,
+  epss: number | null,
+  inKev: boolean,
+  epssFromSnapshot: boolean,
+): ExploitationSource {
+  if (inKev) return 'kev';
+  if (!hasCve) return 'no_cve';
+  if (epss === null) return 'no_epss';
+  return epssFromSnapshot ? 'epss_snapshot' : 'epss_report';
+}
+
+/** What each source means, stated once for the API's explanation and the docs. */
+export const EXPLOITATION_EXPLANATION: Record<ExploitationSource, string> = {
+  kev: 'Listed in CISA KEV: exploitation is certain (X = 1.0).',
+  epss_snapshot: 'EPSS from the imported snapshot: ≥ 0.5 → 0.8, ≥ 0.1 → 0.6, ≥ 0.01 → 0.3, below → 0.1.',
+  epss_report:
+    "EPSS from the scanner's report (no imported snapshot knows the CVE): ≥ 0.5 → 0.8, ≥ 0.1 → 0.6, ≥ 0.01 → 0.3, below → 0.1.",
+  no_epss: 'A CVE with no EPSS known: 0.2.',
+  no_cve: 'No CVE: 0.2.',
+};
+
+/** `exploitationPart` in SQL (proven equal in test/findings/risk-sql.test.ts). */
+export function exploitationPartSql(parts: {
+  hasCve: Expression<boolean> | RawBuilder<boolean>;
+  epss: Expression<number | null> | RawBuilder<number | null>;
+  inKev: Expression<boolean> | RawBuilder<boolean>;
+}): RawBuilder<number> {
+  const epss = sql`(${parts.epss})::float8`;
+  return sql<number>`(case when ${parts.inKev} then 1.0::float8
+    when not (${parts.hasCve}) or ${epss} is null then 0.2::float8
+    when ${epss} >= 0.5 then 0.8::float8
+    when ${epss} >= 0.1 then 0.6::float8
+    when ${epss} >= 0.01 then 0.3::float8
+    else 0.1::float8 end)`;
 }
 
 export function agePart(severity: SeverityName, daysOpen: number): number {
@@ -113,16 +161,6 @@ function caseOf(
 /** SLA days of a severity column, for due dates and the age part G. */
 export function slaDaysSql(severity: Expression<string> | RawBuilder<string>): RawBuilder<number> {
   return caseOf(severity, SLA_DAYS);
-}
-
-/**
- * A new finding's due date in SQL: `now()` plus the severity's SLA days, each 24 hours. Whole days
- * (`make_interval(days => …)`) are counted in the session's time zone, so a due date across a
- * daylight-saving change would move by an hour with the server's settings; the first upload's rows
- * copied straight into `findings` compute the same date in JavaScript (finding-copy-rows.ts).
- */
-export function dueDateSql(severity: Expression<string> | RawBuilder<string>): RawBuilder<Date> {
-  return sql<Date>`now() + make_interval(hours => 24 * ${slaDaysSql(severity)})`;
 }
 
 /** M of an asset-criticality column. */

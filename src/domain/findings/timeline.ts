@@ -14,7 +14,23 @@ export interface TimelineEntry {
     | 'inherited'
     | 'fixed'
     | 'reopened'
-    | 'severity_changed';
+    | 'severity_changed'
+    | 'sla_breached'
+    /** Covered by an acceptance (status → false_positive), or handed over to another one. */
+    | 'accepted'
+    | 'acceptance_expired'
+    | 'acceptance_revoked'
+    /** A pending acceptance over the finding was approved or rejected (no status change). */
+    | 'acceptance_approved'
+    | 'acceptance_rejected'
+    /** The reason or comment of a dismissal changed, the status staying `false_positive`. */
+    | 'dismissal_changed'
+    /** An imported VEX document says it is fixed (the status is left to scans and people). */
+    | 'vex_statement'
+    /** The due date moved for a reason other than a person (detail: from, to, reason `kev`, kev_due_date). */
+    | 'due_date_changed'
+    /** An enrichment import listed one of its CVEs in CISA KEV (detail: cve date_added, due_date, snapshot_id). */
+    | 'kev_listed';
   actor: Actor;
   scanId?: number | null;
   fromStatus?: FindingStatus | null;

@@ -1,6 +1,6 @@
 import { sql, type Transaction } from 'kysely';
 import type { DB } from '../../db/schema.ts';
-import { EVENT_TYPES, type EventType } from '../../events/event-types.ts';
+import { FINDING_EVENT_TYPES, type EventType } from '../../events/event-types.ts';
 import { publishEvents } from '../../events/events.ts';
 import { reactInTransaction, type Cascade, type Change, type Subscriber } from '../../events/subscribers.ts';
 import { changeAssignee } from '../findings/assignment.ts';
@@ -30,7 +30,7 @@ export async function runPolicies(trx: Transaction<DB>, change: Change): Promise
 /** Policies react in the transaction of every change a policy may name. */
 export const policySubscriber: Subscriber = {
   name: 'policies',
-  events: EVENT_TYPES,
+  events: FINDING_EVENT_TYPES,
   inTransaction: runPolicies,
 };
 

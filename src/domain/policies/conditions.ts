@@ -14,6 +14,14 @@ import type { Condition, ConditionField } from './definition.ts';
  * matches any of a finding's CWEs.
  */
 
+/**
+ * `sla_breached`: open and past due — by the transaction's clock, or as of the breach the SLA job
+ * announced (which may run with a clock of its own: its `finding.sla_breached` event must match),
+ * unless the due date moved past that moment since.
+ */
+const slaBreachedConditionSql = sql<SqlBool>`(f.status in ('open', 'confirmed') and f.due_date is not null
+  and (f.due_date < now() or (f.sla_breached_at is not null and f.due_date < f.sla_breached_at)))`;
+
 /** The SQL value of a text or number field. */
 function column(field: ConditionField): RawBuilder<unknown> {
   switch (field) {
@@ -35,6 +43,16 @@ function column(field: ConditionField): RawBuilder<unknown> {
       return sql`f.title`;
     case 'rule_id':
       return sql`f.rule_id`;
+    case 'sla_breached':
+      return slaBreachedConditionSql;
+    case 'kev':
+      return sql`f.in_kev`;
+    case 'epss':
+      return sql`f.epss`;
+    case 'epss_percentile':
+      return sql`f.epss_percentile`;
+    case 'concern':
+      return sql`f.concern`;
   }
 }
 
@@ -49,8 +67,7 @@ function listOf(condition: Condition): (string | number)[] {
 
 /** One SQL parameter holding a list, typed for the column it is compared with. */
 function arrayParam(condition: Condition, values: (string | number)[]): RawBuilder<unknown> {
-  const numeric =
-    condition.field === 'severity' || condition.field === 'risk_score' || condition.field === 'cwe_id';
+  const numeric = ['severity', 'risk_score', 'cwe_id', 'epss', 'epss_percentile'].includes(condition.field);
   return numeric
     ? sql`array(select json_array_elements_text(${JSON.stringify(values)}::json)::numeric)`
     : sql`array(select json_array_elements_text(${JSON.stringify(values)}::json))`;
@@ -63,6 +80,11 @@ export function conditionSql(condition: Condition): Expression<SqlBool> {
   if (condition.field === 'cwe_id' && condition.op !== 'gte' && condition.op !== 'lte') {
     const any = sql<SqlBool>`(f.cwe_ids::numeric[] && ${arrayParam(condition, values)})`;
     return condition.op === 'in' || condition.op === 'eq' ? any : sql<SqlBool>`not ${any}`;
+  }
+  if (condition.field === 'sla_breached' || condition.field === 'kev') {
+    const wanted = (first === 'true') === (condition.op === 'eq');
+    const holds = condition.field === 'kev' ? sql<SqlBool>`f.in_kev` : slaBreachedConditionSql;
+    return wanted ? holds : sql<SqlBool>`not ${holds}`;
   }
   const value = column(condition.field);
   switch (condition.op) {

@@ -1,8 +1,9 @@
+import { CONCERNS } from '../findings/concern.ts';
 import { RE2JS } from 're2js';
 import type { ValidationIssue } from '../../errors.ts';
 import { FINDING_STATUSES, type FindingStatus } from '../findings/lifecycle.ts';
 import { parseSeverity, SEVERITIES } from '../findings/severity.ts';
-import { EVENT_TYPES, LEGACY_UPDATED_EVENT } from '../../events/event-types.ts';
+import { FINDING_EVENT_TYPES, LEGACY_UPDATED_EVENT } from '../../events/event-types.ts';
 import { parseCallbackUrl } from '../../lib/callback-url.ts';
 
 /**
@@ -26,6 +27,15 @@ export const CONDITION_FIELDS = [
   'scanner',
   'title',
   'rule_id',
+  /** Open and past its SLA due date (eq / neq true or false; domain/findings/sla.ts). */
+  'sla_breached',
+  /** Listed in CISA KEV (eq / neq true or false; issue 45). */
+  'kev',
+  /** EPSS, 0–1, and its percentile, 0–1 (gte / lte and the other comparisons; a finding without one matches none but neq). */
+  'epss',
+  'epss_percentile',
+  /** `security` or `quality` (domain/findings/concern.ts; eq, neq, in, not_in). */
+  'concern',
 ] as const;
 export type ConditionField = (typeof CONDITION_FIELDS)[number];
 
@@ -36,7 +46,7 @@ export const ACTION_TYPES = ['change_status', 'assign_to', 'webhook', 'comment']
 export type ActionType = (typeof ACTION_TYPES)[number];
 
 /** Events a policy may react to: the spec's, and `finding.updated` (status changes and reassignments). */
-export const POLICY_EVENTS: readonly string[] = [...EVENT_TYPES, LEGACY_UPDATED_EVENT];
+export const POLICY_EVENTS: readonly string[] = [...FINDING_EVENT_TYPES, LEGACY_UPDATED_EVENT];
 
 export const MAX_PATTERN_LENGTH = 512;
 const MAX_LIST = 100;
@@ -76,7 +86,9 @@ type Result = { definition: PolicyDefinition } | { issues: ValidationIssue[] };
 
 const isText = (value: unknown): value is string => typeof value === 'string';
 const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
-const NUMERIC_FIELDS: readonly ConditionField[] = ['risk_score', 'cwe_id'];
+const NUMERIC_FIELDS: readonly ConditionField[] = ['risk_score', 'cwe_id', 'epss', 'epss_percentile'];
+/** Fields whose value is true or false. */
+const BOOLEAN_FIELDS: readonly ConditionField[] = ['sla_breached', 'kev'];
 
 /** A CWE given as 79, "79" or "CWE-79" is stored as the number 79. */
 function cweNumber(value: unknown): number | undefined {
@@ -96,7 +108,24 @@ function scalar(field: ConditionField, op: ConditionOp, value: unknown): string 
       ? value
       : { error: `must be a status (${FINDING_STATUSES.join(', ')})` };
   }
+  if (field === 'concern') {
+    if (op === 'regex' || op === 'gte' || op === 'lte')
+      return { error: 'concern takes eq, neq, in or not_in' };
+    return isText(value) && (CONCERNS as readonly string[]).includes(value)
+      ? value
+      : { error: `must be a concern (${CONCERNS.join(', ')})` };
+  }
   if (field === 'cwe_id') return cweNumber(value) ?? { error: 'must be a CWE id (79 or "CWE-79")' };
+  if (BOOLEAN_FIELDS.includes(field)) {
+    // Stored as the words, so a condition's value stays a string or a number.
+    if (op !== 'eq' && op !== 'neq') return { error: `${field} takes eq or neq` };
+    if (value === true || value === 'true') return 'true';
+    if (value === false || value === 'false') return 'false';
+    return { error: 'must be true or false' };
+  }
+  if (field === 'epss' || field === 'epss_percentile') {
+    return isNumber(value) && value >= 0 && value <= 1 ? value : { error: 'must be a number from 0 to 1' };
+  }
   if (field === 'risk_score') {
     return isNumber(value) && value >= 0 && value <= 100
       ? value
@@ -125,7 +154,7 @@ function condition(
       issues.push({ path: valuePath, message: `must be a pattern of 1 to ${MAX_PATTERN_LENGTH} characters` });
       return undefined;
     }
-    if (NUMERIC_FIELDS.includes(field)) {
+    if (NUMERIC_FIELDS.includes(field) || BOOLEAN_FIELDS.includes(field) || field === 'concern') {
       issues.push({ path: `${path}/op`, message: `regex applies to text fields, not ${field}` });
       return undefined;
     }

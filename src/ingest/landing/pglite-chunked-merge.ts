@@ -13,6 +13,7 @@ import {
   openScan,
   scanStillOpen,
   settleUpload,
+  recordUploadAudit,
   type OpenedScan,
   type StagedUpload,
 } from '../merge/upload-scan.ts';
@@ -149,6 +150,7 @@ export async function unpublishedUntilSettled<T>(
     db.transaction().execute(async (trx) => {
       const outcome = await settleUpload(trx, work, opened, ahead);
       await inMergeTransaction?.(trx, outcome.counts);
+      await recordUploadAudit(trx, work, outcome);
       // Shown from the commit on: readers wait for the session until then.
       show();
       return outcome;

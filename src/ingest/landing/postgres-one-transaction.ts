@@ -11,6 +11,7 @@ import { STAGE_THEN_MERGE, type Landing, type UploadToStage } from './landing.ts
 import {
   mergeTarget,
   openScan,
+  recordUploadAudit,
   settleUpload,
   tryLockVersion,
   type OpenedScan,
@@ -74,10 +75,12 @@ export async function ingestInOneTransaction(
     // The transaction's own staging table: written by no other session, dropped at the end
     // whatever happens.
     await sql`create temp table upload_rows (like ingest_staging) on commit drop`.execute(trx);
-    const outcome = first
+    const { parsed, outcome } = first
       ? await insertWhileParsing(trx, { database, copy, upload, provisional, opened })
       : await mergeOwnStaging(trx, { database, copy, upload, provisional, opened });
     await inMergeTransaction?.(trx, outcome.counts);
+    // Last: from here until commit the transaction holds the audit chain's head.
+    await recordUploadAudit(trx, parsed, outcome);
     return outcome;
   });
 }
@@ -124,7 +127,7 @@ function stageOwn(
  * A version's first upload: its certain firsts copied into `findings` as the file is parsed, its
  * staged rows inserted every `INSERT_BATCH_ROWS`, its twins told apart at the end (first-upload.ts).
  */
-async function insertWhileParsing(trx: Transaction<DB>, work: InTransaction): Promise<IngestOutcome> {
+async function insertWhileParsing(trx: Transaction<DB>, work: InTransaction): Promise<Settled> {
   await sql`create index on upload_rows (seq)`.execute(trx);
   const steps = {
     stage: (afterCopy: AfterCopy, direct: DirectFindings) => stageOwn(work, afterCopy, direct),
@@ -136,7 +139,7 @@ async function insertWhileParsing(trx: Transaction<DB>, work: InTransaction): Pr
     work.opened,
     INSERT_BATCH_ROWS,
   );
-  return settleUpload(trx, parsed, opened, ahead);
+  return { parsed, outcome: await settleUpload(trx, parsed, opened, ahead) };
 }
 
 /**
@@ -145,12 +148,18 @@ async function insertWhileParsing(trx: Transaction<DB>, work: InTransaction): Pr
  * joins and filters on, from a small sample: the full analyze took 0.54 s of a 100k re-upload, this
  * one 20 ms. No index: a large upload's merge reads every staged row by hash joins (merge.ts).
  */
-async function mergeOwnStaging(trx: Transaction<DB>, work: InTransaction): Promise<IngestOutcome> {
+async function mergeOwnStaging(trx: Transaction<DB>, work: InTransaction): Promise<Settled> {
   const staged = await stageOwn(work);
   await sql`set local default_statistics_target = 10`.execute(trx);
   await sql`analyze upload_rows (upload_key, fingerprint, base, seq, twin_ordinal)`.execute(trx);
   await sql`set local default_statistics_target = default`.execute(trx);
   const parsed: StagedUpload = { ...work.provisional, staged };
-  const target = mergeTarget(parsed, work.opened, work.opened.target.assetWeight);
-  return settleUpload(trx, parsed, { ...work.opened, target });
+  const target = mergeTarget(parsed, work.opened, work.opened.target.assetWeight, work.opened.target.slaDays);
+  return { parsed, outcome: await settleUpload(trx, parsed, { ...work.opened, target }) };
+}
+
+/** A settled upload and what was parsed of it (its audit row names both). */
+interface Settled {
+  parsed: StagedUpload;
+  outcome: IngestOutcome;
 }

@@ -1,6 +1,6 @@
 import type { Database } from '../../db/database.ts';
 import { discardStaged } from '../stage.ts';
-import { openScan, settleUpload, type StagedUpload } from '../merge/upload-scan.ts';
+import { openScan, recordUploadAudit, settleUpload, type StagedUpload } from '../merge/upload-scan.ts';
 import { stageShared, type Landing } from './landing.ts';
 
 /**
@@ -20,6 +20,7 @@ export const postgresStageThenMerge = (database: Database): Landing => ({
       // Everything the upload still has to do happens before the commit.
       await discardStaged(trx, upload.uploadKey);
       await inMergeTransaction?.(trx, result.counts);
+      await recordUploadAudit(trx, work, result);
       return result;
     });
     return { outcome, stagingLeft: outcome === null };

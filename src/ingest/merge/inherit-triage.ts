@@ -31,6 +31,9 @@ export async function inheritTriage(trx: Transaction<DB>, target: MergeTarget): 
       from findings
       where application_id = ${target.applicationId} and version_id <> ${versionId}
         and ${isInherited(sql.ref('status'))}
+        -- A finding an acceptance covers passes on nothing: the acceptance covers the new one itself
+        -- while it is active (merge-staged.ts, step 5), and not after.
+        and acceptance_id is null
       order by fingerprint, updated_at desc
     ) o on n.fingerprint = o.fingerprint
     where n.first_scan_id = ${scanId} and n.version_id = ${versionId} and n.status = ${sql.lit(NEW_STATUS)}`.execute(

@@ -1,7 +1,8 @@
 import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { CopyTable } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
-import { dueDateSql, RISK_FORMULA_VERSION, riskScoreSql } from '../../domain/findings/risk.ts';
+import { RISK_FORMULA_VERSION, riskScoreSql } from '../../domain/findings/risk.ts';
+import { slaDaysLiteralSql, slaDueDateSql } from '../../domain/findings/sla.ts';
 import {
   COMPUTED_FINDING_COLUMNS,
   STAGED_FINDING_COLUMNS,
@@ -64,7 +65,14 @@ export async function insertStaged(
       asset: sql`${target.assetWeight}`,
     }),
     risk_formula_version: sql.lit(RISK_FORMULA_VERSION),
-    due_date: dueDateSql(sql.ref('s.severity')),
+    // First seen is the insert's `now()`; nothing is paused yet.
+    due_date: slaDueDateSql({
+      severity: sql.ref('s.severity'),
+      concern: sql.ref('s.concern'),
+      firstSeenAt: sql`now()`,
+      pausedSeconds: sql.lit(0),
+      days: slaDaysLiteralSql(target.slaDays),
+    }),
   };
   // The columns the insert gives a value (the registry's staged and computed ones; the insert's
   // time is the columns' default).

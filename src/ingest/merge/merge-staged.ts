@@ -1,6 +1,7 @@
 import { sql, type Transaction } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { publishEvents } from '../../events/events.ts';
+import { acceptancesApply, coverFindings } from '../../domain/findings/acceptance-coverage.ts';
 import { changeStatus } from '../../domain/findings/status.ts';
 import { recordTimeline } from '../../domain/findings/timeline.ts';
 import { closeAbsent } from './close-absent.ts';
@@ -22,7 +23,8 @@ import { assignTwinFingerprints } from './identical-findings.ts';
  *    absent or `fixed` are present and open again;
  * 3. new fingerprints are inserted (the unique (version, fingerprint) index makes concurrent
  *    uploads unable to create twins), inheriting triage from other versions;
- * 4. the scopes record this scan as their latest sighting — the "last seen" of every present finding.
+ * 4. the scopes record this scan as their latest sighting — the "last seen" of every present finding;
+ * 5. new and reopened findings an active acceptance matches are covered by it (`false_positive`).
  * Timeline entries (status and severity changes) and outbox events are written in the same transaction.
  *
  * `ahead`: the twins were assigned, steps 1–2's candidates found and step 3 done beforehand, in
@@ -100,6 +102,7 @@ export async function mergeStaged(
     { actor: INGEST, scanId, reason: 'inherited' },
   );
   await changeStatus(trx, movesOf(fixed, target), { ...moved, reason: 'fixed' });
+  await coverArrivals(trx, target, reopened);
   await recordTimeline(
     trx,
     severityChanged.map((row) => ({
@@ -119,4 +122,25 @@ export async function mergeStaged(
     inherited: inherited.length,
     updated: matched.length,
   };
+}
+
+/**
+ * Step 5: the upload's new findings and those it reopened are covered by the active acceptances
+ * that match them, set-wise (acceptance-coverage.ts). Most applications have no active acceptance:
+ * one indexed lookup says so and nothing else runs.
+ */
+async function coverArrivals(
+  trx: Transaction<DB>,
+  target: MergeTarget,
+  reopened: readonly { id: number }[],
+): Promise<void> {
+  const now = new Date();
+  if (!(await acceptancesApply(trx, target.applicationId, now))) return;
+  const reopenedIds = JSON.stringify(reopened.map((row) => row.id));
+  await coverFindings(
+    trx,
+    sql<boolean>`f.version_id = ${target.versionId}::integer and (f.first_scan_id = ${target.scanId}::integer
+      or f.id in (select json_array_elements_text(${reopenedIds}::json)::integer))`,
+    { now, scanId: target.scanId },
+  );
 }

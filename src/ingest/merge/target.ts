@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { CopyTable } from '../../db/database.ts';
 import type { FindingStatus } from '../../domain/findings/lifecycle.ts';
+import type { SlaDays } from '../../domain/findings/sla.ts';
 import type { StatusMove } from '../../domain/findings/status.ts';
 import type { TimelineEntry } from '../../domain/findings/timeline.ts';
 import type { UploadScope } from '../stage.ts';
@@ -20,6 +21,8 @@ export interface MergeTarget {
   scanId: number;
   /** M of the risk formula for this application's asset criticality. */
   assetWeight: number;
+  /** The SLA days in force for this application, which set new findings' due dates (domain/findings/sla.ts). */
+  slaDays: SlaDays;
   /**
    * The scopes this upload speaks for: findings of the version in one of them that the upload does
    * not report are absent (fixed). `toolName` null stands for every tool of the scanner type (the

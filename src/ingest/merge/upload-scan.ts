@@ -2,9 +2,12 @@ import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { CopyTable } from '../../db/database.ts';
 import type { DB } from '../../db/schema.ts';
 import { ASSET_WEIGHT } from '../../domain/findings/risk.ts';
+import { recordAudit, type AuditContext } from '../../events/audit.ts';
+import { slaDaysForApplication, type SlaDays } from '../../domain/findings/sla.ts';
 import { publishEvents } from '../../events/events.ts';
 import { reactInTransaction } from '../../events/subscribers.ts';
 import type { MergedAhead } from './candidates.ts';
+import { mergeComponents, type ComponentScope } from './components.ts';
 import { mergeStaged } from './merge-staged.ts';
 import type { MergeTarget } from './target.ts';
 import type { ParserModule } from '../parse/parsers/types.ts';
@@ -79,7 +82,11 @@ export async function openScan(
         .executeTakeFirstOrThrow()
     ).id;
   const opened = { applicationId: application.id, versionId: version.id, scanId };
-  return { ...opened, target: mergeTarget(work, opened, ASSET_WEIGHT[application.asset_criticality]) };
+  const slaDays = await slaDaysForApplication(trx, application.id);
+  return {
+    ...opened,
+    target: mergeTarget(work, opened, ASSET_WEIGHT[application.asset_criticality], slaDays),
+  };
 }
 
 /** The merge's view of an upload in its scan: what it staged, and where it goes. */
@@ -87,6 +94,7 @@ export function mergeTarget(
   work: StagedUpload,
   opened: Omit<OpenedScan, 'target'>,
   assetWeight: number,
+  slaDays: SlaDays,
 ): MergeTarget {
   const { prepared, options, staged } = work;
   return {
@@ -97,6 +105,7 @@ export function mergeTarget(
     scannerTypeId: prepared.scannerTypeId,
     scanId: opened.scanId,
     assetWeight,
+    slaDays,
     scopes: uploadScopes(prepared.parser, staged.scopes, options.category ?? null),
     partial: options.partial ?? false,
     coveredFiles: staged.coveredFiles,
@@ -196,7 +205,26 @@ export const uploadScanRow = (
   category: options.category ?? null,
   partial: options.partial ?? false,
   root: options.root ?? null,
+  upload_audit: options.audit ? JSON.stringify(options.audit) : null,
 });
+
+/** The context of an upload's audit row: the request's, else (older stored scans) the uploader alone. */
+function uploadAuditContext(options: IngestOptions): AuditContext {
+  if (options.audit) return options.audit;
+  const actor =
+    options.uploadedVia === 'application_token'
+      ? {
+          type: 'application_token' as const,
+          id: String(options.applicationId),
+          label: `application ${options.applicationId}`,
+        }
+      : {
+          type: options.uploadedVia === 'api_key' ? ('api_key' as const) : ('user' as const),
+          id: options.uploadedBy === null ? null : String(options.uploadedBy),
+          label: null,
+        };
+  return { actor, requestId: null, ip: null, userAgent: null };
+}
 
 const scanColumns = (work: StagedUpload, versionId: number) => ({
   version_id: versionId,
@@ -207,6 +235,21 @@ const scanColumns = (work: StagedUpload, versionId: number) => ({
   started_at: work.startedAt,
   findings_count: work.staged.findingsCount,
 });
+
+/**
+ * The scope an upload's components replace: its version, the tool the report speaks for (an SBOM's
+ * generator), the upload's category.
+ */
+function componentScope(work: StagedUpload, opened: OpenedScan): ComponentScope {
+  const tool = work.staged.scopes[0]?.toolName ?? work.staged.toolName ?? work.prepared.parser.displayName;
+  return {
+    applicationId: opened.applicationId,
+    versionId: opened.versionId,
+    scanId: opened.scanId,
+    toolName: tool,
+    category: work.options.category ?? '',
+  };
+}
 
 /**
  * The merge and what follows it in the same transaction: policies on the new findings, the scan
@@ -221,6 +264,11 @@ export async function settleUpload(
 ): Promise<IngestOutcome> {
   const { applicationId, versionId, scanId } = opened;
   const counts = await mergeStaged(trx, opened.target, ahead);
+  // Reports that list no components (SARIF, most scanners) skip this: not one statement.
+  const components =
+    work.staged.components === null
+      ? null
+      : await mergeComponents(trx, componentScope(work, opened), work.staged.components);
   // Step 7 of the spec's flow: policies act before the answer (and before webhooks, which are
   // dispatched after commit). Status moves by ingest ran them inside mergeStaged.
   const uploaded = { versionId, scanId };
@@ -240,6 +288,9 @@ export async function settleUpload(
       existing_findings_count: counts.existing,
       fixed_findings_count: counts.fixed,
       reopened_findings_count: counts.reopened,
+      ...(components === null
+        ? {}
+        : { components_added: components.added, components_removed: components.removed }),
       spool_path: null,
       updated_at: new Date(),
     })
@@ -268,4 +319,34 @@ export async function settleUpload(
     findings: { ...uploaded, newOnly: false },
   });
   return { scanId, scan: completed, counts: { ...counts, findings: work.staged.findingsCount } };
+}
+
+/**
+ * An upload's one audit row (never one per finding). Each landing calls it last in its merge
+ * transaction, after whatever else that transaction does (the staged rows' delete, the vacuum's job):
+ * from this statement until commit the transaction holds the audit chain's head, and every other
+ * writer of the trail waits for it.
+ */
+export async function recordUploadAudit(
+  trx: Transaction<DB>,
+  work: StagedUpload,
+  outcome: IngestOutcome,
+): Promise<void> {
+  const { scan, counts } = outcome;
+  await recordAudit(trx, uploadAuditContext(work.options), {
+    action: 'upload.completed',
+    target: { type: 'scan', id: outcome.scanId, label: work.file.name },
+    applicationId: scan.application_id,
+    details: {
+      version_id: scan.version_id,
+      scanner: work.prepared.parser.name,
+      file_size: work.file.size,
+      file_sha256: work.file.sha256,
+      findings: counts.findings,
+      new: counts.new,
+      existing: counts.existing,
+      fixed: counts.fixed,
+      reopened: counts.reopened,
+    },
+  });
 }

@@ -42,7 +42,7 @@ export function apiKeyRoutes(app: App, { db }: AppContext): void {
       },
     },
     async (request, reply) =>
-      reply.status(201).send(await createApiKey(db, currentUser(request), request.body)),
+      reply.status(201).send(await createApiKey(db, currentUser(request), request.body, request.audit)),
   );
 
   app.delete(
@@ -58,6 +58,6 @@ export function apiKeyRoutes(app: App, { db }: AppContext): void {
         response: { 200: RevokedApiKeySchema },
       },
     },
-    async (request) => revokeApiKey(db, currentUser(request), request.params.id),
+    async (request) => revokeApiKey(db, currentUser(request), request.params.id, request.audit),
   );
 }

@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import { parseId } from '../../access/access.ts';
 import type { UserPrincipal } from '../../access/principal.ts';
 import type { ApiKeysTable, DB } from '../../db/schema.ts';
+import { recordAudit, type AuditContext } from '../../events/audit.ts';
 import { AppError, badRequest, notFound } from '../../errors.ts';
 import { iso } from '../../http/schemas.ts';
 import { randomToken, sha256Hex } from '../../lib/secrets.ts';
@@ -43,6 +44,7 @@ export async function createApiKey(
   db: Kysely<DB>,
   owner: UserPrincipal,
   input: CreateApiKeyInput,
+  audit: AuditContext,
 ): Promise<ApiKeyRecord & { key: string }> {
   if (owner.via !== 'session') {
     throw new AppError(
@@ -59,34 +61,62 @@ export async function createApiKey(
     ]);
   }
   const key = randomToken(KEY_PREFIX);
-  const row = await db
-    .insertInto('api_keys')
-    .values({
-      user_id: owner.id,
-      name: input.name,
-      prefix: key.slice(0, VISIBLE_PREFIX_LENGTH),
-      key_hash: sha256Hex(key),
-      expires_at: expiresAt,
-      read_only: input.read_only ?? false,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const row = await db.transaction().execute(async (trx) => {
+    const inserted = await trx
+      .insertInto('api_keys')
+      .values({
+        user_id: owner.id,
+        name: input.name,
+        prefix: key.slice(0, VISIBLE_PREFIX_LENGTH),
+        key_hash: sha256Hex(key),
+        expires_at: expiresAt,
+        read_only: input.read_only ?? false,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    // Never the key or its hash: its name, visible prefix, expiry and whether it is read-only.
+    await recordAudit(trx, audit, {
+      action: 'api_key.created',
+      target: { type: 'api_key', id: inserted.id, label: inserted.name },
+      after: {
+        user_id: owner.id,
+        name: inserted.name,
+        prefix: inserted.prefix,
+        read_only: inserted.read_only,
+        expires_at: inserted.expires_at,
+      },
+    });
+    return inserted;
+  });
   return { ...presentApiKey(row), key };
 }
 
 /** Revokes one of the caller's keys; someone else's key or an unknown id → 404. */
-export async function revokeApiKey(db: Kysely<DB>, owner: UserPrincipal, idParam: string) {
+export async function revokeApiKey(
+  db: Kysely<DB>,
+  owner: UserPrincipal,
+  idParam: string,
+  audit: AuditContext,
+) {
   const id = parseId(idParam);
   if (id === null) throw notFound('API key');
   const revokedAt = new Date();
-  const row = await db
-    .updateTable('api_keys')
-    .set({ revoked_at: revokedAt, updated_at: revokedAt })
-    .where('id', '=', id)
-    .where('user_id', '=', owner.id)
-    .where('revoked_at', 'is', null)
-    .returning('id')
-    .executeTakeFirst();
-  if (!row) throw notFound('API key');
+  const row = await db.transaction().execute(async (trx) => {
+    const revoked = await trx
+      .updateTable('api_keys')
+      .set({ revoked_at: revokedAt, updated_at: revokedAt })
+      .where('id', '=', id)
+      .where('user_id', '=', owner.id)
+      .where('revoked_at', 'is', null)
+      .returning(['id', 'name', 'prefix'])
+      .executeTakeFirst();
+    if (!revoked) throw notFound('API key');
+    await recordAudit(trx, audit, {
+      action: 'api_key.revoked',
+      target: { type: 'api_key', id: revoked.id, label: revoked.name },
+      details: { user_id: owner.id, prefix: revoked.prefix },
+    });
+    return revoked;
+  });
   return { id: row.id, revoked: true, revoked_at: revokedAt.toISOString() };
 }

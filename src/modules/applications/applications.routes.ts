@@ -20,7 +20,7 @@ import {
   updateApplication,
 } from './applications.service.ts';
 
-export function applicationRoutes(app: App, { db, secrets }: AppContext): void {
+export function applicationRoutes(app: App, { db, secrets, jobs }: AppContext): void {
   app.get(
     '/api/applications',
     {
@@ -52,7 +52,9 @@ export function applicationRoutes(app: App, { db, secrets }: AppContext): void {
       },
     },
     async (request, reply) =>
-      reply.status(201).send(await createApplication(db, secrets, currentUser(request), request.body)),
+      reply
+        .status(201)
+        .send(await createApplication(db, secrets, currentUser(request), request.body, request.audit)),
   );
 
   app.get(
@@ -79,15 +81,22 @@ export function applicationRoutes(app: App, { db, secrets }: AppContext): void {
       schema: {
         operationId: 'updateApplication',
         description:
-          "Changes the name, slug, repository URL or asset criticality. A criticality change re-scores the application's findings.",
+          "Changes the name, slug, repository URL or asset criticality, or moves the application to another group (`group_id`: write needed there too, the slug free in it). A criticality change re-scores the application's findings; a move recomputes their due dates (the new group's SLA chain) and evaluates its versions against the licence policies again.",
         tags: ['applications'],
-        summary: 'Update name, slug, repository URL or asset criticality',
+        summary: 'Update name, slug, repository URL, asset criticality or group',
         params: IdParams,
         body: UpdateApplicationBody,
         response: { 200: ApplicationSchema },
       },
     },
-    async (request) => updateApplication(db, resourceOf(request, 'application'), request.body),
+    async (request) =>
+      updateApplication(
+        { db, jobs },
+        currentUser(request),
+        resourceOf(request, 'application'),
+        request.body,
+        request.audit,
+      ),
   );
 
   app.delete(
@@ -104,7 +113,7 @@ export function applicationRoutes(app: App, { db, secrets }: AppContext): void {
         response: { 200: DeletedSchema },
       },
     },
-    async (request) => deleteApplication(db, resourceOf(request, 'application')),
+    async (request) => deleteApplication(db, resourceOf(request, 'application'), request.audit),
   );
 
   app.post(
@@ -121,6 +130,6 @@ export function applicationRoutes(app: App, { db, secrets }: AppContext): void {
         response: { 200: RegeneratedTokenSchema },
       },
     },
-    async (request) => regenerateToken(db, secrets, resourceOf(request, 'application')),
+    async (request) => regenerateToken(db, secrets, resourceOf(request, 'application'), request.audit),
   );
 }

@@ -58,6 +58,8 @@ export const UpdateApplicationBody = BodyObject(
     slug: Type.Optional(Slug),
     repository_url: Type.Optional(RepositoryUrl),
     asset_criticality: Type.Optional(AssetCriticalitySchema),
+    /** Moves the application to this group (write needed there too; its slug must be free in it). */
+    group_id: Type.Optional(GroupRef),
   },
   { minProperties: 1 },
 );

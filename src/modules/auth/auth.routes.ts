@@ -52,7 +52,13 @@ export function authRoutes(app: App, { db, config, secretKey }: AppContext): voi
       if (!passwordLoginAllowed(config, request.body.email)) {
         throw new AppError(403, 'password_login_disabled', 'Sign in through the identity provider');
       }
-      const result = await login(db, request.body.email, request.body.password, config.sessionTtlHours);
+      const result = await login(
+        db,
+        request.body.email,
+        request.body.password,
+        config.sessionTtlHours,
+        request.audit,
+      );
       reply.setCookie(SESSION_COOKIE, result.sessionToken, {
         path: '/',
         httpOnly: true,
@@ -90,7 +96,7 @@ export function authRoutes(app: App, { db, config, secretKey }: AppContext): voi
         response: { 200: PasswordChangedSchema },
       },
     },
-    async (request) => changeOwnPassword(db, currentUser(request), request.body),
+    async (request) => changeOwnPassword(db, currentUser(request), request.body, request.audit),
   );
 
   app.post(
@@ -106,7 +112,7 @@ export function authRoutes(app: App, { db, config, secretKey }: AppContext): voi
     },
     async (request, reply) => {
       const user = currentUser(request);
-      if (user.sessionId) await logout(db, user.sessionId);
+      if (user.sessionId) await logout(db, user.sessionId, request.audit);
       reply.clearCookie(SESSION_COOKIE, { path: '/' });
       return reply.status(204).send();
     },
@@ -126,7 +132,7 @@ export function authRoutes(app: App, { db, config, secretKey }: AppContext): voi
       },
     },
     async (request, reply) => {
-      const sessionsRevoked = await logoutEverywhere(db, currentUser(request).id);
+      const sessionsRevoked = await logoutEverywhere(db, currentUser(request).id, request.audit);
       reply.clearCookie(SESSION_COOKIE, { path: '/' });
       return { sessions_revoked: sessionsRevoked };
     },

@@ -1,6 +1,7 @@
 import { verify } from '@node-rs/argon2';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
+import { recordAudit, type AuditContext } from '../../events/audit.ts';
 import { unauthorized } from '../../errors.ts';
 import { randomToken, sha256Hex } from '../../lib/secrets.ts';
 import { normalizeEmail } from '../users/email.ts';
@@ -25,6 +26,7 @@ export async function login(
   email: string,
   password: string,
   ttlHours: number,
+  audit: AuditContext,
 ): Promise<LoginResult> {
   const row = await db
     .selectFrom('users')
@@ -32,9 +34,27 @@ export async function login(
     .where((eb) => eb(eb.fn('lower', ['email']), '=', normalizeEmail(email)))
     .executeTakeFirst();
   const valid = await verify(row?.password_hash ?? DECOY_HASH, password).catch(() => false);
-  if (!row || !valid || row.disabled) throw unauthorized('Invalid email or password');
+  if (!row || !valid || row.disabled) {
+    // The failure is the record: its own transaction, since nothing else commits. The address
+    // tried, never the password; which of the three failed stays out of the answer but not here.
+    await db.transaction().execute((trx) =>
+      recordAudit(trx, audit, {
+        action: 'auth.sign_in_failed',
+        target: { type: 'user', id: row?.id ?? null, label: normalizeEmail(email) },
+        details: {
+          method: 'password',
+          reason: !row ? 'unknown_email' : !valid ? 'wrong_password' : 'disabled',
+        },
+      }),
+    );
+    throw unauthorized('Invalid email or password');
+  }
 
-  const session = await openSession(db, row.id, ttlHours);
+  const session = await openSession(db, row.id, ttlHours, {
+    audit: { ...audit, actor: { type: 'user', id: String(row.id), label: row.email } },
+    label: row.email,
+    details: { method: 'password' },
+  });
   return { user: presentUser({ ...row, last_login_at: new Date() }), ...session };
 }
 
@@ -46,6 +66,7 @@ export async function openSession(
   db: Kysely<DB>,
   userId: number,
   ttlHours: number,
+  signIn: { audit: AuditContext; label: string; details: Record<string, unknown> },
 ): Promise<Omit<LoginResult, 'user'>> {
   const sessionToken = randomToken('', 32);
   const sessionId = sha256Hex(sessionToken);
@@ -61,16 +82,41 @@ export async function openSession(
       .where('expires_at', '<', new Date())
       .execute();
     await trx.updateTable('users').set({ last_login_at: new Date() }).where('id', '=', userId).execute();
+    await recordAudit(trx, signIn.audit, {
+      action: 'auth.signed_in',
+      target: { type: 'user', id: userId, label: signIn.label },
+      details: signIn.details,
+    });
   });
   return { sessionToken, sessionId, expiresAt };
 }
 
-export async function logout(db: Kysely<DB>, sessionId: string): Promise<void> {
-  await db.deleteFrom('sessions').where('id', '=', sessionId).execute();
+export async function logout(db: Kysely<DB>, sessionId: string, audit: AuditContext): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const ended = await trx
+      .deleteFrom('sessions')
+      .where('id', '=', sessionId)
+      .returning('user_id')
+      .executeTakeFirst();
+    if (!ended) return;
+    await recordAudit(trx, audit, {
+      action: 'auth.signed_out',
+      target: { type: 'user', id: ended.user_id, label: audit.actor.label },
+      details: { sessions_ended: 1 },
+    });
+  });
 }
 
 /** Ends every session of `userId` (every browser they are signed in on); API keys are kept. */
-export async function logoutEverywhere(db: Kysely<DB>, userId: number): Promise<number> {
-  const result = await db.deleteFrom('sessions').where('user_id', '=', userId).executeTakeFirst();
-  return Number(result.numDeletedRows);
+export async function logoutEverywhere(db: Kysely<DB>, userId: number, audit: AuditContext): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const result = await trx.deleteFrom('sessions').where('user_id', '=', userId).executeTakeFirst();
+    const ended = Number(result.numDeletedRows);
+    await recordAudit(trx, audit, {
+      action: 'auth.signed_out',
+      target: { type: 'user', id: userId, label: audit.actor.label },
+      details: { sessions_ended: ended, everywhere: true },
+    });
+    return ended;
+  });
 }

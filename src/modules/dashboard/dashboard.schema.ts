@@ -4,6 +4,11 @@ import { Nullable } from '../../http/schemas.ts';
 export const DashboardQuery = Type.Object({
   /** Limit every number to one application (id or unique slug); unknown or unreadable → 404. */
   applicationId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  /**
+   * Which findings the figures count: `security` (the default: code-quality results are left out),
+   * `quality`, or `all`.
+   */
+  concern: Type.Optional(Type.Enum(['security', 'quality', 'all'])),
 });
 export type DashboardQueryInput = Static<typeof DashboardQuery>;
 
@@ -26,6 +31,8 @@ const SeverityCounts = Type.Object({
 
 export const DashboardStatsSchema = Type.Object(
   {
+    /** What the figures count: `security` unless the query asked for `quality` or `all`. */
+    concern: Type.Enum(['security', 'quality', 'all']),
     /** Finding counts by severity, then status; every combination present (zeros included). */
     by_severity_status: Type.Object({
       critical: StatusCounts,

@@ -10,6 +10,8 @@ import type { FindingDetailRecord } from './findings.schema.ts';
 import { findingDetail } from './findings.service.ts';
 import { recordTimeline, type TimelineEntry } from '../../domain/findings/timeline.ts';
 import { lockOne } from './triage.guard.ts';
+import { recordAudit, type AuditContext } from '../../events/audit.ts';
+import { assignmentAudit } from './finding-audit.ts';
 import type { ResolvedInApplication } from '../../access/resources.ts';
 import { setAssignee, userById, type DueDateChange, type LockedFinding } from './triage.repository.ts';
 import type { AssignInput } from './triage.schema.ts';
@@ -120,6 +122,7 @@ export async function assignFinding(
   user: UserPrincipal,
   resolved: ResolvedInApplication,
   input: AssignInput,
+  audit: AuditContext,
 ): Promise<FindingDetailRecord> {
   const assigneeId = input.user_id;
   const dueText = input.due_date;
@@ -134,7 +137,12 @@ export async function assignFinding(
   const id = await db.transaction().execute(async (trx) => {
     const finding = await lockOne(trx, resolved);
     if (assigneeId !== null) await requireAssignee(trx, assigneeId, [finding.application_id], 'body.user_id');
-    await applyAssignee(trx, user, [finding], assigneeId, due, new Date());
+    const changed = await applyAssignee(trx, user, [finding], assigneeId, due, new Date());
+    await recordAudit(
+      trx,
+      audit,
+      assignmentAudit([finding], changed, assigneeId, due.kind === 'set' ? due.value : undefined),
+    );
     return finding.id;
   });
   return findingDetail(db, id);

@@ -40,7 +40,13 @@ export function commentRoutes(app: App, { db, jobs }: AppContext): void {
       reply
         .status(201)
         .send(
-          await addComment({ db, jobs }, currentUser(request), resourceOf(request, 'finding'), request.body),
+          await addComment(
+            { db, jobs },
+            currentUser(request),
+            resourceOf(request, 'finding'),
+            request.body,
+            request.audit,
+          ),
         ),
   );
 }

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { UserPrincipal } from '../../access/principal.ts';
 import type { ResolvedInApplication } from '../../access/resources.ts';
 import type { DB } from '../../db/schema.ts';
+import { recordAudit, type AuditContext } from '../../events/audit.ts';
 import { badRequest } from '../../errors.ts';
 import { presentThread } from './comments.presenter.ts';
 import { commentFinding, commentsOf, insertComment } from './comments.repository.ts';
@@ -24,6 +25,7 @@ export async function addComment(
   user: UserPrincipal,
   finding: ResolvedInApplication,
   input: CreateCommentInput,
+  audit: AuditContext,
 ): Promise<CommentRecord> {
   if (input.content.trim() === '') {
     throw badRequest('validation_failed', 'The comment is blank', [
@@ -68,6 +70,13 @@ export async function addComment(
       'tracker-issue',
       links.map((link) => ({ linkId: link.id, action: 'comment' as const, commentId: comment.id })),
     );
+    // Who commented where; the text itself stays in the comment (it may quote anything).
+    await recordAudit(trx, audit, {
+      action: 'finding.commented',
+      target: { type: 'finding', id: finding.id },
+      applicationId: finding.application_id,
+      details: { comment_id: comment.id, parent_id: parentId, length: input.content.length },
+    });
     return comment.id;
   });
   // Read back through the thread so the reply's depth is known.

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Principal } from '../../access/principal.ts';
 import type { DB } from '../../db/schema.ts';
+import { recordAudit, type AuditContext } from '../../events/audit.ts';
 import { OPEN_STATUSES } from '../../domain/findings/lifecycle.ts';
 import { csvHeader, csvRow } from './findings-csv.presenter.ts';
 import {
@@ -30,9 +31,11 @@ const BATCH = 500;
 /** Every finding the filters select, in id order, a batch at a time (memory stays flat). */
 async function* walk(db: Kysely<DB>, filters: FindingFilters): AsyncGenerator<FindingRecord> {
   let after = 0;
+  // One clock for the whole export, the one `sla=` filtered by.
+  const now = filters.sla?.at ?? new Date();
   for (;;) {
     const rows = await findingBatchAfter(db, filters, after, BATCH);
-    for (const row of rows) yield presentFinding(row);
+    for (const row of rows) yield presentFinding(row, now);
     if (rows.length < BATCH) return;
     after = rows[rows.length - 1]?.id ?? after;
   }
@@ -97,4 +100,26 @@ export function exportFormatOf(
   if (wanted.includes('application/sarif+json')) return 'sarif';
   if (wanted.includes('application/x-ndjson')) return 'ndjson';
   return undefined;
+}
+
+/**
+ * An export is an audit row of its own (who took which findings out, in what format), written once
+ * its filters are accepted and before the first byte, so an export cut short is still on record.
+ */
+export async function recordFindingsExport(
+  db: Kysely<DB>,
+  audit: AuditContext,
+  query: ListFindingsInput,
+  format: ExportFormat,
+): Promise<void> {
+  const scope = Object.fromEntries(Object.entries(query).filter(([, value]) => value !== undefined));
+  const applicationId = Number((query as { application_id?: unknown }).application_id);
+  await db.transaction().execute((trx) =>
+    recordAudit(trx, audit, {
+      action: 'findings.exported',
+      target: { type: 'findings', label: format },
+      applicationId: Number.isInteger(applicationId) && applicationId > 0 ? applicationId : null,
+      details: { format, scope },
+    }),
+  );
 }

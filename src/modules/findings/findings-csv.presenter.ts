@@ -16,10 +16,12 @@ const cellOf = (value: unknown): Cell => (Array.isArray(value) ? value.join(';')
 
 type Column = readonly [heading: string, read: (finding: FindingRecord) => Cell];
 
-/** Cells from other tables than `findings`, each after the exported column named. */
+/** Cells from other tables than `findings`, or derived (the SLA state), each after the exported column named. */
 const JOINED: ReadonlyArray<readonly [after: string, column: Column]> = [
   ['title', ['scanner_type', (f) => f.scanner_type]],
   ['risk_score', ['assignee', (f) => f.assignee?.email ?? null]],
+  ['due_date_source', ['sla_days_remaining', (f) => f.sla_days_remaining]],
+  ['due_date_source', ['sla_breached', (f) => String(f.sla_breached)]],
 ];
 
 /** The registry's exported columns (domain/findings/columns.ts), in its order, and the joined cells. */

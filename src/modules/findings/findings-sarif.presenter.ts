@@ -6,6 +6,12 @@ import type { FindingRecord } from './findings.schema.ts';
  * relative artifact URIs, `region.startLine` ≥ 1, the scanhub fingerprint in `partialFingerprints`,
  * and rules with `properties.security-severity` (GitHub's severity bands: ≥ 9 critical, ≥ 7 high,
  * ≥ 4 medium, > 0 low).
+ *
+ * The concern (domain/findings/concern.ts): every result carries `properties.concern`. A rule of
+ * security findings is tagged `security` and has a `security-severity`, which GitHub shows as a
+ * security alert (Critical … Low); a rule of quality findings has neither, only a `quality` tag, so
+ * GitHub files it with code-quality tools' alerts under the result's level (error, warning, note).
+ * A rule reported with both concerns is a security rule.
  */
 
 export const SARIF_SCHEMA_URI = 'https://json.schemastore.org/sarif-2.1.0.json';
@@ -31,7 +37,8 @@ export interface SarifRule {
   id: string;
   shortDescription: { text: string };
   helpUri?: string;
-  properties: { 'security-severity': string; tags: string[] };
+  /** `security-severity` on security rules only. */
+  properties: { 'security-severity'?: string; tags: string[] };
 }
 
 /** The rule id a finding is filed under: the tool's, else its first CVE, else its kind. */
@@ -71,20 +78,30 @@ export function relativeUri(path: string): string {
 
 export function ruleOf(finding: FindingRecord): SarifRule {
   const help = httpLink(finding.references);
-  const tags = ['security', ...finding.cwe_ids.map((cwe) => `external/cwe/cwe-${cwe}`)];
+  const cwes = finding.cwe_ids.map((cwe) => `external/cwe/cwe-${cwe}`);
   return {
     id: ruleIdOf(finding),
     shortDescription: { text: finding.title || ruleIdOf(finding) },
     ...(help ? { helpUri: help } : {}),
-    properties: { 'security-severity': SECURITY_SEVERITY[finding.severity], tags },
+    properties:
+      finding.concern === 'quality'
+        ? { tags: ['quality', ...cwes] }
+        : { 'security-severity': SECURITY_SEVERITY[finding.severity], tags: ['security', ...cwes] },
   };
 }
 
-/** A rule seen again with a more severe finding takes the higher `security-severity`. */
+/**
+ * A rule seen again: a security finding makes it a security rule (its `quality` tag becomes
+ * `security`), and a more severe security finding raises its `security-severity`.
+ */
 export function mergeRule(known: SarifRule, finding: FindingRecord): void {
+  if (finding.concern === 'quality') return;
+  const { properties } = known;
   const score = SECURITY_SEVERITY[finding.severity];
-  if (Number(score) > Number(known.properties['security-severity']))
-    known.properties['security-severity'] = score;
+  const current = properties['security-severity'];
+  if (current === undefined || Number(score) > Number(current)) properties['security-severity'] = score;
+  if (!properties.tags.includes('security'))
+    properties.tags = ['security', ...properties.tags.filter((tag) => tag !== 'quality')];
 }
 
 export function resultOf(finding: FindingRecord): Record<string, unknown> {
@@ -118,6 +135,7 @@ export function resultOf(finding: FindingRecord): Record<string, unknown> {
       'scanhub-id': finding.id,
       'scanhub-status': finding.status,
       'scanhub-severity': finding.severity,
+      concern: finding.concern,
       'risk-score': finding.risk_score,
     },
   };

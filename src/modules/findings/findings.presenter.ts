@@ -3,6 +3,8 @@ import type { FindingStatus, TrackerIssuesTable } from '../../db/schema.ts';
 import { presentTrackerIssue } from '../issue-trackers/issue-trackers.presenter.ts';
 import type { TrackerIssueRecord } from '../issue-trackers/issue-trackers.schema.ts';
 import { iso } from '../../http/schemas.ts';
+import { slaState } from '../../domain/findings/sla.ts';
+import { EXPLOITATION_EXPLANATION, exploitationSource } from '../../domain/findings/risk.ts';
 import type { FindingRow, TimelineRow } from './findings.repository.ts';
 import type { FindingRecord, TimelineEntryRecord } from './findings.schema.ts';
 
@@ -12,7 +14,15 @@ function references(links: readonly string[], cveIds: readonly string[]): string
   return [...links, ...cveIds.filter((cve) => !seen.has(cve))];
 }
 
-export function presentFinding(row: FindingRow): FindingRecord {
+/** A finding as the API shows it; its SLA state is read at `now` (domain/findings/sla.ts). */
+export function presentFinding(row: FindingRow, now: Date = new Date()): FindingRecord {
+  const sla = slaState(row, now);
+  const source = exploitationSource(
+    row.cve_ids.length > 0,
+    row.epss,
+    row.in_kev,
+    row.epss_snapshot_id !== null,
+  );
   return {
     id: row.id,
     application_id: row.application_id,
@@ -24,6 +34,7 @@ export function presentFinding(row: FindingRow): FindingRecord {
     scanner: row.tool_name,
     tool_version: row.tool_version,
     kind: row.kind,
+    concern: row.concern,
     category: row.category,
     title: row.title,
     severity: row.severity,
@@ -45,8 +56,21 @@ export function presentFinding(row: FindingRow): FindingRecord {
     cvss_vector: row.cvss_vector,
     references: references(row.references, row.cve_ids),
     fingerprint: row.fingerprint,
+    dismissal_reason: row.dismissal_reason,
+    dismissal_comment: row.dismissal_comment,
+    acceptance_id: row.acceptance_id,
     epss: row.epss,
+    epss_percentile: row.epss_percentile,
     in_kev: row.in_kev,
+    kev:
+      row.in_kev && row.kev_date_added !== null && row.kev_due_date !== null
+        ? {
+            date_added: row.kev_date_added,
+            due_date: row.kev_due_date,
+            ransomware: row.kev_ransomware ?? false,
+          }
+        : null,
+    enrichment: { epss_snapshot_id: row.epss_snapshot_id, kev_snapshot_id: row.kev_snapshot_id },
     risk_score: row.risk_score,
     risk: {
       score: row.risk_score,
@@ -55,6 +79,8 @@ export function presentFinding(row: FindingRow): FindingRecord {
       exploitation: row.risk_exploitation,
       age: row.risk_age,
       asset: row.risk_asset,
+      exploitation_source: source,
+      exploitation_explanation: EXPLOITATION_EXPLANATION[source],
     },
     assignee_id: row.assignee_id,
     assignee:
@@ -62,6 +88,10 @@ export function presentFinding(row: FindingRow): FindingRecord {
         ? { id: row.assignee_id, email: row.assignee_email, name: row.assignee_name ?? '' }
         : null,
     due_date: iso(row.due_date),
+    due_date_source: row.due_date_source,
+    sla_days_remaining: sla.daysRemaining,
+    sla_breached: sla.breached,
+    sla_breached_at: iso(row.sla_breached_at),
     reviewed_at: iso(row.reviewed_at),
     reviewed_by: row.reviewed_by,
     first_seen_at: iso(row.first_seen_at),

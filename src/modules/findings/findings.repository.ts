@@ -1,6 +1,9 @@
+import type { Concern } from '../../domain/findings/concern.ts';
 import { expressionBuilder, sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { DB, FindingStatus, SeverityName } from '../../db/schema.ts';
+import type { DismissalReason } from '../../domain/findings/dismissal.ts';
 import { FINDING_STATUSES } from '../../domain/findings/lifecycle.ts';
+import { slaFilterSql } from '../../domain/findings/sla.ts';
 import { publishedOnly } from '../../domain/findings/unpublished-scans.ts';
 
 /** What the findings list and the version list may filter on; every part is optional. */
@@ -14,6 +17,8 @@ export interface FindingFilters {
   versionId?: number | undefined;
   severities?: readonly SeverityName[] | undefined;
   statuses?: readonly FindingStatus[] | undefined;
+  /** Security or code-quality findings only; absent: both (domain/findings/concern.ts). */
+  concern?: Concern | undefined;
   scannerTypeId?: number | undefined;
   /** First or last scan. */
   scanId?: number | undefined;
@@ -27,9 +32,19 @@ export interface FindingFilters {
   assignee?: number | 'none' | undefined;
   /** Case-insensitive substring of title, file path or rule id. */
   search?: string | undefined;
+  /** Open findings past due, or due within a week, at `at` (domain/findings/sla.ts). */
+  sla?: { filter: 'breached' | 'due_soon'; at: Date } | undefined;
+  /** Dismissal reasons of false positives (`none`: dismissed without one). */
+  dismissalReasons?: readonly (DismissalReason | 'none')[] | undefined;
+  /** Covered by this acceptance. */
+  acceptanceId?: number | undefined;
+  /** Listed in CISA KEV (true) or not (false). */
+  kev?: boolean | undefined;
+  /** EPSS at least this (0–1). */
+  epssMin?: number | undefined;
 }
 
-export type FindingSortColumn = 'severity_rank' | 'title' | 'risk_score' | 'created_at';
+export type FindingSortColumn = 'severity_rank' | 'title' | 'risk_score' | 'created_at' | 'epss';
 
 export interface FindingPage {
   sort: FindingSortColumn;
@@ -59,6 +74,7 @@ function keyConditions(filters: FindingFilters, table: 'findings' | 'finding_cou
     conditions.push(sql<SqlBool>`${column('severity')} in (${sql.join([...filters.severities])})`);
   if (filters.statuses?.length)
     conditions.push(sql<SqlBool>`${column('status')} in (${sql.join([...filters.statuses])})`);
+  if (filters.concern !== undefined) conditions.push(sql<SqlBool>`${column('concern')} = ${filters.concern}`);
   return conditions;
 }
 
@@ -96,8 +112,26 @@ function filterCondition(db: Kysely<DB>, filters: FindingFilters): Expression<Sq
     );
   }
   if (filters.toolName !== undefined) conditions.push(eb('findings.tool_name', '=', filters.toolName));
+  if (filters.sla !== undefined) conditions.push(slaFilterSql(filters.sla.filter, filters.sla.at));
   if (filters.assignee === 'none') conditions.push(eb('findings.assignee_id', 'is', null));
   else if (filters.assignee !== undefined) conditions.push(eb('findings.assignee_id', '=', filters.assignee));
+  if (filters.dismissalReasons?.length) {
+    const reasons = filters.dismissalReasons.filter((reason) => reason !== 'none');
+    conditions.push(
+      eb.and([
+        eb('findings.status', '=', 'false_positive'),
+        eb.or([
+          ...(reasons.length > 0 ? [eb('findings.dismissal_reason', 'in', reasons)] : []),
+          ...(filters.dismissalReasons.includes('none') ? [eb('findings.dismissal_reason', 'is', null)] : []),
+        ]),
+      ]),
+    );
+  }
+  if (filters.kev !== undefined) conditions.push(eb('findings.in_kev', '=', filters.kev));
+  if (filters.epssMin !== undefined) conditions.push(eb('findings.epss', '>=', filters.epssMin));
+  if (filters.acceptanceId !== undefined) {
+    conditions.push(eb('findings.acceptance_id', '=', filters.acceptanceId));
+  }
   if (filters.search) {
     const pattern = containsPattern(filters.search);
     conditions.push(
@@ -182,12 +216,49 @@ export async function findingPage(
       .orderBy('findings.id', page.direction)
       .execute();
   }
+  if (page.sort === 'epss') return epssPage(db, filters, page);
   return findingsQuery(db)
     .where(filterCondition(db, filters))
     .orderBy(`findings.${page.sort}`, page.direction)
     .orderBy('findings.id', page.direction)
     .limit(page.limit)
     .offset(page.offset)
+    .execute();
+}
+
+/**
+ * One page by EPSS: findings with one in EPSS order, ties by id, then those without one by id,
+ * whichever the direction (nulls last). Only findings with an EPSS are in `findings_epss`
+ * (application_id, epss, id) (migration 2026-11-29T1100: an upload's findings have none and do not
+ * write it), so the two parts are read apart — each ordered by an index, each cut to the first
+ * `offset + limit` — and the page is cut from their union, as by risk above.
+ */
+async function epssPage(db: Kysely<DB>, filters: FindingFilters, page: FindingPage): Promise<FindingRow[]> {
+  const first = page.offset + page.limit;
+  const scored = db
+    .selectFrom('findings')
+    .select(['findings.id', 'findings.epss'])
+    .where(filterCondition(db, filters))
+    .where('findings.epss', 'is not', null)
+    .orderBy('findings.epss', page.direction)
+    .orderBy('findings.id', page.direction)
+    .limit(first);
+  const tail = db
+    .selectFrom('findings')
+    .select(['findings.id', 'findings.epss'])
+    .where(filterCondition(db, filters))
+    .where('findings.epss', 'is', null)
+    .orderBy('findings.id', page.direction)
+    .limit(first);
+  // `direction` is 'asc' or 'desc' by its type, so it may be spliced in as a keyword.
+  const direction = sql.raw(page.direction);
+  const pageIds = sql<{ id: number }>`(select id from
+      ((select * from (${scored}) as scored) union all (select * from (${tail}) as tail)) as candidates
+    order by epss ${direction} nulls last, id ${direction} limit ${page.limit} offset ${page.offset})`;
+  return findingsQuery(db)
+    .innerJoin(pageIds.as('page'), 'page.id', 'findings.id')
+    .orderBy(sql`findings.epss ${direction} nulls last`)
+    .orderBy('findings.id', page.direction)
     .execute();
 }
 
@@ -229,6 +300,7 @@ const LEDGER_FILTERS: ReadonlySet<string> = new Set([
   'versionId',
   'severities',
   'statuses',
+  'concern',
 ]);
 
 /**

@@ -15,7 +15,7 @@ import {
   VersionFindingsQuery,
 } from './findings.schema.ts';
 import { getFinding, getTimeline, listFindings, listVersionFindings } from './findings.service.ts';
-import { EXPORT_FORMATS, exportFindings, exportFormatOf } from './export.service.ts';
+import { EXPORT_FORMATS, exportFindings, exportFormatOf, recordFindingsExport } from './export.service.ts';
 import { triageRoutes } from './triage.routes.ts';
 
 /** Findings: list, detail, timeline, a version's findings, triage and comments. */
@@ -60,6 +60,7 @@ export function findingRoutes(app: App, context: AppContext): void {
       const format = exportFormatOf(request.headers.accept, request.query.format);
       if (!format) return listFindings(db, currentPrincipal(request), request.query);
       const chunks = exportFindings(db, currentPrincipal(request), request.query, format);
+      await recordFindingsExport(db, request.audit, request.query, format);
       return (
         reply
           .type(EXPORT_FORMATS[format])

@@ -1,11 +1,14 @@
 import { TrackerIssueSchema } from '../issue-trackers/issue-trackers.schema.ts';
 import { Type, type Static } from 'typebox';
+import { DISMISSAL_REASONS } from '../../domain/findings/dismissal.ts';
+import { EXPLOITATION_SOURCES } from '../../domain/findings/risk.ts';
 import { FINDING_STATUSES } from '../../domain/findings/lifecycle.ts';
 import { SEVERITIES } from '../../domain/findings/severity.ts';
 import { Nullable, NullableTimestamp, Timestamp } from '../../http/schemas.ts';
 
 export const SeveritySchema = Type.Enum(SEVERITIES);
 export const FindingStatusSchema = Type.Enum(FINDING_STATUSES);
+export const DismissalReasonSchema = Type.Enum(DISMISSAL_REASONS);
 
 export const UserSummarySchema = Type.Object(
   {
@@ -36,6 +39,14 @@ const RiskSchema = Type.Object(
     age: Type.Number(),
     /** M: asset criticality weight 0.45–1. */
     asset: Type.Number(),
+    /**
+     * Where X came from: `kev` (listed in CISA KEV: exploitation certain, X = 1.0), `epss_snapshot`
+     * (the imported EPSS snapshot), `epss_report` (the scanner's report; no snapshot knows the CVE),
+     * `no_epss` (a CVE, no EPSS known), `no_cve`.
+     */
+    exploitation_source: Type.Enum(EXPLOITATION_SOURCES),
+    /** The exploitation part in words (`Listed in CISA KEV: exploitation is certain (X = 1.0).`). */
+    exploitation_explanation: Type.String(),
   },
   { description: 'round(100 × asset × (0.60·severity/10 + 0.30·exploitation + 0.10·age))' },
 );
@@ -56,6 +67,11 @@ export const FindingSchema = Type.Object(
     scanner: Type.String(),
     tool_version: Nullable(Type.String()),
     kind: Type.String(),
+    /**
+     * `security` or `quality` (a code-quality result: left out of the dashboard's security figures,
+     * SLA due dates and CI gates unless asked for). Set by the parser from the rule's marks and the tool.
+     */
+    concern: Type.Enum(['security', 'quality']),
     category: Type.String(),
     title: Type.String(),
     severity: SeveritySchema,
@@ -79,13 +95,47 @@ export const FindingSchema = Type.Object(
     /** Links (advisories, rule help) followed by the CVE ids not already among them. */
     references: Type.Array(Type.String()),
     fingerprint: Type.String(),
+    /** Why a `false_positive` is one: `false_positive`, `accepted_risk`, `wont_fix`, `used_in_tests`; null when not said. */
+    dismissal_reason: Nullable(DismissalReasonSchema),
+    /** The comment given with the dismissal. */
+    dismissal_comment: Nullable(Type.String()),
+    /** The acceptance covering this finding (GET /api/acceptances/{id}); null when none does. While set, the finding is covered: it stays `false_positive` until the acceptance ends. */
+    acceptance_id: Nullable(Type.Integer()),
+    /** EPSS of its most likely exploited CVE (probability of exploitation in the next 30 days). */
     epss: Nullable(Type.Number()),
+    /** That CVE's EPSS percentile, 0–1. */
+    epss_percentile: Nullable(Type.Number()),
     in_kev: Type.Boolean(),
+    /** CISA KEV listing of one of its CVEs (earliest due date), or null. */
+    kev: Nullable(
+      Type.Object({
+        date_added: Type.String({ format: 'date' }),
+        due_date: Type.String({ format: 'date' }),
+        /** `knownRansomwareCampaignUse` is `Known`. */
+        ransomware: Type.Boolean(),
+      }),
+    ),
+    /** The snapshots (GET /api/enrichment/status) `epss` and `kev` came from; null: none (or the report's EPSS). */
+    enrichment: Type.Object({
+      epss_snapshot_id: Nullable(Type.Integer()),
+      kev_snapshot_id: Nullable(Type.Integer()),
+    }),
     risk_score: Type.Integer(),
     risk: RiskSchema,
     assignee_id: Nullable(Type.Integer()),
     assignee: Nullable(UserSummarySchema),
     due_date: NullableTimestamp,
+    /** `sla`: from the application's SLA configuration (follows its changes); `manual`: set through triage. */
+    due_date_source: Type.Enum(['sla', 'manual']),
+    /**
+     * Whole days until the due date (negative: days past it): for an open finding from now, for a
+     * fixed one from when it was fixed; null without a due date or while dismissed (clock paused).
+     */
+    sla_days_remaining: Nullable(Type.Integer()),
+    /** Past its due date: an open finding now, a fixed one when it was fixed (`sla_days_remaining` < 0). */
+    sla_breached: Type.Boolean(),
+    /** When `finding.sla_breached` was sent for it (once per finding), or null. */
+    sla_breached_at: NullableTimestamp,
     reviewed_at: NullableTimestamp,
     reviewed_by: Nullable(Type.Integer()),
     first_seen_at: Timestamp,
@@ -111,7 +161,7 @@ export const TimelineEntrySchema = Type.Object(
   {
     /** Null for the synthesized `created` entry (ingest writes no row per new finding). */
     id: Nullable(Type.Integer()),
-    /** `created`, `status_changed`, `reassigned`, `reviewed`, `commented`, `inherited`, `fixed`, `reopened`, `severity_changed` (detail: from, to). */
+    /** `created`, `status_changed`, `reassigned`, `reviewed`, `commented`, `inherited`, `fixed`, `reopened`, `severity_changed` (detail: from, to), `sla_breached` (detail: due_date, breached_at). */
     type: Type.String(),
     actor: ActorSchema,
     from_status: Nullable(FindingStatusSchema),
@@ -144,7 +194,10 @@ const ListParam = (description: string) => Type.Array(Type.String(), { descripti
 const SEVERITY_LIST = 'critical|high|medium|low|info; comma-separated list allowed';
 const STATUS_LIST =
   'open|confirmed|false_positive|fixed|closed (closed = fixed or false_positive); comma-separated list allowed';
-const SortBy = Type.Enum(['severity', 'title', 'risk_score', 'created_at']);
+const DISMISSAL_LIST =
+  'false_positive|accepted_risk|wont_fix|used_in_tests|none (dismissed without a reason); comma-separated list allowed';
+const ConcernFilterSchema = Type.Enum(['security', 'quality', 'all']);
+const SortBy = Type.Enum(['severity', 'title', 'risk_score', 'created_at', 'epss']);
 const ASSIGNED_TO = '`me` (the caller), `none` (unassigned) or a user id';
 
 /** Query of GET /api/findings; every parameter is also accepted in camelCase (`applicationId`). */
@@ -164,8 +217,20 @@ export const ListFindingsQuery = Type.Object({
   /** Version by name (each application's version of that name); with `application_id`, one version. */
   version: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   assigned_to: Type.Optional(Type.String({ description: ASSIGNED_TO })),
+  /** Dismissal reason(s) of false positives; `none` for one dismissed without a reason. */
+  dismissal_reason: Type.Optional(ListParam(DISMISSAL_LIST)),
+  /** Findings this acceptance covers. */
+  acceptance_id: Type.Optional(PositiveId),
   /** Case-insensitive substring of title, file path or rule id. */
   search: Type.Optional(Type.String({ maxLength: 500 })),
+  /** Open findings past their due date (`breached`), or due within 7 days and not past it (`due_soon`). */
+  sla: Type.Optional(Type.Enum(['breached', 'due_soon'])),
+  /** Listed in CISA KEV (`true`) or not (`false`). */
+  kev: Type.Optional(Type.Boolean()),
+  /** Security findings, code-quality findings, or `all` (the default: every finding, as before). */
+  concern: Type.Optional(ConcernFilterSchema),
+  /** EPSS (probability of exploitation in 30 days) at least this, 0–1. */
+  epss_min: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
   sort_by: Type.Optional(SortBy),
   order: Type.Optional(Type.Enum(['asc', 'desc'])),
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647, default: 1 })),
@@ -200,6 +265,8 @@ export const VersionFindingsParams = Type.Object({ id: Type.String(), versionId:
 export const VersionFindingsQuery = Type.Object({
   severity: Type.Optional(ListParam(SEVERITY_LIST)),
   status: Type.Optional(ListParam(STATUS_LIST)),
+  /** `security`, `quality` or `all` (the default). */
+  concern: Type.Optional(ConcernFilterSchema),
   /** Default 1000; values above 10,000 are clamped to 10,000. */
   limit: Type.Optional(Type.Integer({ minimum: 1 })),
 });

@@ -1,4 +1,6 @@
+import type { Concern, ConcernFilter } from '../../domain/findings/concern.ts';
 import type { Kysely } from 'kysely';
+import { DISMISSAL_REASONS, type DismissalReason } from '../../domain/findings/dismissal.ts';
 import { parseId, whereAccessible } from '../../access/access.ts';
 import type { InApplication, ResolvedInApplication, VersionRow } from '../../access/resources.ts';
 import type { Principal } from '../../access/principal.ts';
@@ -34,6 +36,7 @@ const SORT_COLUMNS: Record<string, FindingSortColumn> = {
   title: 'title',
   risk_score: 'risk_score',
   created_at: 'created_at',
+  epss: 'epss',
 };
 
 /** Splits repeated and comma-separated values, checking each against `allowed`. */
@@ -92,13 +95,28 @@ function assigneeFilter(value: string | undefined, user: Principal, issues: Vali
   return id ?? undefined;
 }
 
-/** The filters of GET /api/findings (list and exports alike), validated; 400 listing every bad one. */
-export function findingFilters(user: Principal, query: ListFindingsInput): FindingFilters {
+/**
+ * The filters of GET /api/findings (list and exports alike), validated; 400 listing every bad one.
+ * `now` is the clock `sla=breached|due_soon` reads.
+ */
+export function findingFilters(
+  user: Principal,
+  query: ListFindingsInput,
+  now: Date = new Date(),
+): FindingFilters {
   const issues: ValidationIssue[] = [];
   const { severities, statuses } = severityAndStatus(query, issues);
   const assignee = assigneeFilter(query.assigned_to, user, issues);
+  const dismissalReasons = listParam<DismissalReason | 'none'>(
+    query.dismissal_reason,
+    [...DISMISSAL_REASONS, 'none'],
+    'querystring.dismissal_reason',
+    issues,
+  );
   throwIfInvalid(issues);
   return {
+    dismissalReasons,
+    acceptanceId: query.acceptance_id,
     visible: (column) => whereAccessible(user, 'application', 'read', column),
     applicationId: query.application_id,
     versionId: query.application_version_id,
@@ -110,8 +128,16 @@ export function findingFilters(user: Principal, query: ListFindingsInput): Findi
     newInScan: query.new_in_scan,
     assignee,
     search: query.search?.trim() || undefined,
+    sla: query.sla !== undefined ? { filter: query.sla, at: now } : undefined,
+    kev: query.kev,
+    epssMin: query.epss_min,
+    concern: concernOnly(query.concern),
   };
 }
+
+/** A list's concern filter: `all` (or none) selects both. */
+const concernOnly = (filter: ConcernFilter | undefined): Concern | undefined =>
+  filter === undefined || filter === 'all' ? undefined : filter;
 
 /**
  * Findings of every application the caller may read (admins: all), filtered, sorted (ties by id)
@@ -121,8 +147,9 @@ export async function listFindings(
   db: Kysely<DB>,
   user: Principal,
   query: ListFindingsInput,
+  now: Date = new Date(),
 ): Promise<FindingList> {
-  const filters = findingFilters(user, query);
+  const filters = findingFilters(user, query, now);
   const page = query.page ?? 1;
   const perPage = Math.min(query.per_page ?? DEFAULT_PER_PAGE, MAX_PER_PAGE);
   // The page and the count are independent: on PostgreSQL they run at once on two connections.
@@ -136,7 +163,7 @@ export async function listFindings(
     countFindings(db, filters),
   ]);
   return {
-    findings: rows.map(presentFinding),
+    findings: rows.map((row) => presentFinding(row, now)),
     pagination: { page, perPage, total, totalPages: Math.ceil(total / perPage) },
   };
 }
@@ -148,7 +175,11 @@ async function loadFinding(db: Kysely<DB>, id: number): Promise<FindingRow> {
 }
 
 /** A finding with every field and its timeline (oldest first, from a synthesized `created` entry). */
-export async function findingDetail(db: Kysely<DB>, id: number): Promise<FindingDetailRecord> {
+export async function findingDetail(
+  db: Kysely<DB>,
+  id: number,
+  now: Date = new Date(),
+): Promise<FindingDetailRecord> {
   const row = await loadFinding(db, id);
   const issue = await db
     .selectFrom('tracker_issues')
@@ -156,7 +187,7 @@ export async function findingDetail(db: Kysely<DB>, id: number): Promise<Finding
     .where('finding_id', '=', id)
     .orderBy('id')
     .executeTakeFirst();
-  const finding = presentFinding(row);
+  const finding = presentFinding(row, now);
   return {
     ...finding,
     timeline: presentTimeline(row, await timelineRows(db, id)),
@@ -198,6 +229,7 @@ export async function listVersionFindings(
       versionId: version.id,
       severities,
       statuses,
+      concern: concernOnly(query.concern),
     },
     {
       sort: 'risk_score',
@@ -206,5 +238,6 @@ export async function listVersionFindings(
       offset: 0,
     },
   );
-  return rows.map(presentFinding);
+  const now = new Date();
+  return rows.map((row) => presentFinding(row, now));
 }

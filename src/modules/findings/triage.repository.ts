@@ -1,11 +1,23 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/schema.ts';
+import type { DismissalReason } from '../../domain/findings/dismissal.ts';
 
 /** Locks findings for a triage change, in id order so concurrent bulk changes cannot deadlock. */
 export async function lockFindings(trx: Transaction<DB>, ids: readonly number[]) {
   return trx
     .selectFrom('findings')
-    .select(['id', 'application_id', 'status', 'assignee_id', 'due_date', 'severity', 'first_seen_at'])
+    .select([
+      'id',
+      'application_id',
+      'status',
+      'assignee_id',
+      'due_date',
+      'severity',
+      'first_seen_at',
+      'acceptance_id',
+      'dismissal_reason',
+      'dismissal_comment',
+    ])
     .where('id', 'in', [...ids])
     .orderBy('id')
     .forUpdate()
@@ -17,7 +29,10 @@ export type LockedFinding = Awaited<ReturnType<typeof lockFindings>>[number];
 /** `set`: this value (null clears); `keep`: unchanged. */
 export type DueDateChange = { kind: 'set'; value: Date | null } | { kind: 'keep' };
 
-/** Sets assignee and due date; returns each finding's due date afterwards. */
+/**
+ * Sets assignee and due date; returns each finding's due date afterwards. A due date set here (a
+ * date, or null for none) is manual: SLA recomputation leaves it as set (domain/findings/sla.ts).
+ */
 export async function setAssignee(
   trx: Transaction<DB>,
   ids: readonly number[],
@@ -31,7 +46,7 @@ export async function setAssignee(
     .set({
       assignee_id: assigneeId,
       updated_at: now,
-      ...(due.kind === 'set' ? { due_date: due.value } : {}),
+      ...(due.kind === 'set' ? { due_date: due.value, due_date_source: 'manual' as const } : {}),
     })
     .where('id', 'in', [...ids])
     .returning(['id', 'due_date'])
@@ -57,4 +72,19 @@ export async function userById(db: Kysely<DB>, id: number) {
     .select(['id', 'email', 'name', 'role', 'disabled'])
     .where('id', '=', id)
     .executeTakeFirst();
+}
+
+/** Sets the dismissal of findings already `false_positive` (a reason given after the fact). */
+export async function setDismissal(
+  trx: Transaction<DB>,
+  ids: readonly number[],
+  dismissal: { reason: DismissalReason | null; comment: string | null },
+  now: Date,
+): Promise<void> {
+  if (ids.length === 0) return;
+  await trx
+    .updateTable('findings')
+    .set({ dismissal_reason: dismissal.reason, dismissal_comment: dismissal.comment, updated_at: now })
+    .where('id', 'in', [...ids])
+    .execute();
 }

@@ -25,7 +25,13 @@ export function triageRoutes(app: App, { db }: AppContext): void {
       },
     },
     async (request) =>
-      triageFindingStatus(db, currentUser(request), resourceOf(request, 'finding'), request.body.status),
+      triageFindingStatus(
+        db,
+        currentUser(request),
+        resourceOf(request, 'finding'),
+        request.body,
+        request.audit,
+      ),
   );
 
   app.patch(
@@ -43,7 +49,8 @@ export function triageRoutes(app: App, { db }: AppContext): void {
         response: { 200: FindingDetailSchema },
       },
     },
-    async (request) => reviewFinding(db, currentUser(request), resourceOf(request, 'finding'), request.body),
+    async (request) =>
+      reviewFinding(db, currentUser(request), resourceOf(request, 'finding'), request.body, request.audit),
   );
 
   app.patch(
@@ -61,7 +68,8 @@ export function triageRoutes(app: App, { db }: AppContext): void {
         response: { 200: FindingDetailSchema },
       },
     },
-    async (request) => assignFinding(db, currentUser(request), resourceOf(request, 'finding'), request.body),
+    async (request) =>
+      assignFinding(db, currentUser(request), resourceOf(request, 'finding'), request.body, request.audit),
   );
 
   app.patch(
@@ -78,6 +86,6 @@ export function triageRoutes(app: App, { db }: AppContext): void {
         response: { 200: BulkResultSchema },
       },
     },
-    async (request) => bulkUpdate(db, currentUser(request), request.body),
+    async (request) => bulkUpdate(db, currentUser(request), request.body, request.audit),
   );
 }

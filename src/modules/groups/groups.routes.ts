@@ -38,7 +38,7 @@ export function groupRoutes(app: App, { db }: AppContext): void {
       },
     },
     async (request, reply) =>
-      reply.status(201).send(await createGroup(db, currentUser(request), request.body)),
+      reply.status(201).send(await createGroup(db, currentUser(request), request.body, request.audit)),
   );
 
   app.get(

@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import { whereAccessible } from '../../access/access.ts';
 import { isAdmin, type UserPrincipal } from '../../access/principal.ts';
 import type { DB, GroupsTable } from '../../db/schema.ts';
+import { recordAudit, type AuditContext } from '../../events/audit.ts';
 import { conflict } from '../../errors.ts';
 import { iso } from '../../http/schemas.ts';
 
@@ -20,6 +21,7 @@ export async function createGroup(
   db: Kysely<DB>,
   creator: UserPrincipal,
   input: { name: string; path: string },
+  audit: AuditContext,
 ) {
   return db.transaction().execute(async (trx) => {
     const taken = await trx
@@ -39,6 +41,12 @@ export async function createGroup(
         .values({ user_id: creator.id, group_id: row.id, action: 'write', created_by: creator.id })
         .execute();
     }
+    await recordAudit(trx, audit, {
+      action: 'group.created',
+      target: { type: 'group', id: row.id, label: row.path },
+      after: { name: row.name, path: row.path },
+      ...(isAdmin(creator) ? {} : { details: { creator_granted: 'write' } }),
+    });
     return presentGroup(row);
   });
 }

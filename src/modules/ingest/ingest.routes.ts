@@ -80,6 +80,7 @@ export function ingestRoutes(app: App, context: AppContext): void {
         uploadedBy,
         uploadedVia: principal?.kind === 'user' ? principal.via : 'application_token',
         idempotencyKey: idempotencyKey(request),
+        audit: request.audit,
       },
       { async: asyncMode },
     );

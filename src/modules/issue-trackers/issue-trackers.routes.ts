@@ -69,6 +69,7 @@ export function issueTrackerRoutes(app: App, context: AppContext): void {
         currentUser(request),
         resourceOf(request, 'application'),
         request.body,
+        request.audit,
       );
       return reply.status(result.created ? 201 : 200).send(result.tracker);
     },
@@ -87,7 +88,7 @@ export function issueTrackerRoutes(app: App, context: AppContext): void {
       },
     },
     async (request, reply) => {
-      await deleteTracker(db, resourceOf(request, 'application'));
+      await deleteTracker(db, resourceOf(request, 'application'), request.audit);
       return reply.status(204).send();
     },
   );

@@ -3,6 +3,7 @@ import type { ResolvedApplication, ResolvedInApplication } from '../../access/re
 import type { UserPrincipal } from '../../access/principal.ts';
 import type { Config } from '../../config.ts';
 import type { DB } from '../../db/schema.ts';
+import { recordAudit, type AuditContext } from '../../events/audit.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { trackerAdapter, type TrackerRow } from '../../integrations/issue-trackers/adapters.ts';
 import { trackerErrorFrom } from '../../integrations/issue-trackers/types.ts';
@@ -38,12 +39,22 @@ export async function getTracker(db: Kysely<DB>, app: ResolvedApplication): Prom
   return presentTracker(await trackerOf(db, app.id));
 }
 
+/**
+ * A tracker as its audit rows show it: every setting, with the sealed token and inbound secret under
+ * their own names, which the masking function replaces (a new token shows as a change, never a value).
+ */
+const NOT_SETTINGS = new Set(['id', 'application_id', 'created_by', 'created_at', 'updated_at']);
+function auditFields(row: TrackerRow): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(row).filter(([name]) => !NOT_SETTINGS.has(name)));
+}
+
 /** Creates the tracker (`created: true`) or applies the given fields to it. */
 export async function upsertTracker(
   { db, secrets }: Pick<TrackerContext, 'db' | 'secrets'>,
   user: UserPrincipal,
   app: ResolvedApplication,
   input: UpsertTrackerInput,
+  audit: AuditContext,
 ): Promise<{ created: boolean; tracker: TrackerRecord }> {
   const stored = await db
     .selectFrom('issue_trackers')
@@ -77,12 +88,20 @@ export async function upsertTracker(
       if (TARGET_FIELDS.some((field) => settings[field] !== stored[field])) {
         await trx.deleteFrom('tracker_issues').where('tracker_id', '=', stored.id).execute();
       }
-      return trx
+      const updated = await trx
         .updateTable('issue_trackers')
         .set({ ...settings, ...token, ...secret, updated_at: new Date() })
         .where('id', '=', stored.id)
         .returningAll()
         .executeTakeFirstOrThrow();
+      await recordAudit(trx, audit, {
+        action: 'issue_tracker.updated',
+        target: { type: 'issue_tracker', id: updated.id, label: updated.provider },
+        applicationId: app.id,
+        before: auditFields(stored),
+        after: auditFields(updated),
+      });
+      return updated;
     });
     const shown =
       input.webhook_secret === undefined && newSecret !== undefined ? { webhook_secret: newSecret } : {};
@@ -90,11 +109,20 @@ export async function upsertTracker(
   }
   // trackerSettings refused a create without a token; a new tracker always gets a secret.
   if (!token || !secret || newSecret === undefined) throw new Error('unreachable: token and secret are set');
-  const row = await db
-    .insertInto('issue_trackers')
-    .values({ ...settings, ...token, ...secret, application_id: app.id, created_by: user.id })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const row = await db.transaction().execute(async (trx) => {
+    const inserted = await trx
+      .insertInto('issue_trackers')
+      .values({ ...settings, ...token, ...secret, application_id: app.id, created_by: user.id })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await recordAudit(trx, audit, {
+      action: 'issue_tracker.created',
+      target: { type: 'issue_tracker', id: inserted.id, label: inserted.provider },
+      applicationId: app.id,
+      after: auditFields(inserted),
+    });
+    return inserted;
+  });
   return { created: true, tracker: { ...presentTracker(row), webhook_secret: newSecret } };
 }
 
@@ -133,9 +161,21 @@ function requireTokenToRedirect(
 }
 
 /** Removes the tracker and its links; the issues stay in the tracker. */
-export async function deleteTracker(db: Kysely<DB>, app: ResolvedApplication): Promise<void> {
+export async function deleteTracker(
+  db: Kysely<DB>,
+  app: ResolvedApplication,
+  audit: AuditContext,
+): Promise<void> {
   const tracker = await trackerOf(db, app.id);
-  await db.deleteFrom('issue_trackers').where('id', '=', tracker.id).execute();
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('issue_trackers').where('id', '=', tracker.id).execute();
+    await recordAudit(trx, audit, {
+      action: 'issue_tracker.deleted',
+      target: { type: 'issue_tracker', id: tracker.id, label: tracker.provider },
+      applicationId: app.id,
+      before: auditFields(tracker),
+    });
+  });
 }
 
 /** The linked issues, failures included (`last_error`), newest first. */

@@ -63,7 +63,7 @@ export function accessListRoutes(app: App, { db }: AppContext): void {
     },
     async (request, reply) => {
       const grant = groupGrant(resourceOf(request, 'group'), request.body);
-      return reply.status(201).send(await addGrant(db, currentUser(request), grant));
+      return reply.status(201).send(await addGrant(db, currentUser(request), grant, request.audit));
     },
   );
 
@@ -81,6 +81,6 @@ export function accessListRoutes(app: App, { db }: AppContext): void {
         response: { 200: RemovedSchema },
       },
     },
-    async (request) => removeGrant(db, groupGrant(resourceOf(request, 'group'), request.body)),
+    async (request) => removeGrant(db, groupGrant(resourceOf(request, 'group'), request.body), request.audit),
   );
 }

@@ -57,7 +57,7 @@ export function permissionRoutes(app: App, { db }: AppContext): void {
     async (request, reply) => {
       const user = currentUser(request);
       const grant = applicationGrant(resourceOf(request, 'application'), request.body);
-      return reply.status(201).send(await addGrant(db, user, grant));
+      return reply.status(201).send(await addGrant(db, user, grant, request.audit));
     },
   );
 
@@ -75,7 +75,8 @@ export function permissionRoutes(app: App, { db }: AppContext): void {
         response: { 200: RemovedSchema },
       },
     },
-    async (request) => removeGrant(db, applicationGrant(resourceOf(request, 'application'), request.body)),
+    async (request) =>
+      removeGrant(db, applicationGrant(resourceOf(request, 'application'), request.body), request.audit),
   );
 
   app.post(
@@ -96,7 +97,14 @@ export function permissionRoutes(app: App, { db }: AppContext): void {
       const user = currentUser(request);
       return reply
         .status(201)
-        .send(await addGrant(db, user, legacyGrant(resourceOf(request, 'application'), request.body)));
+        .send(
+          await addGrant(
+            db,
+            user,
+            legacyGrant(resourceOf(request, 'application'), request.body),
+            request.audit,
+          ),
+        );
     },
   );
 
@@ -135,7 +143,7 @@ export function permissionRoutes(app: App, { db }: AppContext): void {
     async (request, reply) => {
       const { subject, resource, action } = request.body;
       const grant = { ...parseSubject(subject), ...parseResource(resource, action) };
-      return reply.status(201).send(await addGrant(db, currentUser(request), grant));
+      return reply.status(201).send(await addGrant(db, currentUser(request), grant, request.audit));
     },
   );
 
@@ -154,7 +162,7 @@ export function permissionRoutes(app: App, { db }: AppContext): void {
     },
     async (request) => {
       const { subject, resource, action } = request.body;
-      return removeGrant(db, { ...parseSubject(subject), ...parseResource(resource, action) });
+      return removeGrant(db, { ...parseSubject(subject), ...parseResource(resource, action) }, request.audit);
     },
   );
 }

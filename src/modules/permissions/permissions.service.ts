@@ -4,6 +4,7 @@ import type { UserPrincipal } from '../../access/principal.ts';
 import { actionsOf, isAdminResource, type PolicyAction } from '../../access/vocabulary.ts';
 import type { AccessAction, DB, PermissionPoliciesTable } from '../../db/schema.ts';
 import { badRequest, conflict, notFound } from '../../errors.ts';
+import { recordAudit, type AuditContext } from '../../events/audit.ts';
 import { iso } from '../../http/schemas.ts';
 
 /** A grant in the API's words, parsed into the table's columns. */
@@ -90,27 +91,50 @@ function grantFilter(grant: Grant) {
 }
 
 /** Adds a grant; the same grant twice → 409 `permission_exists`. */
-export async function addGrant(db: Kysely<DB>, actor: UserPrincipal, grant: Grant) {
+export async function addGrant(db: Kysely<DB>, actor: UserPrincipal, grant: Grant, audit: AuditContext) {
   await assertReferentsExist(db, grant);
-  const row = await db
-    .insertInto('permission_policies')
-    .values({ ...grant, created_by: actor.id })
-    .onConflict((oc) => oc.constraint('permission_policies_grant_key').doNothing())
-    .returningAll()
-    .executeTakeFirst();
-  if (!row) throw conflict('permission_exists', 'This permission already exists');
-  return presentPermission(row);
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .insertInto('permission_policies')
+      .values({ ...grant, created_by: actor.id })
+      .onConflict((oc) => oc.constraint('permission_policies_grant_key').doNothing())
+      .returningAll()
+      .executeTakeFirst();
+    if (!row) throw conflict('permission_exists', 'This permission already exists');
+    const permission = presentPermission(row);
+    await recordAudit(trx, audit, grantAudit('permission.granted', permission));
+    return permission;
+  });
+}
+
+/** A grant's audit row: who (subject) may do what (action) on which resource. */
+function grantAudit(action: string, permission: ReturnType<typeof presentPermission>) {
+  const applicationId = /^application:(\d+)$/.exec(permission.resource);
+  return {
+    action,
+    target: {
+      type: 'permission',
+      id: permission.id,
+      label: `${permission.subject} ${permission.action} ${permission.resource}`,
+    },
+    applicationId: applicationId ? Number(applicationId[1]) : null,
+    details: { subject: permission.subject, resource: permission.resource, permission: permission.action },
+  };
 }
 
 /** Removes a grant; an absent one → 404. */
-export async function removeGrant(db: Kysely<DB>, grant: Grant) {
-  const row = await db
-    .deleteFrom('permission_policies')
-    .where(grantFilter(grant))
-    .returningAll()
-    .executeTakeFirst();
-  if (!row) throw notFound('Permission');
-  return { ...presentPermission(row), deleted: true };
+export async function removeGrant(db: Kysely<DB>, grant: Grant, audit: AuditContext) {
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .deleteFrom('permission_policies')
+      .where(grantFilter(grant))
+      .returningAll()
+      .executeTakeFirst();
+    if (!row) throw notFound('Permission');
+    const permission = presentPermission(row);
+    await recordAudit(trx, audit, grantAudit('permission.revoked', permission));
+    return { ...permission, deleted: true };
+  });
 }
 
 export async function listApplicationGrants(db: Kysely<DB>, app: ResolvedApplication) {

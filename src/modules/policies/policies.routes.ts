@@ -56,7 +56,7 @@ export function policyRoutes(app: App, { db }: AppContext): void {
       },
     },
     async (request, reply) =>
-      reply.status(201).send(await createPolicy(db, currentUser(request), request.body)),
+      reply.status(201).send(await createPolicy(db, currentUser(request), request.body, request.audit)),
   );
 
   app.post(
@@ -106,7 +106,8 @@ export function policyRoutes(app: App, { db }: AppContext): void {
         response: { 200: PolicySchema },
       },
     },
-    async (request) => replacePolicy(db, currentUser(request), resourceOf(request, 'policy'), request.body),
+    async (request) =>
+      replacePolicy(db, currentUser(request), resourceOf(request, 'policy'), request.body, request.audit),
   );
 
   app.patch(
@@ -123,7 +124,7 @@ export function policyRoutes(app: App, { db }: AppContext): void {
         response: { 200: PolicySchema },
       },
     },
-    async (request) => patchPolicy(db, resourceOf(request, 'policy'), request.body),
+    async (request) => patchPolicy(db, resourceOf(request, 'policy'), request.body, request.audit),
   );
 
   app.delete(
@@ -139,7 +140,7 @@ export function policyRoutes(app: App, { db }: AppContext): void {
       },
     },
     async (request, reply) => {
-      await deletePolicy(db, resourceOf(request, 'policy'));
+      await deletePolicy(db, resourceOf(request, 'policy'), request.audit);
       return reply.status(204).send();
     },
   );

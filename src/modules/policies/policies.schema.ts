@@ -7,11 +7,13 @@ import { BodyObject, Nullable, Timestamp } from '../../http/schemas.ts';
  * patterns, targets) is checked by src/domain/policies/definition.ts, which names each bad field.
  */
 const Scalar = Type.Union([Type.String({ maxLength: 1000 }), Type.Number()]);
+/** A condition's value: `sla_breached` also takes a JSON boolean. */
+const ConditionScalar = Type.Union([Type.String({ maxLength: 1000 }), Type.Number(), Type.Boolean()]);
 const ConditionSchema = Type.Object(
   {
     field: Type.String({ maxLength: 64 }),
     op: Type.String({ maxLength: 16 }),
-    value: Type.Union([Scalar, Type.Array(Scalar, { maxItems: 100 })]),
+    value: Type.Union([ConditionScalar, Type.Array(Scalar, { maxItems: 100 })]),
   },
   { additionalProperties: false },
 );

@@ -3,6 +3,7 @@ import { authorizeOne, userAccessLevels, whereAccessible } from '../../access/ac
 import type { PolicyRow } from '../../access/resources.ts';
 import { isAdmin, type UserPrincipal } from '../../access/principal.ts';
 import type { DB, PolicyScopeType } from '../../db/schema.ts';
+import { recordAudit, type AuditContext } from '../../events/audit.ts';
 import { normalizeDefinition, type PolicyDefinition } from '../../domain/policies/definition.ts';
 import { badRequest, forbidden } from '../../errors.ts';
 import { presentPolicy, presentRun } from './policies.presenter.ts';
@@ -124,12 +125,18 @@ export async function createPolicy(
   db: Kysely<DB>,
   user: UserPrincipal,
   input: CreatePolicyInput,
+  audit: AuditContext,
 ): Promise<PolicyRecord> {
-  const row = await db
-    .insertInto('policies')
-    .values({ ...(await policyColumns(db, user, input)), created_by: user.id })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const columns = await policyColumns(db, user, input);
+  const row = await db.transaction().execute(async (trx) => {
+    const inserted = await trx
+      .insertInto('policies')
+      .values({ ...columns, created_by: user.id })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await recordAudit(trx, audit, policyAudit('policy.created', null, inserted));
+    return inserted;
+  });
   return presentPolicy(row);
 }
 
@@ -153,13 +160,19 @@ export async function replacePolicy(
   user: UserPrincipal,
   existing: PolicyRow,
   input: CreatePolicyInput,
+  audit: AuditContext,
 ): Promise<PolicyRecord> {
-  const row = await db
-    .updateTable('policies')
-    .set({ ...(await policyColumns(db, user, input)), updated_at: new Date() })
-    .where('id', '=', existing.id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const columns = await policyColumns(db, user, input);
+  const row = await db.transaction().execute(async (trx) => {
+    const updated = await trx
+      .updateTable('policies')
+      .set({ ...columns, updated_at: new Date() })
+      .where('id', '=', existing.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await recordAudit(trx, audit, policyAudit('policy.updated', existing, updated));
+    return updated;
+  });
   return presentPolicy(row);
 }
 
@@ -168,6 +181,7 @@ export async function patchPolicy(
   db: Kysely<DB>,
   existing: PolicyRow,
   input: PatchPolicyInput,
+  audit: AuditContext,
 ): Promise<PolicyRecord> {
   const touchesDefinition =
     input.event_types !== undefined ||
@@ -187,22 +201,51 @@ export async function patchPolicy(
         existing,
       )
     : undefined;
-  const row = await db
-    .updateTable('policies')
-    .set({
-      ...(input.name !== undefined ? { name: input.name } : {}),
-      ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
-      ...(definition ? definitionColumns(definition) : {}),
-      updated_at: new Date(),
-    })
-    .where('id', '=', existing.id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const row = await db.transaction().execute(async (trx) => {
+    const updated = await trx
+      .updateTable('policies')
+      .set({
+        ...(input.name !== undefined ? { name: input.name } : {}),
+        ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
+        ...(definition ? definitionColumns(definition) : {}),
+        updated_at: new Date(),
+      })
+      .where('id', '=', existing.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await recordAudit(trx, audit, policyAudit('policy.updated', existing, updated));
+    return updated;
+  });
   return presentPolicy(row);
 }
 
-export async function deletePolicy(db: Kysely<DB>, existing: PolicyRow): Promise<void> {
-  await db.deleteFrom('policies').where('id', '=', existing.id).execute();
+export async function deletePolicy(db: Kysely<DB>, existing: PolicyRow, audit: AuditContext): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('policies').where('id', '=', existing.id).execute();
+    await recordAudit(trx, audit, policyAudit('policy.deleted', existing, null));
+  });
+}
+
+/** A policy's audit row: its stored definition before and after (a webhook action's secret is masked). */
+function policyAudit(action: string, before: PolicyRow | null, after: PolicyRow | null) {
+  const fields = (row: PolicyRow) => ({
+    name: row.name,
+    scope_type: row.scope_type,
+    application_id: row.application_id,
+    group_id: row.group_id,
+    event_types: row.event_types,
+    conditions: row.conditions,
+    actions: row.actions,
+    enabled: row.enabled,
+  });
+  const row = (after ?? before)!;
+  return {
+    action,
+    target: { type: 'policy', id: row.id, label: row.name },
+    applicationId: row.application_id ?? null,
+    before: before ? fields(before) : null,
+    after: after ? fields(after) : null,
+  };
 }
 
 export async function listRuns(db: Kysely<DB>, policy: PolicyRow, query: RunsQueryInput) {

@@ -48,12 +48,12 @@ export function scannerTypeRoutes(app: App, { db }: AppContext): void {
       'setScannerTypeEnabled',
       'Enables or disables a scanner type by id or name; an upload in a disabled format is a 400 `scanner_type_disabled`.',
     ),
-    async (request) => setScannerTypeEnabled(db, request.params.id, request.body.enabled),
+    async (request) => setScannerTypeEnabled(db, request.params.id, request.body.enabled, request.audit),
   );
   // The same change where the resource lives, for clients that PATCH the record they listed.
   app.patch(
     '/api/scanner-types/:id',
     setEnabled('updateScannerType', "The same change as `setScannerTypeEnabled`, on the record's own path."),
-    async (request) => setScannerTypeEnabled(db, request.params.id, request.body.enabled),
+    async (request) => setScannerTypeEnabled(db, request.params.id, request.body.enabled, request.audit),
   );
 }

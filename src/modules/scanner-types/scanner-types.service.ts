@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import { parseId } from '../../access/access.ts';
 import type { DB, ScannerTypesTable } from '../../db/schema.ts';
+import { recordAudit, type AuditContext } from '../../events/audit.ts';
 import { notFound } from '../../errors.ts';
 import { iso } from '../../http/schemas.ts';
 
@@ -36,14 +37,36 @@ export async function listScannerTypes(db: Kysely<DB>) {
 }
 
 /** `{id}` is the numeric id or the name (`sarif`). */
-export async function setScannerTypeEnabled(db: Kysely<DB>, ref: string, enabled: boolean) {
+export async function setScannerTypeEnabled(
+  db: Kysely<DB>,
+  ref: string,
+  enabled: boolean,
+  audit: AuditContext,
+) {
   const id = parseId(ref);
-  const row = await db
-    .updateTable('scanner_types')
-    .set({ enabled, updated_at: new Date() })
-    .where((eb) => (id === null ? eb('name', '=', ref) : eb('id', '=', id)))
-    .returningAll()
-    .executeTakeFirst();
-  if (!row) throw notFound('Scanner type');
+  const row = await db.transaction().execute(async (trx) => {
+    const before = await trx
+      .selectFrom('scanner_types')
+      .select(['id', 'enabled'])
+      .where((eb) => (id === null ? eb('name', '=', ref) : eb('id', '=', id)))
+      .forUpdate()
+      .executeTakeFirst();
+    if (!before) throw notFound('Scanner type');
+    const updated = await trx
+      .updateTable('scanner_types')
+      .set({ enabled, updated_at: new Date() })
+      .where('id', '=', before.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    if (before.enabled !== enabled) {
+      await recordAudit(trx, audit, {
+        action: 'scanner_type.updated',
+        target: { type: 'scanner_type', id: updated.id, label: updated.name },
+        before: { enabled: before.enabled },
+        after: { enabled },
+      });
+    }
+    return updated;
+  });
   return presentScannerType(row);
 }

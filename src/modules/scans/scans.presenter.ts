@@ -21,6 +21,8 @@ export function presentScan(row: Selectable<ScansTable>) {
     existing_findings_count: row.existing_findings_count,
     fixed_findings_count: row.fixed_findings_count,
     reopened_findings_count: row.reopened_findings_count,
+    components_added_count: row.components_added,
+    components_removed_count: row.components_removed,
     branch: row.branch,
     uploaded_by: row.uploaded_by,
     uploaded_via: row.uploaded_via,

@@ -20,6 +20,9 @@ export const ScanSchema = Type.Object(
     existing_findings_count: Type.Integer(),
     fixed_findings_count: Type.Integer(),
     reopened_findings_count: Type.Integer(),
+    /** The upload's component diff: components it added to and removed from its scope. */
+    components_added_count: Type.Integer(),
+    components_removed_count: Type.Integer(),
     branch: Nullable(Type.String()),
     uploaded_by: Nullable(Type.Integer()),
     uploaded_via: Type.String(),

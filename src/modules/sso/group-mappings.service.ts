@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { parseId } from '../../access/access.ts';
 import type { DB } from '../../db/schema.ts';
+import { recordAudit, type AuditContext } from '../../events/audit.ts';
 import { badRequest, conflict, notFound } from '../../errors.ts';
 import { iso } from '../../http/schemas.ts';
 import type { OidcConfig } from '../../config.ts';
@@ -37,6 +38,7 @@ export async function listGroupMappings(db: Kysely<DB>): Promise<GroupMappingRec
 export async function createGroupMapping(
   db: Kysely<DB>,
   input: CreateGroupMappingInput,
+  audit: AuditContext,
 ): Promise<GroupMappingRecord> {
   const teamId = input.team_id ?? null;
   const grantsAdmin = input.grants_admin ?? false;
@@ -55,11 +57,19 @@ export async function createGroupMapping(
     .executeTakeFirst();
   if (same)
     throw conflict('mapping_exists', `Group "${input.idp_group}" already maps there (mapping ${same.id})`);
-  const row = await db
-    .insertInto('idp_group_mappings')
-    .values({ idp_group: input.idp_group, team_id: teamId, grants_admin: grantsAdmin })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const row = await db.transaction().execute(async (trx) => {
+    const inserted = await trx
+      .insertInto('idp_group_mappings')
+      .values({ idp_group: input.idp_group, team_id: teamId, grants_admin: grantsAdmin })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await recordAudit(trx, audit, {
+      action: 'sso.group_mapping_created',
+      target: { type: 'idp_group_mapping', id: inserted.id, label: input.idp_group },
+      after: { idp_group: input.idp_group, team_id: teamId, grants_admin: grantsAdmin },
+    });
+    return inserted;
+  });
   const created = await mappingsQuery(db)
     .where('idp_group_mappings.id', '=', row.id)
     .executeTakeFirstOrThrow();
@@ -67,12 +77,27 @@ export async function createGroupMapping(
 }
 
 /** Takes effect at each user's next sign-in (memberships are set then). */
-export async function deleteGroupMapping(db: Kysely<DB>, idParam: string): Promise<number> {
+export async function deleteGroupMapping(
+  db: Kysely<DB>,
+  idParam: string,
+  audit: AuditContext,
+): Promise<number> {
   const id = parseId(idParam);
   if (id === null) throw notFound('Group mapping');
-  const deleted = await db.deleteFrom('idp_group_mappings').where('id', '=', id).executeTakeFirst();
-  if (deleted.numDeletedRows === 0n) throw notFound('Group mapping');
-  return id;
+  return db.transaction().execute(async (trx) => {
+    const deleted = await trx
+      .deleteFrom('idp_group_mappings')
+      .where('id', '=', id)
+      .returning(['idp_group', 'team_id', 'grants_admin'])
+      .executeTakeFirst();
+    if (!deleted) throw notFound('Group mapping');
+    await recordAudit(trx, audit, {
+      action: 'sso.group_mapping_deleted',
+      target: { type: 'idp_group_mapping', id, label: deleted.idp_group },
+      before: { ...deleted },
+    });
+    return id;
+  });
 }
 
 /** The admin's view of a user's provider links: last claims, groups, and what they map to now. */

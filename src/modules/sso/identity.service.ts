@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { OidcConfig } from '../../config.ts';
 import type { DB } from '../../db/schema.ts';
+import { recordAudit, type AuditContext } from '../../events/audit.ts';
 import { randomToken } from '../../lib/secrets.ts';
 import { normalizeEmail } from '../users/email.ts';
 import { hashPassword } from '../users/users.service.ts';
@@ -11,6 +12,11 @@ import { hashPassword } from '../users/users.service.ts';
  * when verified); team memberships with `source = 'idp'` are set to exactly the mapped groups at every
  * sign-in, while hand-made ones stay.
  */
+
+/** The request's audit context with the identity provider as actor (what its groups and claims changed). */
+function withIdpActor(audit: AuditContext, issuer: string, settings: OidcConfig): AuditContext {
+  return { ...audit, actor: { type: 'idp', id: issuer, label: settings.providerName } };
+}
 
 /** Why a verified sign-in is still refused, as a stable word the sign-in page explains. */
 export type SignInRefusal =
@@ -133,22 +139,33 @@ async function findOrLinkUser(
 }
 
 /** Sets the user's provider-made memberships to exactly `teamIds`; hand-made ones are left alone. */
-async function syncTeams(trx: Transaction<DB>, userId: number, teamIds: number[]): Promise<void> {
+async function syncTeams(
+  trx: Transaction<DB>,
+  userId: number,
+  teamIds: number[],
+): Promise<{ removed: number[]; added: number[] }> {
   let removal = trx.deleteFrom('team_members').where('user_id', '=', userId).where('source', '=', 'idp');
   if (teamIds.length > 0) removal = removal.where('team_id', 'not in', teamIds);
-  await removal.execute();
-  if (teamIds.length === 0) return;
-  await trx
+  const removed = (await removal.returning('team_id').execute()).map((row) => row.team_id);
+  if (teamIds.length === 0) return { removed, added: [] };
+  const added = await trx
     .insertInto('team_members')
     .values(
       teamIds.map((teamId) => ({ team_id: teamId, user_id: userId, role: 'member', source: 'idp' as const })),
     )
     .onConflict((oc) => oc.columns(['team_id', 'user_id']).doNothing())
+    .returning('team_id')
     .execute();
+  return { removed, added: added.map((row) => row.team_id) };
 }
 
 /** Gives or takes back the admin role the mappings decide; a role given by hand is never taken. */
-async function syncAdminRole(trx: Transaction<DB>, userId: number, identityId: number, admin: boolean) {
+async function syncAdminRole(
+  trx: Transaction<DB>,
+  userId: number,
+  identityId: number,
+  admin: boolean,
+): Promise<{ before: string; after: string } | null> {
   const user = await trx
     .selectFrom('users')
     .select(['role'])
@@ -170,6 +187,7 @@ async function syncAdminRole(trx: Transaction<DB>, userId: number, identityId: n
       .set({ admin_from_idp: true })
       .where('id', '=', identityId)
       .execute();
+    return { before: user.role, after: 'admin' };
   } else if (!admin && identity.admin_from_idp) {
     const others = await trx
       .selectFrom('users')
@@ -179,7 +197,7 @@ async function syncAdminRole(trx: Transaction<DB>, userId: number, identityId: n
       .where('id', '<>', userId)
       .executeTakeFirst();
     // The last active admin keeps the role: an installation always keeps someone who can administer it.
-    if (!others) return;
+    if (!others) return null;
     await trx
       .updateTable('users')
       .set({ role: 'member', updated_at: new Date() })
@@ -190,7 +208,9 @@ async function syncAdminRole(trx: Transaction<DB>, userId: number, identityId: n
       .set({ admin_from_idp: false })
       .where('id', '=', identityId)
       .execute();
+    return { before: 'admin', after: 'member' };
   }
+  return null;
 }
 
 /**
@@ -201,6 +221,7 @@ export async function resolveSignIn(
   db: Kysely<DB>,
   settings: OidcConfig,
   verified: { issuer: string; subject: string; claims: Record<string, unknown> },
+  audit: AuditContext,
 ): Promise<SignInOutcome> {
   return db.transaction().execute(async (trx) => {
     const { userId, created } = await findOrLinkUser(
@@ -218,7 +239,7 @@ export async function resolveSignIn(
     if (user.disabled) throw new SignInRefused('account_disabled');
     const groups = groupsFromClaim(verified.claims[settings.claims.groups]);
     const { teamIds, admin } = await mappedTargets(trx, groups);
-    await syncTeams(trx, userId, teamIds);
+    const teams = await syncTeams(trx, userId, teamIds);
     const kept = Object.fromEntries(
       Object.entries(verified.claims).filter(([name]) => !UNKEPT_CLAIMS.has(name)),
     );
@@ -229,7 +250,30 @@ export async function resolveSignIn(
       .where('subject', '=', verified.subject)
       .returning('id')
       .executeTakeFirstOrThrow();
-    await syncAdminRole(trx, userId, identity.id, admin);
+    const role = await syncAdminRole(trx, userId, identity.id, admin);
+    // What the provider's word changed, with the provider as actor; the sign-in itself is the user's.
+    const idp = withIdpActor(audit, verified.issuer, settings);
+    const target = {
+      type: 'user',
+      id: userId,
+      label: stringClaim(verified.claims, settings.claims.email) ?? null,
+    };
+    await recordAudit(trx, idp, [
+      ...(created ? [{ action: 'user.created', target, after: { role: 'member', source: 'idp' } }] : []),
+      ...teams.added.map((teamId) => ({
+        action: 'team.member_added',
+        target: { type: 'team', id: teamId },
+        details: { user_id: userId, role: 'member', source: 'idp' },
+      })),
+      ...teams.removed.map((teamId) => ({
+        action: 'team.member_removed',
+        target: { type: 'team', id: teamId },
+        details: { user_id: userId, source: 'idp' },
+      })),
+      ...(role
+        ? [{ action: 'user.updated', target, before: { role: role.before }, after: { role: role.after } }]
+        : []),
+    ]);
     return { userId, created, teamIds, admin };
   });
 }

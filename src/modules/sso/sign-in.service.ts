@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config.ts';
 import type { DB } from '../../db/schema.ts';
+import { recordAudit, type AuditContext } from '../../events/audit.ts';
 import { OidcError, type OidcRelyingParty } from '../../integrations/oidc/oidc-client.ts';
 import { sha256Hex } from '../../lib/secrets.ts';
 import { openSession, type LoginResult } from '../auth/auth.service.ts';
@@ -56,6 +57,29 @@ export async function finishSignIn(
   relyingParty: OidcRelyingParty,
   callbackUrl: URL,
   cookieState: string | undefined,
+  audit: AuditContext,
+): Promise<CallbackOutcome> {
+  const outcome = await finishVerifiedSignIn(db, config, relyingParty, callbackUrl, cookieState, audit);
+  if (!outcome.ok) {
+    // A refused sign-in commits nothing else: its record is a transaction of its own.
+    await db.transaction().execute((trx) =>
+      recordAudit(trx, audit, {
+        action: 'auth.sign_in_failed',
+        target: null,
+        details: { method: 'sso', issuer: relyingParty.settings.issuer, reason: outcome.failure },
+      }),
+    );
+  }
+  return outcome;
+}
+
+async function finishVerifiedSignIn(
+  db: Kysely<DB>,
+  config: Config,
+  relyingParty: OidcRelyingParty,
+  callbackUrl: URL,
+  cookieState: string | undefined,
+  audit: AuditContext,
 ): Promise<CallbackOutcome> {
   const state = callbackUrl.searchParams.get('state');
   if (!state || !cookieState || state !== cookieState) {
@@ -75,8 +99,17 @@ export async function finishSignIn(
       nonce: pending.nonce,
       codeVerifier: pending.code_verifier,
     });
-    const outcome = await resolveSignIn(db, relyingParty.settings, verified);
-    const session = await openSession(db, outcome.userId, config.sessionTtlHours);
+    const outcome = await resolveSignIn(db, relyingParty.settings, verified, audit);
+    const user = await db
+      .selectFrom('users')
+      .select('email')
+      .where('id', '=', outcome.userId)
+      .executeTakeFirstOrThrow();
+    const session = await openSession(db, outcome.userId, config.sessionTtlHours, {
+      audit: { ...audit, actor: { type: 'user', id: String(outcome.userId), label: user.email } },
+      label: user.email,
+      details: { method: 'sso', issuer: verified.issuer },
+    });
     return { ok: true, session, returnTo: pending.return_to, userId: outcome.userId };
   } catch (error) {
     if (error instanceof OidcError) return { ok: false, failure: error.failure, logDetail: error.logDetail };

@@ -115,7 +115,14 @@ export function ssoRoutes(app: App, { db, config }: AppContext): void {
       const rp = requireRelyingParty();
       const callbackUrl = new URL(rp.settings.redirectUri);
       callbackUrl.search = new URL(request.url, 'http://callback.invalid').search;
-      const outcome = await finishSignIn(db, config, rp, callbackUrl, request.cookies[STATE_COOKIE]);
+      const outcome = await finishSignIn(
+        db,
+        config,
+        rp,
+        callbackUrl,
+        request.cookies[STATE_COOKIE],
+        request.audit,
+      );
       reply.clearCookie(STATE_COOKIE, { path: STATE_COOKIE_PATH });
       if (!outcome.ok) {
         // The failure word and the library's error code only: never the code, tokens or claims.
@@ -195,7 +202,8 @@ export function ssoRoutes(app: App, { db, config }: AppContext): void {
         response: { 201: GroupMappingSchema },
       },
     },
-    async (request, reply) => reply.status(201).send(await createGroupMapping(db, request.body)),
+    async (request, reply) =>
+      reply.status(201).send(await createGroupMapping(db, request.body, request.audit)),
   );
 
   app.delete(
@@ -211,7 +219,10 @@ export function ssoRoutes(app: App, { db, config }: AppContext): void {
         response: { 200: DeletedSchema },
       },
     },
-    async (request) => ({ id: await deleteGroupMapping(db, request.params.id), deleted: true }),
+    async (request) => ({
+      id: await deleteGroupMapping(db, request.params.id, request.audit),
+      deleted: true,
+    }),
   );
 
   app.get(

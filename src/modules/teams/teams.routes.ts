@@ -19,7 +19,7 @@ export function teamRoutes(app: App, { db }: AppContext): void {
         response: { 201: TeamSchema },
       },
     },
-    async (request, reply) => reply.status(201).send(await createTeam(db, request.body.name)),
+    async (request, reply) => reply.status(201).send(await createTeam(db, request.body.name, request.audit)),
   );
 
   app.get(
@@ -69,7 +69,7 @@ export function teamRoutes(app: App, { db }: AppContext): void {
       },
     },
     async (request, reply) =>
-      reply.status(201).send(await addTeamMember(db, request.params.id, request.body)),
+      reply.status(201).send(await addTeamMember(db, request.params.id, request.body, request.audit)),
   );
 
   app.delete(
@@ -85,7 +85,7 @@ export function teamRoutes(app: App, { db }: AppContext): void {
       },
     },
     async (request, reply) => {
-      await removeTeamMember(db, request.params.id, request.params.userId);
+      await removeTeamMember(db, request.params.id, request.params.userId, request.audit);
       return reply.status(204).send();
     },
   );

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { parseId } from '../../access/access.ts';
 import { isAdmin, type UserPrincipal } from '../../access/principal.ts';
 import type { DB } from '../../db/schema.ts';
+import { recordAudit, type AuditContext } from '../../events/audit.ts';
 import { badRequest, conflict, notFound } from '../../errors.ts';
 import { iso } from '../../http/schemas.ts';
 
@@ -41,10 +42,18 @@ async function presentTeams(
   }));
 }
 
-export async function createTeam(db: Kysely<DB>, name: string) {
+export async function createTeam(db: Kysely<DB>, name: string, audit: AuditContext) {
   const exists = await db.selectFrom('teams').select('id').where('name', '=', name).executeTakeFirst();
   if (exists) throw conflict('team_name_taken', `A team named "${name}" already exists`);
-  const row = await db.insertInto('teams').values({ name }).returningAll().executeTakeFirstOrThrow();
+  const row = await db.transaction().execute(async (trx) => {
+    const inserted = await trx.insertInto('teams').values({ name }).returningAll().executeTakeFirstOrThrow();
+    await recordAudit(trx, audit, {
+      action: 'team.created',
+      target: { type: 'team', id: inserted.id, label: inserted.name },
+      after: { name: inserted.name },
+    });
+    return inserted;
+  });
   const [team] = await presentTeams(db, [row]);
   if (!team) throw new Error('a created team must present');
   return team;
@@ -91,6 +100,7 @@ export async function addTeamMember(
     userId?: number | string | undefined;
     role?: string | undefined;
   },
+  audit: AuditContext,
 ) {
   const userId = userIdFrom(body);
   const teamId = parseId(teamIdParam);
@@ -101,13 +111,20 @@ export async function addTeamMember(
   if (!team) throw notFound('Team');
   const user = await db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst();
   if (!user) throw notFound('User');
-  const inserted = await db
-    .insertInto('team_members')
-    .values({ team_id: team.id, user_id: userId, role: body.role ?? 'member' })
-    .onConflict((oc) => oc.doNothing())
-    .returningAll()
-    .executeTakeFirst();
-  if (!inserted) throw conflict('already_member', `User ${userId} is already a member of team ${team.id}`);
+  await db.transaction().execute(async (trx) => {
+    const inserted = await trx
+      .insertInto('team_members')
+      .values({ team_id: team.id, user_id: userId, role: body.role ?? 'member' })
+      .onConflict((oc) => oc.doNothing())
+      .returningAll()
+      .executeTakeFirst();
+    if (!inserted) throw conflict('already_member', `User ${userId} is already a member of team ${team.id}`);
+    await recordAudit(trx, audit, {
+      action: 'team.member_added',
+      target: { type: 'team', id: team.id },
+      details: { user_id: userId, role: inserted.role, source: 'manual' },
+    });
+  });
   const member = (await membersOf(db, [team.id])).find((candidate) => candidate.user_id === userId);
   if (!member) throw new Error('an added member must be listed');
   return member;
@@ -117,20 +134,26 @@ export async function removeTeamMember(
   db: Kysely<DB>,
   teamIdParam: string,
   userIdParam: string,
+  audit: AuditContext,
 ): Promise<void> {
   const teamId = parseId(teamIdParam);
   const userId = parseId(userIdParam);
   if (teamId === null) throw notFound('Team');
   const team = await db.selectFrom('teams').select('id').where('id', '=', teamId).executeTakeFirst();
   if (!team) throw notFound('Team');
-  const removed =
-    userId === null
-      ? undefined
-      : await db
-          .deleteFrom('team_members')
-          .where('team_id', '=', teamId)
-          .where('user_id', '=', userId)
-          .returning('user_id')
-          .executeTakeFirst();
-  if (!removed) throw notFound('Team member');
+  if (userId === null) throw notFound('Team member');
+  await db.transaction().execute(async (trx) => {
+    const removed = await trx
+      .deleteFrom('team_members')
+      .where('team_id', '=', teamId)
+      .where('user_id', '=', userId)
+      .returning(['user_id', 'role', 'source'])
+      .executeTakeFirst();
+    if (!removed) throw notFound('Team member');
+    await recordAudit(trx, audit, {
+      action: 'team.member_removed',
+      target: { type: 'team', id: teamId },
+      details: { user_id: userId, role: removed.role, source: removed.source },
+    });
+  });
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
+import { systemAuditContext } from '../../events/audit.ts';
 import { createUser } from './users.service.ts';
 
 export interface BootstrapResult {
@@ -17,11 +18,15 @@ export async function bootstrapAdmin(
   const existing = await db.selectFrom('users').select('id').limit(1).executeTakeFirst();
   if (existing) return null;
   const generatedPassword = admin.password ? null : randomBytes(18).toString('base64url');
-  await createUser(db, {
-    email: admin.email,
-    name: 'Administrator',
-    password: admin.password ?? generatedPassword ?? '',
-    role: 'admin',
-  });
+  await createUser(
+    db,
+    {
+      email: admin.email,
+      name: 'Administrator',
+      password: admin.password ?? generatedPassword ?? '',
+      role: 'admin',
+    },
+    systemAuditContext('first start'),
+  );
   return { email: admin.email, generatedPassword };
 }

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { parseId } from '../../access/access.ts';
 import type { UserPrincipal } from '../../access/principal.ts';
 import type { DB } from '../../db/schema.ts';
+import { recordAudit, type AuditContext } from '../../events/audit.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { normalizeEmail } from './email.ts';
 import type { ChangePasswordInput, PasswordChanged, ResetPasswordInput } from './users.schema.ts';
@@ -17,6 +18,8 @@ async function storePassword(
   db: Kysely<DB>,
   userId: number,
   password: string,
+  audit: AuditContext,
+  action: 'user.password_changed' | 'user.password_reset',
   keepSessionId?: string,
   revokeApiKeys = false,
 ): Promise<PasswordChanged> {
@@ -26,7 +29,7 @@ async function storePassword(
       .updateTable('users')
       .set({ password_hash: passwordHash, updated_at: new Date() })
       .where('id', '=', userId)
-      .returning('id')
+      .returning(['id', 'email'])
       .executeTakeFirst();
     if (!row) throw notFound('User');
     let revoke = trx.deleteFrom('sessions').where('user_id', '=', userId);
@@ -41,11 +44,18 @@ async function storePassword(
           .where('revoked_at', 'is', null)
           .executeTakeFirst()
       : undefined;
-    return {
+    const result = {
       id: row.id,
       sessions_revoked: Number(revoked.numDeletedRows),
       api_keys_revoked: Number(keys?.numUpdatedRows ?? 0),
     };
+    // Never the password or its hash: that it changed, and what ended with it.
+    await recordAudit(trx, audit, {
+      action,
+      target: { type: 'user', id: row.id, label: row.email },
+      details: { sessions_ended: result.sessions_revoked, api_keys_revoked: result.api_keys_revoked },
+    });
+    return result;
   });
 }
 
@@ -57,6 +67,7 @@ export async function changeOwnPassword(
   db: Kysely<DB>,
   user: UserPrincipal,
   input: ChangePasswordInput,
+  audit: AuditContext,
 ): Promise<PasswordChanged> {
   const current = input.current_password;
   const next = input.new_password;
@@ -72,7 +83,15 @@ export async function changeOwnPassword(
       { path: 'body.current_password', message: 'is not correct' },
     ]);
   }
-  return storePassword(db, user.id, next, user.sessionId, input.revoke_api_keys);
+  return storePassword(
+    db,
+    user.id,
+    next,
+    audit,
+    'user.password_changed',
+    user.sessionId,
+    input.revoke_api_keys,
+  );
 }
 
 /** An admin sets a user's password; all of that user's sessions end (but the admin's own). */
@@ -81,10 +100,19 @@ export async function resetPassword(
   admin: UserPrincipal,
   idParam: string,
   input: ResetPasswordInput,
+  audit: AuditContext,
 ): Promise<PasswordChanged> {
   const id = parseId(idParam);
   if (id === null) throw notFound('User');
-  return storePassword(db, id, input.new_password, admin.sessionId, input.revoke_api_keys);
+  return storePassword(
+    db,
+    id,
+    input.new_password,
+    audit,
+    'user.password_reset',
+    admin.sessionId,
+    input.revoke_api_keys,
+  );
 }
 
 /** `scanhub users set-password`: sets the password of the user with this email. */
@@ -92,6 +120,7 @@ export async function setPasswordByEmail(
   db: Kysely<DB>,
   email: string,
   password: string,
+  audit: AuditContext,
 ): Promise<PasswordChanged & { email: string }> {
   const normalized = normalizeEmail(email);
   const row = await db
@@ -100,5 +129,5 @@ export async function setPasswordByEmail(
     .where((eb) => eb(eb.fn('lower', ['email']), '=', normalized))
     .executeTakeFirst();
   if (!row) throw notFound(`User ${normalized}`);
-  return { ...(await storePassword(db, row.id, password)), email: normalized };
+  return { ...(await storePassword(db, row.id, password, audit, 'user.password_reset')), email: normalized };
 }

@@ -27,7 +27,7 @@ export function userRoutes(app: App, { db }: AppContext): void {
         response: { 201: UserSchema },
       },
     },
-    async (request, reply) => reply.status(201).send(await createUser(db, request.body)),
+    async (request, reply) => reply.status(201).send(await createUser(db, request.body, request.audit)),
   );
 
   app.get(
@@ -76,7 +76,7 @@ export function userRoutes(app: App, { db }: AppContext): void {
         response: { 200: UserSchema },
       },
     },
-    async (request) => updateUser(db, currentUser(request), request.params.id, request.body),
+    async (request) => updateUser(db, currentUser(request), request.params.id, request.body, request.audit),
   );
 
   app.post(
@@ -94,6 +94,7 @@ export function userRoutes(app: App, { db }: AppContext): void {
         response: { 200: PasswordChangedSchema },
       },
     },
-    async (request) => resetPassword(db, currentUser(request), request.params.id, request.body),
+    async (request) =>
+      resetPassword(db, currentUser(request), request.params.id, request.body, request.audit),
   );
 }

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { parseId } from '../../access/access.ts';
 import { isAdmin, type UserPrincipal } from '../../access/principal.ts';
 import type { DB } from '../../db/schema.ts';
+import { recordAudit, type AuditContext } from '../../events/audit.ts';
 import { conflict, forbidden, notFound } from '../../errors.ts';
 import { normalizeEmail } from './email.ts';
 import { presentUser } from './users.presenter.ts';
@@ -23,20 +24,32 @@ async function assertEmailFree(db: Kysely<DB>, email: string, exceptId?: number)
 }
 
 /** Creates a user; 409 `email_taken` when the address (normalized) is in use. */
-export async function createUser(db: Kysely<DB>, input: CreateUserInput): Promise<UserRecord> {
+export async function createUser(
+  db: Kysely<DB>,
+  input: CreateUserInput,
+  audit: AuditContext,
+): Promise<UserRecord> {
   const email = normalizeEmail(input.email);
   await assertEmailFree(db, email);
-  const row = await db
-    .insertInto('users')
-    .values({
-      email,
-      name: input.name ?? email.split('@')[0] ?? email,
-      password_hash: await hashPassword(input.password),
-      role: input.role ?? 'member',
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  return presentUser(row);
+  const passwordHash = await hashPassword(input.password);
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .insertInto('users')
+      .values({
+        email,
+        name: input.name ?? email.split('@')[0] ?? email,
+        password_hash: passwordHash,
+        role: input.role ?? 'member',
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await recordAudit(trx, audit, {
+      action: 'user.created',
+      target: { type: 'user', id: row.id, label: row.email },
+      after: { email: row.email, name: row.name, role: row.role, disabled: row.disabled },
+    });
+    return presentUser(row);
+  });
 }
 
 export async function listUsers(db: Kysely<DB>): Promise<UserRecord[]> {
@@ -64,6 +77,7 @@ export async function updateUser(
   viewer: UserPrincipal,
   idParam: string,
   input: UpdateUserInput,
+  audit: AuditContext,
 ): Promise<UserRecord> {
   const id = parseId(idParam);
   if (id === null || (!isAdmin(viewer) && id !== viewer.id)) throw notFound('User');
@@ -107,6 +121,20 @@ export async function updateUser(
       .returningAll()
       .executeTakeFirstOrThrow();
     if (input.disabled) await trx.deleteFrom('sessions').where('user_id', '=', id).execute();
+    const pick = (user: typeof row) => ({
+      email: user.email,
+      name: user.name,
+      role: user.role,
+      disabled: user.disabled,
+    });
+    if (JSON.stringify(pick(current)) !== JSON.stringify(pick(row))) {
+      await recordAudit(trx, audit, {
+        action: 'user.updated',
+        target: { type: 'user', id: row.id, label: row.email },
+        before: pick(current),
+        after: pick(row),
+      });
+    }
     return presentUser(row);
   });
 }

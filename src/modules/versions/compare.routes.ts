@@ -16,6 +16,8 @@ export const ComparedFindingSchema = Type.Object({
   fingerprint: Type.String(),
   title: Type.String(),
   severity: SeveritySchema,
+  /** `security` or `quality` (a code-quality result). */
+  concern: Type.Enum(['security', 'quality']),
   status: FindingStatusSchema,
   rule_id: Nullable(Type.String()),
   file_path: Nullable(Type.String()),

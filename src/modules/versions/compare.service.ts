@@ -1,3 +1,4 @@
+import type { Concern } from '../../domain/findings/concern.ts';
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { ResolvedApplication } from '../../access/resources.ts';
 import type { DB, FindingStatus, SeverityName } from '../../db/schema.ts';
@@ -13,6 +14,7 @@ export interface ComparedFinding {
   fingerprint: string;
   title: string;
   severity: SeverityName;
+  concern: Concern;
   status: FindingStatus;
   rule_id: string | null;
   file_path: string | null;
@@ -74,6 +76,7 @@ export async function compareVersions(
       'f.fingerprint',
       'f.title',
       'f.severity',
+      'f.concern',
       'f.status',
       'f.rule_id',
       'f.file_path',

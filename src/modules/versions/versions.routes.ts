@@ -115,7 +115,7 @@ export function versionRoutes(app: App, { db }: AppContext): void {
       },
     },
     async (request, reply) => {
-      await deleteVersion(db, resourceOf(request, 'version'));
+      await deleteVersion(db, resourceOf(request, 'version'), request.audit);
       return reply.status(204).send();
     },
   );

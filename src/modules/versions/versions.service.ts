@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { InApplication, ResolvedApplication, VersionRow } from '../../access/resources.ts';
 import type { DB } from '../../db/schema.ts';
+import { recordAudit, type AuditContext } from '../../events/audit.ts';
 import { conflict } from '../../errors.ts';
 import { presentVersion } from './versions.presenter.ts';
 import { unsetDefaultVersion } from './versions.repository.ts';
@@ -78,14 +79,28 @@ export async function updateVersion(
 }
 
 /** Deletes a version and what belongs to it; the default version → 409 until another is default. */
-export async function deleteVersion(db: Kysely<DB>, { record: version }: InApplication<VersionRow>) {
+/** Deleting a version deletes its findings and scans: who did it, and what it removed, is kept. */
+export async function deleteVersion(
+  db: Kysely<DB>,
+  { record: version }: InApplication<VersionRow>,
+  audit: AuditContext,
+) {
   if (version.is_default) {
     throw conflict(
       'default_version',
       'The default version cannot be deleted; make another version the default first',
     );
   }
-  await db.deleteFrom('application_versions').where('id', '=', version.id).execute();
+  const counts = await versionContentCounts(db, version.id);
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('application_versions').where('id', '=', version.id).execute();
+    await recordAudit(trx, audit, {
+      action: 'version.deleted',
+      target: { type: 'version', id: version.id, label: version.name },
+      applicationId: version.application_id,
+      details: { ...counts },
+    });
+  });
 }
 
 /** How many findings and scans belong to a version (what deleting it removes). */

@@ -15,7 +15,14 @@ import {
   WebhookParams,
   WebhookSchema,
 } from './webhooks.schema.ts';
-import { createWebhook, deleteWebhook, getWebhook, listWebhooks, updateWebhook } from './webhooks.service.ts';
+import {
+  createWebhook,
+  deleteWebhook,
+  getWebhook,
+  listWebhooks,
+  requireAuditReaderOfDeliveries,
+  updateWebhook,
+} from './webhooks.service.ts';
 
 const tags = ['webhooks'];
 
@@ -62,6 +69,7 @@ export function webhookRoutes(app: App, { db, secrets, jobs }: AppContext): void
             currentUser(request),
             resourceOf(request, 'application'),
             request.body,
+            request.audit,
           ),
         ),
   );
@@ -97,7 +105,15 @@ export function webhookRoutes(app: App, { db, secrets, jobs }: AppContext): void
         response: { 200: WebhookSchema },
       },
     },
-    async (request) => updateWebhook(db, secrets, resourceOf(request, 'webhook'), request.body),
+    async (request) =>
+      updateWebhook(
+        db,
+        secrets,
+        currentUser(request),
+        resourceOf(request, 'webhook'),
+        request.body,
+        request.audit,
+      ),
   );
 
   app.delete(
@@ -113,7 +129,7 @@ export function webhookRoutes(app: App, { db, secrets, jobs }: AppContext): void
       },
     },
     async (request, reply) => {
-      await deleteWebhook(db, resourceOf(request, 'webhook'));
+      await deleteWebhook(db, currentUser(request), resourceOf(request, 'webhook'), request.audit);
       return reply.status(204).send();
     },
   );
@@ -133,7 +149,11 @@ export function webhookRoutes(app: App, { db, secrets, jobs }: AppContext): void
         response: { 200: Type.Array(DeliverySchema) },
       },
     },
-    async (request) => listDeliveries(db, resourceOf(request, 'webhook'), request.query),
+    async (request) => {
+      const webhook = resourceOf(request, 'webhook');
+      await requireAuditReaderOfDeliveries(db, currentUser(request), webhook.record);
+      return listDeliveries(db, webhook, request.query);
+    },
   );
 
   app.get(
@@ -149,7 +169,11 @@ export function webhookRoutes(app: App, { db, secrets, jobs }: AppContext): void
         response: { 200: DeliveryDetailSchema },
       },
     },
-    async (request) => getDelivery(db, resourceOf(request, 'webhook'), parseId(request.params.deliveryId)),
+    async (request) => {
+      const webhook = resourceOf(request, 'webhook');
+      await requireAuditReaderOfDeliveries(db, currentUser(request), webhook.record);
+      return getDelivery(db, webhook, parseId(request.params.deliveryId));
+    },
   );
 
   app.post(
@@ -165,10 +189,11 @@ export function webhookRoutes(app: App, { db, secrets, jobs }: AppContext): void
         response: { 202: DeliverySchema },
       },
     },
-    async (request, reply) =>
-      reply
-        .status(202)
-        .send(await redeliver(db, jobs, resourceOf(request, 'webhook'), parseId(request.params.deliveryId))),
+    async (request, reply) => {
+      const webhook = resourceOf(request, 'webhook');
+      await requireAuditReaderOfDeliveries(db, currentUser(request), webhook.record);
+      return reply.status(202).send(await redeliver(db, jobs, webhook, parseId(request.params.deliveryId)));
+    },
   );
 
   app.post(

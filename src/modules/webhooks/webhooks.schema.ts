@@ -3,11 +3,18 @@ import { BodyObject, Nullable, NullableTimestamp, Timestamp } from '../../http/s
 
 const EventName = Type.String({ minLength: 1, maxLength: 64 });
 
-/** One name, a comma-separated list or `*` (the spec's form), or an array of names (the earlier one). */
-const EventsField = Type.Union([
-  Type.String({ minLength: 1, maxLength: 512 }),
-  Type.Array(EventName, { minItems: 1, maxItems: 16 }),
-]);
+/**
+ * One name, a comma-separated list or `*` (the spec's form), or an array of names (the earlier one).
+ * `audit.*` streams the whole audit trail (one delivery per audit event, for a SIEM); it needs the
+ * `audit.read` permission and is not part of `*`.
+ */
+const EventsField = Type.Union(
+  [Type.String({ minLength: 1, maxLength: 512 }), Type.Array(EventName, { minItems: 1, maxItems: 16 })],
+  {
+    description:
+      'Events: a name, a comma list, `*`, or an array. `audit.*` streams every audit event of the instance (needs `audit.read`; not part of `*`).',
+  },
+);
 
 const Url = Type.String({ minLength: 1, maxLength: 2048, description: 'http or https callback URL' });
 const Secret = Type.String({

@@ -156,6 +156,10 @@ async function messagesOf(
   limit: number,
 ): Promise<{ list: Message[]; cursor: number | null }> {
   const extra = event.data ?? {};
+  if (event.type.startsWith('acceptance.')) {
+    // About an acceptance, not a finding: the event's data is the acceptance as the API shows it.
+    return { list: [{ findingId: null, data: extra }], cursor: null };
+  }
   if (event.type === 'scan.completed') {
     const scan =
       event.scan_id === null
@@ -167,7 +171,13 @@ async function messagesOf(
     };
   }
   const change =
-    event.type === 'finding.status_changed' || event.type === 'finding.reassigned' ? { change: extra } : {};
+    event.type === 'finding.status_changed' || event.type === 'finding.reassigned'
+      ? { change: extra }
+      : event.type === 'finding.sla_breached'
+        ? { sla: extra }
+        : event.type === 'finding.kev_listed' || event.type === 'finding.epss_changed'
+          ? { enrichment: extra }
+          : {};
   const policy = event.policy_id !== null ? { policy: { id: event.policy_id } } : {};
   const { ids, cursor } = await findingIdsOf(trx, event, limit);
   const rows = await findingsByIds(trx, ids);

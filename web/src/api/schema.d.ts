@@ -1,5 +1,5 @@
 // Generated from the server's OpenAPI document by `npm run web:api`; do not edit.
-// test/web-api-types.test.ts fails when this file differs from what the script would write.
+// test/web/web-api-types.test.ts fails when this file differs from what the script would write.
 export interface paths {
     "/healthz": {
         parameters: {
@@ -602,8 +602,8 @@ export interface paths {
          */
         get: operations["getApplication"];
         /**
-         * Update name, slug, repository URL or asset criticality
-         * @description Changes the name, slug, repository URL or asset criticality. A criticality change re-scores the application's findings.
+         * Update name, slug, repository URL, asset criticality or group
+         * @description Changes the name, slug, repository URL or asset criticality, or moves the application to another group (`group_id`: write needed there too, the slug free in it). A criticality change re-scores the application's findings; a move recomputes their due dates (the new group's SLA chain) and evaluates its versions against the licence policies again.
          */
         put: operations["updateApplication"];
         post?: never;
@@ -1113,6 +1113,198 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/components": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find the applications and versions that ship a package
+         * @description Which applications, versions and branches ship a package: by `purl` (pkg:type/namespace/name, any version, or @version for one), `name` (with `ecosystem`) or `license` (an SPDX id); `range` keeps the versions in it, in the ecosystem’s own order. Each result has the component as the version lists it and the vulnerabilities scanhub holds on it. Only applications the caller may read. Results come grouped by application, then version (application id, version id, component id order), a page of `limit` at a time: `next_cursor`, given back as `cursor`, continues after the page (null on the last).
+         */
+        get: operations["searchComponents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{id}/versions/{versionId}/components": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Components of a version
+         * @description The components of a version (from SBOMs and dependency scanners), with their vulnerabilities.
+         */
+        get: operations["listVersionComponents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{id}/versions/{versionId}/sbom": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export a version’s SBOM (CycloneDX 1.6)
+         * @description The version as a CycloneDX 1.6 JSON SBOM: its components and the vulnerabilities scanhub holds on them, each with an analysis from its finding’s status (open → in_triage, confirmed → exploitable, false_positive, fixed → resolved).
+         */
+        get: operations["exportVersionSbom"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{id}/licenses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Licences of an application’s components
+         * @description The licences of an application’s components, per SPDX expression, with the versions that ship them.
+         */
+        get: operations["listApplicationLicenses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/scans/{id}/component-changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A scan’s component diff
+         * @description What the scan’s upload added to and removed from its scope’s components (`component.added`, `component.removed`).
+         */
+        get: operations["listScanComponentChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{id}/versions/{versionId}/vex": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export a version’s VEX (OpenVEX or CycloneDX)
+         * @description What scanhub states about the version’s vulnerabilities (findings with a CVE, and dependency findings), one statement per vulnerability and package URL, as OpenVEX 0.2.0 (`format=openvex`) or CycloneDX 1.6 VEX (`format=cyclonedx`). Accepted with a justification or impact statement → not_affected; false positive → not_affected (vulnerable_code_not_present); fixed → fixed; open and untriaged → under_investigation; confirmed or triaged → affected, with an action statement; an accepted risk without a justification → affected (will not fix, until its expiry). The same state gives the same document except its timestamp; the document id is derived from the content. OpenVEX needs at least one statement: 409 `nothing_to_state` otherwise.
+         */
+        get: operations["exportVersionVex"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{id}/vex": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a VEX document into an application
+         * @description Loads a VEX document (OpenVEX 0.2.0 or CycloneDX VEX, JSON, told apart by its content) into the application: each statement is matched to findings of any version by vulnerability id (name or alias, against CVEs and advisory ids) and package URL (against the package name and version; a statement naming no package URL speaks for the whole application). not_affected makes an acceptance (reason false_positive, the document’s justification, impact statement and author; pending under four-eyes), fixed a timeline entry, under_investigation and affected a comment. The answer lists what matched and what did not, and why. A malformed document is a 400 naming each JSON path, and changes nothing; the same document again (or its statements in another order) changes nothing.
+         */
+        post: operations["importApplicationVex"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/license-policies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Licence policies the caller can see
+         * @description Global licence policies and those owned by groups the caller can read.
+         */
+        get: operations["listLicensePolicies"];
+        put?: never;
+        /**
+         * Create a licence policy
+         * @description Creates a deny or allow list of SPDX licences (ids, ranges such as `GPL-2.0+`, `id WITH exception`, or `OR` of those), global (admins) or owned by a group the caller may write (it covers the group’s applications and its subgroups’). The versions it covers are evaluated in the background: components that break it raise `license` findings (scanner type `license-policy`).
+         */
+        post: operations["createLicensePolicy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/license-policies/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A licence policy
+         * @description A licence policy: its list, mode, severity and owner.
+         */
+        get: operations["getLicensePolicy"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a licence policy
+         * @description Deletes a licence policy; the versions it covered are evaluated again (the findings only it raised are fixed).
+         */
+        delete: operations["deleteLicensePolicy"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a licence policy
+         * @description Changes a licence policy; the versions it covers are evaluated again in the background (findings it no longer raises are fixed, new ones raised).
+         */
+        patch: operations["updateLicensePolicy"];
+        trace?: never;
+    };
     "/api/dashboard/stats": {
         parameters: {
             query?: never;
@@ -1145,6 +1337,166 @@ export interface paths {
          * @description New and fixed findings per UTC day over the last days (default 30), over the applications the caller may read, or one of them; every day is present.
          */
         get: operations["getDashboardTrend"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/metrics/open-over-time": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open findings by severity over time
+         * @description Open (`open` or `confirmed`) findings by severity at the end of each period (default weekly). Over the applications the caller may read: all of them, one application (`application_id`), or those of one group (`group_id`). Days are UTC; `from`..`to` (inclusive) is at most 731 days, `to` defaults to today and `from` to 89 days before it. Read from the daily posture snapshots. With `format=csv` or `Accept: text/csv`, the same figures as CSV.
+         */
+        get: operations["getMetricsOpenOverTime"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/metrics/new-vs-fixed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * New versus fixed findings per period
+         * @description Findings first seen, and findings fixed, within each period (default weekly). Over the applications the caller may read: all of them, one application (`application_id`), or those of one group (`group_id`). Days are UTC; `from`..`to` (inclusive) is at most 731 days, `to` defaults to today and `from` to 89 days before it. Read from the daily posture snapshots. With `format=csv` or `Accept: text/csv`, the same figures as CSV.
+         */
+        get: operations["getMetricsNewVersusFixed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/metrics/time-to-fix": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Mean and median time to fix by severity or scanner
+         * @description Days from first seen to fixed of the findings fixed in the range (or in each period with `interval`), by severity or scanner type. Over the applications the caller may read: all of them, one application (`application_id`), or those of one group (`group_id`). Days are UTC; `from`..`to` (inclusive) is at most 731 days, `to` defaults to today and `from` to 89 days before it. Read from the daily posture snapshots. With `format=csv` or `Accept: text/csv`, the same figures as CSV.
+         */
+        get: operations["getMetricsTimeToFix"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/metrics/sla": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * SLA compliance and findings past due
+         * @description Findings fixed on or before their due date ÷ fixed findings that had one, by severity and per period, and open findings now past due. Over the applications the caller may read: all of them, one application (`application_id`), or those of one group (`group_id`). Days are UTC; `from`..`to` (inclusive) is at most 731 days, `to` defaults to today and `from` to 89 days before it. Read from the daily posture snapshots. With `format=csv` or `Accept: text/csv`, the same figures as CSV.
+         */
+        get: operations["getMetricsSla"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/metrics/ageing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open findings by age
+         * @description Open findings by severity and days since first seen (0–7, 8–30, 31–90, over 90) at the end of `to`. Over the applications the caller may read: all of them, one application (`application_id`), or those of one group (`group_id`). Days are UTC; `from`..`to` (inclusive) is at most 731 days, `to` defaults to today and `from` to 89 days before it. Read from the daily posture snapshots. With `format=csv` or `Accept: text/csv`, the same figures as CSV.
+         */
+        get: operations["getMetricsAgeing"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/metrics/burndown": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Burndown of open findings
+         * @description Open findings at the start of the range and at the end of each period, with new and fixed ones since `from`. Over the applications the caller may read: all of them, one application (`application_id`), or those of one group (`group_id`). Days are UTC; `from`..`to` (inclusive) is at most 731 days, `to` defaults to today and `from` to 89 days before it. Read from the daily posture snapshots. With `format=csv` or `Accept: text/csv`, the same figures as CSV.
+         */
+        get: operations["getMetricsBurndown"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/metrics/top-applications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Applications with the most open risk or the most findings past due
+         * @description Up to `limit` (default 10) applications by open risk (`by=risk`) or by open findings past due (`by=breach`), at the end of `to`. Over the applications the caller may read: all of them, one application (`application_id`), or those of one group (`group_id`). Days are UTC; `from`..`to` (inclusive) is at most 731 days, `to` defaults to today and `from` to 89 days before it. Read from the daily posture snapshots. With `format=csv` or `Accept: text/csv`, the same figures as CSV.
+         */
+        get: operations["getMetricsTopApplications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{id}/posture": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open findings by severity per version of an application
+         * @description Open (`open` or `confirmed`) findings by severity of each version of the application, now. Its trend and SLA compliance are `/api/metrics/...?application_id=`.
+         */
+        get: operations["getApplicationPosture"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1401,6 +1753,278 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sla-configurations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * SLA configurations the caller can see
+         * @description Global SLA configurations (the default first) and those owned by groups the caller can read, with where each is assigned.
+         */
+        get: operations["listSlaConfigurations"];
+        put?: never;
+        /**
+         * Create an SLA configuration
+         * @description Creates an SLA configuration: days to fix per severity, each enforced or not. Owned by a group the caller may write (`owner_group_id`), or global (admins only).
+         */
+        post: operations["createSlaConfiguration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sla-configurations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An SLA configuration
+         * @description An SLA configuration with where it is assigned.
+         */
+        get: operations["getSlaConfiguration"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an SLA configuration
+         * @description Deletes an SLA configuration (not the default); where it was assigned, the group or application inherits again and its open findings follow.
+         */
+        delete: operations["deleteSlaConfiguration"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an SLA configuration
+         * @description Changes an SLA configuration; the open findings it governs get their SLA due dates recomputed in the same transaction (manual due dates stay).
+         */
+        patch: operations["updateSlaConfiguration"];
+        trace?: never;
+    };
+    "/api/groups/{id}/sla-configuration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The SLA configuration of a group
+         * @description The SLA configuration in force for the group: its own, else its nearest ancestor group’s (by path), else the default.
+         */
+        get: operations["getGroupSla"];
+        /**
+         * Assign an SLA configuration to a group
+         * @description Assigns an SLA configuration to the group (null: inherit again). Its applications and subgroups without one of their own inherit it; their open findings’ SLA due dates are recomputed at once.
+         */
+        put: operations["assignGroupSla"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/{id}/sla-configuration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The SLA configuration of an application
+         * @description The SLA configuration in force for the application: its own, else its group’s or the nearest ancestor group’s, else the default.
+         */
+        get: operations["getApplicationSla"];
+        /**
+         * Assign an SLA configuration to an application
+         * @description Assigns an SLA configuration to the application (null: inherit from its groups); its open findings’ SLA due dates are recomputed at once.
+         */
+        put: operations["assignApplicationSla"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/acceptances": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Acceptances the caller can see
+         * @description Acceptances of applications and groups the caller can read, newest first (at most 1,000). `status=expiring`: active ones ending within their notice days.
+         */
+        get: operations["listAcceptances"];
+        put?: never;
+        /**
+         * Accept a risk over findings or a rule, until an expiry
+         * @description Accepts findings named by `finding_ids`, or those a rule matches (`cve`, `rule_id`, `package`, optional `path_prefix`), in an application (`application_id`) or every application of a group (`group_id`). `accepted_risk` (the default reason) needs `expires_at`, within the settings’ maximum for the worst severity matched. Active at once (its findings become `false_positive` with the reason), or `pending` when the group asks for four-eyes approval. Findings that match later, in any version, are covered while it is active.
+         */
+        post: operations["createAcceptance"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/acceptances/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An acceptance
+         * @description An acceptance, with how many findings it covers now.
+         */
+        get: operations["getAcceptance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/acceptances/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a pending acceptance
+         * @description Four-eyes approval of a pending acceptance by someone with write access who is not its author (403 `four_eyes`); it covers its findings at once. A timeline entry on each finding it matches and `acceptance.approved`.
+         */
+        post: operations["approveAcceptance"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/acceptances/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a pending acceptance
+         * @description Rejects a pending acceptance; it changed no finding and never will. A timeline entry on each finding it matches and `acceptance.rejected`.
+         */
+        post: operations["rejectAcceptance"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/acceptances/{id}/extend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Extend an acceptance
+         * @description Moves the expiry of a pending or active acceptance later, within the settings’ maximum from now; `acceptance.extended`.
+         */
+        post: operations["extendAcceptance"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/acceptances/{id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke an acceptance
+         * @description Ends an acceptance now: its findings still reported are `open` again (SLA due date restarted), those no longer reported `fixed`; timeline `acceptance_revoked`, `finding.status_changed` and `acceptance.revoked`.
+         */
+        post: operations["revokeAcceptance"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/acceptance-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Global acceptance settings
+         * @description The global acceptance settings: four-eyes approval, maximum days per severity, notice days.
+         */
+        get: operations["getGlobalAcceptanceSettings"];
+        /**
+         * Set the global acceptance settings
+         * @description Sets the global acceptance settings (the fields given).
+         */
+        put: operations["putGlobalAcceptanceSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/groups/{id}/acceptance-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A group’s acceptance settings
+         * @description A group’s acceptance settings (null: the global value) and the values in force.
+         */
+        get: operations["getGroupAcceptanceSettings"];
+        /**
+         * Set a group’s acceptance settings
+         * @description Overrides the global acceptance settings for a group (the fields given; null: back to the global value).
+         */
+        put: operations["putGroupAcceptanceSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/applications/{id}/issue-tracker": {
         parameters: {
             query?: never;
@@ -1507,6 +2131,106 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/audit-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Audit events (admin, or permission audit.read)
+         * @description The audit trail: who did what, when, from where (sign-ins, users, teams, permissions, keys and tokens, uploads, triage, webhooks, policies, trackers, exports). Filters: actor, action (`user.*` for a family), target, application, time range. A page newest first with `next_cursor`; with `format=ndjson` or `format=csv` (or `Accept`), every matching event oldest first, streamed without a cap. Secrets are masked when written. Each event carries its chain hashes (`GET /api/audit-events/verify`).
+         */
+        get: operations["listAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audit-events/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Verify the audit chain (admin, or permission audit.read)
+         * @description Walks the audit chain from its anchor (the first row retention kept) to its head and reports the first broken link: a missing row, a row whose content no longer gives its hash, or one that does not chain to the row before. `scanhub audit verify` does the same at the server.
+         */
+        get: operations["verifyAuditChain"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/enrichment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import EPSS or KEV data (admin, or permission enrichment.import)
+         * @description Imports a FIRST EPSS CSV (`#model_version:…,score_date:…` header) or a CISA KEV catalog (JSON or CSV), plain or gzip, as one snapshot with its provenance; the format is told from the content. The same snapshot again merges (a file twice changes nothing; a file in pieces ends in the same state); a newer one replaces the data; an older one is refused (409 `stale_snapshot`) unless `force=true`. A malformed file is a 400 naming the line or field, and changes nothing. Findings are re-scored by a background job.
+         */
+        post: operations["importEnrichment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/enrichment/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * EPSS and KEV data: snapshots and age
+         * @description Each source's current snapshot (version, data date, rows, age in days; stale past 7 days), whether a fetch URL is configured, the settings, and how many readable findings are KEV-listed or carry EPSS.
+         */
+        get: operations["getEnrichmentStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/enrichment/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Enrichment settings (admin, or permission enrichment.import)
+         * @description `kev_due_dates`: a KEV due date earlier than the SLA's becomes the due date (on by default; turning it off restores SLA due dates). `epss_percentile_threshold`: the percentile whose crossing fires `finding.epss_changed` (default 0.9).
+         */
+        patch: operations["updateEnrichmentSettings"];
         trace?: never;
     };
     "/api/applications/{id}/access": {
@@ -1628,6 +2352,50 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/scim-tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List live SCIM tokens (never their values)
+         * @description The SCIM tokens not revoked: name, the first characters, last use. Admin only.
+         */
+        get: operations["listScimTokens"];
+        put?: never;
+        /**
+         * Make a SCIM provisioning token
+         * @description The bearer token an identity provider (Okta, Entra ID…) presents at `/scim/v2`. The token is in this answer only; scanhub keeps its SHA-256.
+         */
+        post: operations["createScimToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/scim-tokens/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a SCIM token at once
+         * @description The provider’s next SCIM request with this token is a 401. Admin only.
+         */
+        delete: operations["revokeScimToken"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1820,6 +2588,8 @@ export interface components {
             existing_findings_count: number;
             fixed_findings_count: number;
             reopened_findings_count: number;
+            components_added_count: number;
+            components_removed_count: number;
             branch: null | string;
             uploaded_by: null | number;
             uploaded_via: string;
@@ -1845,9 +2615,11 @@ export interface components {
              *     | `teams` | `create`, `update` |
              *     | `users` | `read` |
              *     | `permissions` | `read` |
+             *     | `audit` | `read` |
+             *     | `enrichment` | `import` |
              * @enum {unknown}
              */
-            action: "read" | "write" | "update" | "create";
+            action: "read" | "write" | "update" | "create" | "import";
             /** Format: date-time */
             created_at: string;
         };
@@ -1869,6 +2641,8 @@ export interface components {
             scanner: string;
             tool_version: null | string;
             kind: string;
+            /** @enum {unknown} */
+            concern: "security" | "quality";
             category: string;
             title: string;
             /** @enum {unknown} */
@@ -1897,8 +2671,23 @@ export interface components {
             cvss_vector: null | string;
             references: string[];
             fingerprint: string;
+            dismissal_reason: null | ("false_positive" | "accepted_risk" | "wont_fix" | "used_in_tests");
+            dismissal_comment: null | string;
+            acceptance_id: null | number;
             epss: null | number;
+            epss_percentile: null | number;
             in_kev: boolean;
+            kev: null | {
+                /** Format: date */
+                date_added: string;
+                /** Format: date */
+                due_date: string;
+                ransomware: boolean;
+            };
+            enrichment: {
+                epss_snapshot_id: null | number;
+                kev_snapshot_id: null | number;
+            };
             risk_score: number;
             /** @description round(100 × asset × (0.60·severity/10 + 0.30·exploitation + 0.10·age)) */
             risk: {
@@ -1909,10 +2698,18 @@ export interface components {
                 exploitation: number;
                 age: number;
                 asset: number;
+                /** @enum {unknown} */
+                exploitation_source: "kev" | "epss_snapshot" | "epss_report" | "no_epss" | "no_cve";
+                exploitation_explanation: string;
             };
             assignee_id: null | number;
             assignee: null | components["schemas"]["UserSummary"];
             due_date: string | null;
+            /** @enum {unknown} */
+            due_date_source: "sla" | "manual";
+            sla_days_remaining: null | number;
+            sla_breached: boolean;
+            sla_breached_at: string | null;
             reviewed_at: string | null;
             reviewed_by: null | number;
             /** Format: date-time */
@@ -2007,8 +2804,286 @@ export interface components {
             existing_findings_count: number;
             fixed_findings_count: number;
         };
+        /**
+         * ComponentSearchResult
+         * @description Results in application id, version id and component id order (grouped by application, then version)
+         */
+        ComponentSearchResult: {
+            results: {
+                application: {
+                    id: number;
+                    name: string;
+                    slug: string;
+                };
+                version: {
+                    id: number;
+                    name: string;
+                    branch: null | string;
+                    is_default: boolean;
+                };
+                component: {
+                    purl: string;
+                    ecosystem: string;
+                    namespace: null | string;
+                    name: string;
+                    version: null | string;
+                    licenses: null | string;
+                    scope: null | string;
+                    direct: null | boolean;
+                    tool_name: string;
+                    category: string;
+                };
+                vulnerabilities: {
+                    finding_id: number;
+                    rule_id: null | string;
+                    cve_ids: string[];
+                    title: string;
+                    severity: string;
+                    status: string;
+                    fixed_version: null | string;
+                }[];
+            }[];
+            /** @description More results follow: ask with `cursor` = `next_cursor` */
+            truncated: boolean;
+            next_cursor: null | string;
+        };
+        /** ApplicationLicense */
+        ApplicationLicense: {
+            license: null | string;
+            components: number;
+            versions: {
+                id: number;
+                name: string;
+                components: number;
+            }[];
+        };
+        /** ComponentChange */
+        ComponentChange: {
+            /** @enum {unknown} */
+            change: "added" | "removed";
+            purl: string;
+            name: string;
+            version: null | string;
+        };
+        /**
+         * VexDocument
+         * @description An OpenVEX 0.2.0 or CycloneDX VEX JSON document.
+         */
+        VexDocument: {
+            "@context"?: string;
+            "@id"?: string;
+            author?: string;
+            role?: string;
+            timestamp?: string;
+            last_updated?: string;
+            version?: number;
+            tooling?: string;
+            statements?: {
+                "@id"?: string;
+                version?: number;
+                vulnerability: {
+                    "@id"?: string;
+                    name: string;
+                    description?: string;
+                    aliases?: string[];
+                };
+                timestamp?: string;
+                last_updated?: string;
+                products?: {
+                    "@id"?: string;
+                    identifiers?: {
+                        purl?: string;
+                        cpe22?: string;
+                        cpe23?: string;
+                    };
+                    hashes?: {
+                        md5?: string;
+                        sha1?: string;
+                        "sha-256"?: string;
+                        "sha-384"?: string;
+                        "sha-512"?: string;
+                        "sha3-224"?: string;
+                        "sha3-256"?: string;
+                        "sha3-384"?: string;
+                        "sha3-512"?: string;
+                        "blake2s-256"?: string;
+                        "blake2b-256"?: string;
+                        "blake2b-512"?: string;
+                    };
+                    subcomponents?: {
+                        "@id"?: string;
+                        identifiers?: {
+                            purl?: string;
+                            cpe22?: string;
+                            cpe23?: string;
+                        };
+                        hashes?: {
+                            md5?: string;
+                            sha1?: string;
+                            "sha-256"?: string;
+                            "sha-384"?: string;
+                            "sha-512"?: string;
+                            "sha3-224"?: string;
+                            "sha3-256"?: string;
+                            "sha3-384"?: string;
+                            "sha3-512"?: string;
+                            "blake2s-256"?: string;
+                            "blake2b-256"?: string;
+                            "blake2b-512"?: string;
+                        };
+                    }[];
+                }[];
+                /** @enum {unknown} */
+                status: "not_affected" | "affected" | "fixed" | "under_investigation";
+                supplier?: string;
+                status_notes?: string;
+                /** @enum {unknown} */
+                justification?: "component_not_present" | "vulnerable_code_not_present" | "vulnerable_code_not_in_execute_path" | "vulnerable_code_cannot_be_controlled_by_adversary" | "inline_mitigations_already_exist";
+                impact_statement?: string;
+                action_statement?: string;
+                action_statement_timestamp?: string;
+            }[];
+            $schema?: string;
+            bomFormat?: string;
+            specVersion?: string;
+            serialNumber?: string;
+            metadata?: unknown;
+            components?: {
+                type?: string;
+                "bom-ref"?: string;
+                group?: string;
+                name?: string;
+                version?: string;
+                purl?: string;
+                "mime-type"?: unknown;
+                supplier?: unknown;
+                manufacturer?: unknown;
+                authors?: unknown;
+                author?: unknown;
+                publisher?: unknown;
+                description?: unknown;
+                scope?: unknown;
+                hashes?: unknown;
+                licenses?: unknown;
+                copyright?: unknown;
+                cpe?: unknown;
+                omniborId?: unknown;
+                swhid?: unknown;
+                swid?: unknown;
+                modified?: unknown;
+                pedigree?: unknown;
+                externalReferences?: unknown;
+                components?: unknown;
+                evidence?: unknown;
+                releaseNotes?: unknown;
+                modelCard?: unknown;
+                data?: unknown;
+                cryptoProperties?: unknown;
+                properties?: unknown;
+                tags?: unknown;
+                signature?: unknown;
+            }[];
+            vulnerabilities?: {
+                "bom-ref"?: string;
+                id?: string;
+                references?: {
+                    id: string;
+                    source?: unknown;
+                }[];
+                detail?: string;
+                analysis?: {
+                    /** @enum {unknown} */
+                    state?: "resolved" | "resolved_with_pedigree" | "exploitable" | "in_triage" | "false_positive" | "not_affected";
+                    /** @enum {unknown} */
+                    justification?: "code_not_present" | "code_not_reachable" | "requires_configuration" | "requires_dependency" | "requires_environment" | "protected_by_compiler" | "protected_at_runtime" | "protected_at_perimeter" | "protected_by_mitigating_control";
+                    response?: ("can_not_fix" | "will_not_fix" | "update" | "rollback" | "workaround_available")[];
+                    detail?: string;
+                    firstIssued?: string;
+                    lastUpdated?: string;
+                };
+                affects?: {
+                    ref: string;
+                    versions?: unknown;
+                }[];
+                source?: unknown;
+                ratings?: unknown;
+                cwes?: unknown;
+                description?: unknown;
+                recommendation?: unknown;
+                workaround?: unknown;
+                proofOfConcept?: unknown;
+                advisories?: unknown;
+                created?: unknown;
+                published?: unknown;
+                updated?: unknown;
+                rejected?: unknown;
+                credits?: unknown;
+                tools?: unknown;
+                properties?: unknown;
+            }[];
+            services?: unknown;
+            externalReferences?: unknown;
+            dependencies?: unknown;
+            compositions?: unknown;
+            annotations?: unknown;
+            formulation?: unknown;
+            declarations?: unknown;
+            definitions?: unknown;
+            properties?: unknown;
+            signature?: unknown;
+        };
+        /** VexImportReport */
+        VexImportReport: {
+            /** @enum {unknown} */
+            format: "openvex" | "cyclonedx";
+            document_id: null | string;
+            author: null | string;
+            statements: number;
+            matched: {
+                path: string;
+                vulnerability: string;
+                /** @enum {unknown} */
+                status: "not_affected" | "affected" | "fixed" | "under_investigation";
+                finding_ids: number[];
+                /** @enum {unknown} */
+                action: "acceptance_created" | "acceptance_exists" | "timeline_recorded" | "comment_added" | "already_recorded";
+                acceptance_ids: number[];
+                acceptance_status: null | string;
+            }[];
+            unmatched: {
+                path: string;
+                vulnerability: string;
+                /** @enum {unknown} */
+                status: "not_affected" | "affected" | "fixed" | "under_investigation";
+                reason: string;
+                detail: string;
+            }[];
+            changed: boolean;
+        };
+        /** LicensePolicy */
+        LicensePolicy: {
+            id: number;
+            name: string;
+            description: null | string;
+            owner_group_id: null | number;
+            /**
+             * @description `deny`: a component whose every alternative (its licence expression’s `OR`s) holds a listed licence breaks the policy; `allow`: one none of whose alternatives is wholly listed breaks it.
+             * @enum {unknown}
+             */
+            mode: "deny" | "allow";
+            licenses: string[];
+            /** @enum {unknown} */
+            severity: "critical" | "high" | "medium" | "low" | "info";
+            enabled: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
         /** DashboardStats */
         DashboardStats: {
+            /** @enum {unknown} */
+            concern: "security" | "quality" | "all";
             by_severity_status: {
                 critical: {
                     open: number;
@@ -2187,6 +3262,115 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        /** SlaConfiguration */
+        SlaConfiguration: {
+            id: number;
+            name: string;
+            description: null | string;
+            is_default: boolean;
+            owner_group_id: null | number;
+            severities: {
+                critical: {
+                    days: number;
+                    enforced: boolean;
+                };
+                high: {
+                    days: number;
+                    enforced: boolean;
+                };
+                medium: {
+                    days: number;
+                    enforced: boolean;
+                };
+                low: {
+                    days: number;
+                    enforced: boolean;
+                };
+                info: {
+                    days: number;
+                    enforced: boolean;
+                };
+            };
+            assigned_groups: {
+                id: number;
+                path: string;
+            }[];
+            assigned_applications: {
+                id: number;
+                name: string;
+            }[];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** SlaAssignment */
+        SlaAssignment: {
+            assigned_id: null | number;
+            effective: components["schemas"]["SlaConfiguration"];
+            /** @enum {unknown} */
+            inherited_from: "application" | "group" | "default";
+            group_path: null | string;
+            recomputed?: number;
+        };
+        /** Acceptance */
+        Acceptance: {
+            id: number;
+            group_id: number;
+            application_id: null | number;
+            /** @enum {unknown} */
+            status: "pending" | "active" | "rejected" | "revoked" | "expired";
+            /** @enum {unknown} */
+            reason: "false_positive" | "accepted_risk" | "wont_fix" | "used_in_tests";
+            justification: null | ("component_not_present" | "vulnerable_code_not_present" | "vulnerable_code_not_in_execute_path" | "vulnerable_code_cannot_be_controlled_by_adversary" | "inline_mitigations_already_exist");
+            impact_statement: null | string;
+            comment: null | string;
+            /** AcceptanceMatch */
+            match: {
+                finding_ids: number[];
+            } | {
+                cve: null | string;
+                rule_id: null | string;
+                package: null | string;
+                path_prefix: null | string;
+            };
+            expires_at: string | null;
+            owner_id: null | number;
+            created_by: null | number;
+            source: null | {
+                [key: string]: unknown;
+            };
+            decided_by: null | number;
+            decided_at: string | null;
+            decision_comment: null | string;
+            ended_by: null | number;
+            ended_at: string | null;
+            covered_findings?: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** AcceptanceMaxDays */
+        AcceptanceMaxDays: {
+            critical?: number;
+            high?: number;
+            medium?: number;
+            low?: number;
+            info?: number;
+        };
+        /** AcceptanceSettings */
+        AcceptanceSettings: {
+            group_id: null | number;
+            four_eyes: null | boolean;
+            max_days: components["schemas"]["AcceptanceMaxDays"];
+            expiring_notice_days: null | number;
+            effective: {
+                four_eyes: boolean;
+                max_days: components["schemas"]["AcceptanceMaxDays"];
+                expiring_notice_days: number;
+            };
+        };
         /** IssueTracker */
         IssueTracker: {
             id: number;
@@ -2222,6 +3406,60 @@ export interface components {
         ConnectionResult: {
             success: boolean;
             message: string;
+        };
+        /** AuditEvent */
+        AuditEvent: {
+            /** @description Position in the chain (consecutive) */
+            id: string;
+            /** Format: date-time */
+            occurred_at: string;
+            actor: {
+                type: string;
+                id: null | string;
+                label: null | string;
+            };
+            action: string;
+            target: {
+                type: null | string;
+                id: null | string;
+                label: null | string;
+            };
+            application_id: null | number;
+            request_id: null | string;
+            ip: null | string;
+            user_agent: null | string;
+            changes: null | {
+                [key: string]: unknown;
+            };
+            details: null | {
+                [key: string]: unknown;
+            };
+            prev_hash: string;
+            hash: string;
+        };
+        /** AuditEventPage */
+        AuditEventPage: {
+            items: components["schemas"]["AuditEvent"][];
+            next_cursor: null | string;
+        };
+        /** AuditChainReport */
+        AuditChainReport: {
+            ok: boolean;
+            checked: number;
+            anchor: {
+                id: string;
+                prev_hash: string;
+            };
+            head: {
+                id: string;
+                hash: string;
+            };
+            first_broken: null | {
+                id: string;
+                /** @enum {unknown} */
+                reason: "missing_rows" | "prev_hash_mismatch" | "hash_mismatch" | "head_mismatch";
+                detail: string;
+            };
         };
         /** AccessEntry */
         AccessEntry: {
@@ -2272,6 +3510,26 @@ export interface components {
         DirectoryTeamPage: {
             items: components["schemas"]["DirectoryTeam"][];
             pagination: components["schemas"]["DirectoryPagination"];
+        };
+        /** CreatedScimToken */
+        CreatedScimToken: {
+            id: number;
+            name: string;
+            prefix: string;
+            last_used_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @description The bearer token, shown only in this answer. */
+            token: string;
+        };
+        /** ScimToken */
+        ScimToken: {
+            id: number;
+            name: string;
+            prefix: string;
+            last_used_at: string | null;
+            /** Format: date-time */
+            created_at: string;
         };
         /**
          * Problem
@@ -3403,11 +4661,12 @@ export interface operations {
                     repository_url?: null | string;
                     /** @enum {unknown} */
                     asset_criticality?: "low" | "medium" | "high" | "critical";
+                    group_id?: number | string;
                 };
             };
         };
         responses: {
-            /** @description Update name, slug, repository URL or asset criticality */
+            /** @description Update name, slug, repository URL, asset criticality or group */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3510,6 +4769,8 @@ export interface operations {
                             /** @enum {unknown} */
                             severity: "critical" | "high" | "medium" | "low" | "info";
                             /** @enum {unknown} */
+                            concern: "security" | "quality";
+                            /** @enum {unknown} */
                             status: "open" | "confirmed" | "false_positive" | "fixed";
                             rule_id: null | string;
                             file_path: null | string;
@@ -3523,6 +4784,8 @@ export interface operations {
                             /** @enum {unknown} */
                             severity: "critical" | "high" | "medium" | "low" | "info";
                             /** @enum {unknown} */
+                            concern: "security" | "quality";
+                            /** @enum {unknown} */
                             status: "open" | "confirmed" | "false_positive" | "fixed";
                             rule_id: null | string;
                             file_path: null | string;
@@ -3535,6 +4798,8 @@ export interface operations {
                             title: string;
                             /** @enum {unknown} */
                             severity: "critical" | "high" | "medium" | "low" | "info";
+                            /** @enum {unknown} */
+                            concern: "security" | "quality";
                             /** @enum {unknown} */
                             status: "open" | "confirmed" | "false_positive" | "fixed";
                             rule_id: null | string;
@@ -3901,6 +5166,8 @@ export interface operations {
                      *     | `teams` | `create`, `update` |
                      *     | `users` | `read` |
                      *     | `permissions` | `read` |
+                     *     | `audit` | `read` |
+                     *     | `enrichment` | `import` |
                      */
                     resource: string;
                     /**
@@ -3913,9 +5180,11 @@ export interface operations {
                      *     | `teams` | `create`, `update` |
                      *     | `users` | `read` |
                      *     | `permissions` | `read` |
+                     *     | `audit` | `read` |
+                     *     | `enrichment` | `import` |
                      * @enum {unknown}
                      */
-                    action: "read" | "write" | "update" | "create";
+                    action: "read" | "write" | "update" | "create" | "import";
                 };
             };
         };
@@ -3958,6 +5227,8 @@ export interface operations {
                      *     | `teams` | `create`, `update` |
                      *     | `users` | `read` |
                      *     | `permissions` | `read` |
+                     *     | `audit` | `read` |
+                     *     | `enrichment` | `import` |
                      */
                     resource: string;
                     /**
@@ -3970,9 +5241,11 @@ export interface operations {
                      *     | `teams` | `create`, `update` |
                      *     | `users` | `read` |
                      *     | `permissions` | `read` |
+                     *     | `audit` | `read` |
+                     *     | `enrichment` | `import` |
                      * @enum {unknown}
                      */
-                    action: "read" | "write" | "update" | "create";
+                    action: "read" | "write" | "update" | "create" | "import";
                 };
             };
         };
@@ -4122,8 +5395,15 @@ export interface operations {
                 version?: string;
                 /** @description `me` (the caller), `none` (unassigned) or a user id */
                 assigned_to?: string;
+                /** @description false_positive|accepted_risk|wont_fix|used_in_tests|none (dismissed without a reason); comma-separated list allowed */
+                dismissal_reason?: string[];
+                acceptance_id?: number;
                 search?: string;
-                sort_by?: "severity" | "title" | "risk_score" | "created_at";
+                sla?: "breached" | "due_soon";
+                kev?: boolean;
+                concern?: "security" | "quality" | "all";
+                epss_min?: number;
+                sort_by?: "severity" | "title" | "risk_score" | "created_at" | "epss";
                 order?: "asc" | "desc";
                 page?: number;
                 per_page?: number;
@@ -4173,6 +5453,8 @@ export interface operations {
                     /** @enum {unknown} */
                     status?: "open" | "confirmed" | "false_positive" | "fixed";
                     assignee?: null | number;
+                    dismissal_reason?: null | ("false_positive" | "accepted_risk" | "wont_fix" | "used_in_tests");
+                    dismissal_comment?: null | string;
                 };
             };
         };
@@ -4257,6 +5539,7 @@ export interface operations {
                 severity?: string[];
                 /** @description open|confirmed|false_positive|fixed|closed (closed = fixed or false_positive); comma-separated list allowed */
                 status?: string[];
+                concern?: "security" | "quality" | "all";
                 limit?: number;
             };
             header?: never;
@@ -4297,6 +5580,8 @@ export interface operations {
                 "application/json": {
                     /** @enum {unknown} */
                     status: "open" | "confirmed" | "false_positive" | "fixed";
+                    dismissal_reason?: null | ("false_positive" | "accepted_risk" | "wont_fix" | "used_in_tests");
+                    dismissal_comment?: null | string;
                 };
             };
         };
@@ -4337,6 +5622,8 @@ export interface operations {
                 "application/json": {
                     /** @enum {unknown} */
                     status?: "open" | "confirmed" | "false_positive" | "fixed";
+                    dismissal_reason?: null | ("false_positive" | "accepted_risk" | "wont_fix" | "used_in_tests");
+                    dismissal_comment?: null | string;
                 };
             };
         };
@@ -4708,10 +5995,413 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
         };
     };
+    searchComponents: {
+        parameters: {
+            query: {
+                /** @description A package URL; without version: every version (filtered by `range`), with one: that version */
+                purl?: string;
+                /** @description Package name, any case */
+                name?: string;
+                /** @description Package URL type (npm, maven, pypi, ...) */
+                ecosystem?: string;
+                /** @description An SPDX licence id in the component’s expression */
+                license?: string;
+                /** @description Versions to keep: the ecosystem’s own syntax (npm/Cargo semver, PEP 440, RubyGems, Maven `[1.0,2.0)`) or vers constraints (`<2.17.0`, `>=2.0.0|<2.17.0`, `vers:maven/<2.17.0`) */
+                range?: string;
+                limit: number;
+                /** @description The page after the one whose `next_cursor` this is */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Results in application id, version id and component id order (grouped by application, then version) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComponentSearchResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listVersionComponents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                versionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Components of a version */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": ({
+                        purl: string;
+                        ecosystem: string;
+                        namespace: null | string;
+                        name: string;
+                        version: null | string;
+                        licenses: null | string;
+                        scope: null | string;
+                        direct: null | boolean;
+                        tool_name: string;
+                        category: string;
+                    } & {
+                        hashes: {
+                            [key: string]: string;
+                        };
+                        vulnerabilities: {
+                            finding_id: number;
+                            rule_id: null | string;
+                            cve_ids: string[];
+                            title: string;
+                            severity: string;
+                            status: string;
+                            fixed_version: null | string;
+                        }[];
+                    })[];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    exportVersionSbom: {
+        parameters: {
+            query: {
+                format: "cyclonedx";
+            };
+            header?: never;
+            path: {
+                id: string;
+                versionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description CycloneDX 1.6 JSON */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.cyclonedx+json": {
+                        /** @enum {string} */
+                        bomFormat: "CycloneDX";
+                        /** @enum {string} */
+                        specVersion: "1.6";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listApplicationLicenses: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Licences of an application’s components */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApplicationLicense"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listScanComponentChanges: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A scan’s component diff */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComponentChange"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    exportVersionVex: {
+        parameters: {
+            query: {
+                format: "openvex" | "cyclonedx";
+            };
+            header?: never;
+            path: {
+                id: string;
+                versionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OpenVEX 0.2.0 JSON or CycloneDX 1.6 JSON */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.openvex+json": {
+                        [key: string]: unknown;
+                    };
+                    "application/vnd.cyclonedx+json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    importApplicationVex: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description An OpenVEX 0.2.0 or CycloneDX VEX JSON document. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VexDocument"];
+            };
+        };
+        responses: {
+            /** @description Import a VEX document into an application */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VexImportReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listLicensePolicies: {
+        parameters: {
+            query?: {
+                owner_group_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Licence policies the caller can see */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LicensePolicy"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createLicensePolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    description?: null | string;
+                    owner_group_id?: null | number;
+                    /**
+                     * @description `deny`: a component whose every alternative (its licence expression’s `OR`s) holds a listed licence breaks the policy; `allow`: one none of whose alternatives is wholly listed breaks it.
+                     * @enum {unknown}
+                     */
+                    mode: "deny" | "allow";
+                    licenses: string[];
+                    /** @enum {unknown} */
+                    severity?: "critical" | "high" | "medium" | "low" | "info";
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Create a licence policy */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LicensePolicy"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getLicensePolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A licence policy */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LicensePolicy"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    deleteLicensePolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Delete a licence policy */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    updateLicensePolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    description?: null | string;
+                    /**
+                     * @description `deny`: a component whose every alternative (its licence expression’s `OR`s) holds a listed licence breaks the policy; `allow`: one none of whose alternatives is wholly listed breaks it.
+                     * @enum {unknown}
+                     */
+                    mode?: "deny" | "allow";
+                    licenses?: string[];
+                    /** @enum {unknown} */
+                    severity?: "critical" | "high" | "medium" | "low" | "info";
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Change a licence policy */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LicensePolicy"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
     getDashboardStats: {
         parameters: {
             query?: {
                 applicationId?: string;
+                concern?: "security" | "quality" | "all";
             };
             header?: never;
             path?: never;
@@ -4759,6 +6449,365 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
         };
     };
+    getMetricsOpenOverTime: {
+        parameters: {
+            query?: {
+                application_id?: string;
+                group_id?: string;
+                from?: string;
+                to?: string;
+                format?: "json" | "csv";
+                interval?: "day" | "week" | "month";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Open findings by severity over time */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        from: string;
+                        to: string;
+                        /** @enum {unknown} */
+                        interval: "day" | "week" | "month";
+                        points: {
+                            date: string;
+                            critical: number;
+                            high: number;
+                            medium: number;
+                            low: number;
+                            info: number;
+                            total: number;
+                        }[];
+                    };
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getMetricsNewVersusFixed: {
+        parameters: {
+            query?: {
+                application_id?: string;
+                group_id?: string;
+                from?: string;
+                to?: string;
+                format?: "json" | "csv";
+                interval?: "day" | "week" | "month";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description New versus fixed findings per period */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        from: string;
+                        to: string;
+                        /** @enum {unknown} */
+                        interval: "day" | "week" | "month";
+                        points: {
+                            period_start: string;
+                            period_end: string;
+                            new: number;
+                            fixed: number;
+                        }[];
+                    };
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getMetricsTimeToFix: {
+        parameters: {
+            query?: {
+                application_id?: string;
+                group_id?: string;
+                from?: string;
+                to?: string;
+                format?: "json" | "csv";
+                interval?: "day" | "week" | "month";
+                by?: "severity" | "scanner";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Mean and median time to fix by severity or scanner */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        from: string;
+                        to: string;
+                        interval: null | ("day" | "week" | "month");
+                        /** @enum {unknown} */
+                        by: "severity" | "scanner";
+                        rows: {
+                            period_start: string;
+                            period_end: string;
+                            key: string;
+                            fixed: number;
+                            mean_days: null | number;
+                            median_days: null | number;
+                        }[];
+                    };
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getMetricsSla: {
+        parameters: {
+            query?: {
+                application_id?: string;
+                group_id?: string;
+                from?: string;
+                to?: string;
+                format?: "json" | "csv";
+                interval?: "day" | "week" | "month";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description SLA compliance and findings past due */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        from: string;
+                        to: string;
+                        interval: null | ("day" | "week" | "month");
+                        as_of: null | string;
+                        fixed: number;
+                        sla_fixed: number;
+                        within_sla: number;
+                        compliance_percent: null | number;
+                        breached: number;
+                        by_severity: {
+                            severity: string;
+                            fixed: number;
+                            sla_fixed: number;
+                            within_sla: number;
+                            compliance_percent: null | number;
+                            breached: number;
+                        }[];
+                        periods: {
+                            period_start: string;
+                            period_end: string;
+                            fixed: number;
+                            sla_fixed: number;
+                            within_sla: number;
+                            compliance_percent: null | number;
+                        }[];
+                    };
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getMetricsAgeing: {
+        parameters: {
+            query?: {
+                application_id?: string;
+                group_id?: string;
+                from?: string;
+                to?: string;
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Open findings by age */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        from: string;
+                        to: string;
+                        as_of: null | string;
+                        rows: {
+                            severity: string;
+                            days_0_7: number;
+                            days_8_30: number;
+                            days_31_90: number;
+                            days_over_90: number;
+                        }[];
+                    };
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getMetricsBurndown: {
+        parameters: {
+            query?: {
+                application_id?: string;
+                group_id?: string;
+                from?: string;
+                to?: string;
+                format?: "json" | "csv";
+                interval?: "day" | "week" | "month";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Burndown of open findings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        from: string;
+                        to: string;
+                        /** @enum {unknown} */
+                        interval: "day" | "week" | "month";
+                        open_at_start: number;
+                        points: {
+                            date: string;
+                            open: number;
+                            new_cumulative: number;
+                            fixed_cumulative: number;
+                        }[];
+                    };
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getMetricsTopApplications: {
+        parameters: {
+            query?: {
+                application_id?: string;
+                group_id?: string;
+                from?: string;
+                to?: string;
+                format?: "json" | "csv";
+                by?: "risk" | "breach";
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Applications with the most open risk or the most findings past due */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        from: string;
+                        to: string;
+                        as_of: null | string;
+                        /** @enum {unknown} */
+                        by: "risk" | "breach";
+                        applications: {
+                            id: number;
+                            name: string;
+                            slug: string;
+                            group_id: number;
+                            open: number;
+                            risk: number;
+                            breached: number;
+                        }[];
+                    };
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getApplicationPosture: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Open findings by severity per version of an application */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        versions: {
+                            id: number;
+                            name: string;
+                            is_default: boolean;
+                            critical: number;
+                            high: number;
+                            medium: number;
+                            low: number;
+                            info: number;
+                            total: number;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
     listWebhooks: {
         parameters: {
             query?: never;
@@ -4800,6 +6849,7 @@ export interface operations {
                 "application/json": {
                     /** @description http or https callback URL */
                     url: string;
+                    /** @description Events: a name, a comma list, `*`, or an array. `audit.*` streams every audit event of the instance (needs `audit.read`; not part of `*`). */
                     events: string | string[];
                     secret?: null | string;
                     active?: boolean;
@@ -4892,6 +6942,7 @@ export interface operations {
                 "application/json": {
                     /** @description http or https callback URL */
                     url?: string;
+                    /** @description Events: a name, a comma list, `*`, or an array. `audit.*` streams every audit event of the instance (needs `audit.read`; not part of `*`). */
                     events?: string | string[];
                     secret?: null | string;
                     active?: boolean;
@@ -5079,7 +7130,7 @@ export interface operations {
                     conditions?: {
                         field: string;
                         op: string;
-                        value: (string | number) | (string | number)[];
+                        value: (string | number | boolean) | (string | number)[];
                     }[] | {
                         severity?: (string | number) | (string | number)[];
                         risk_score?: (string | number) | (string | number)[];
@@ -5090,6 +7141,11 @@ export interface operations {
                         scanner?: (string | number) | (string | number)[];
                         title?: (string | number) | (string | number)[];
                         rule_id?: (string | number) | (string | number)[];
+                        sla_breached?: (string | number) | (string | number)[];
+                        kev?: (string | number) | (string | number)[];
+                        epss?: (string | number) | (string | number)[];
+                        epss_percentile?: (string | number) | (string | number)[];
+                        concern?: (string | number) | (string | number)[];
                     };
                     actions?: {
                         type: string;
@@ -5143,7 +7199,7 @@ export interface operations {
                     conditions?: {
                         field: string;
                         op: string;
-                        value: (string | number) | (string | number)[];
+                        value: (string | number | boolean) | (string | number)[];
                     }[] | {
                         severity?: (string | number) | (string | number)[];
                         risk_score?: (string | number) | (string | number)[];
@@ -5154,6 +7210,11 @@ export interface operations {
                         scanner?: (string | number) | (string | number)[];
                         title?: (string | number) | (string | number)[];
                         rule_id?: (string | number) | (string | number)[];
+                        sla_breached?: (string | number) | (string | number)[];
+                        kev?: (string | number) | (string | number)[];
+                        epss?: (string | number) | (string | number)[];
+                        epss_percentile?: (string | number) | (string | number)[];
+                        concern?: (string | number) | (string | number)[];
                     };
                     actions?: {
                         type: string;
@@ -5235,7 +7296,7 @@ export interface operations {
                     conditions?: {
                         field: string;
                         op: string;
-                        value: (string | number) | (string | number)[];
+                        value: (string | number | boolean) | (string | number)[];
                     }[] | {
                         severity?: (string | number) | (string | number)[];
                         risk_score?: (string | number) | (string | number)[];
@@ -5246,6 +7307,11 @@ export interface operations {
                         scanner?: (string | number) | (string | number)[];
                         title?: (string | number) | (string | number)[];
                         rule_id?: (string | number) | (string | number)[];
+                        sla_breached?: (string | number) | (string | number)[];
+                        kev?: (string | number) | (string | number)[];
+                        epss?: (string | number) | (string | number)[];
+                        epss_percentile?: (string | number) | (string | number)[];
+                        concern?: (string | number) | (string | number)[];
                     };
                     actions?: {
                         type: string;
@@ -5322,7 +7388,7 @@ export interface operations {
                     conditions?: {
                         field: string;
                         op: string;
-                        value: (string | number) | (string | number)[];
+                        value: (string | number | boolean) | (string | number)[];
                     }[] | {
                         severity?: (string | number) | (string | number)[];
                         risk_score?: (string | number) | (string | number)[];
@@ -5333,6 +7399,11 @@ export interface operations {
                         scanner?: (string | number) | (string | number)[];
                         title?: (string | number) | (string | number)[];
                         rule_id?: (string | number) | (string | number)[];
+                        sla_breached?: (string | number) | (string | number)[];
+                        kev?: (string | number) | (string | number)[];
+                        epss?: (string | number) | (string | number)[];
+                        epss_percentile?: (string | number) | (string | number)[];
+                        concern?: (string | number) | (string | number)[];
                     };
                     actions?: {
                         type: string;
@@ -5414,6 +7485,653 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DryRun"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listSlaConfigurations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description SLA configurations the caller can see */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SlaConfiguration"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createSlaConfiguration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    description?: null | string;
+                    owner_group_id?: null | number;
+                    severities?: {
+                        critical?: {
+                            days?: number;
+                            enforced?: boolean;
+                        };
+                        high?: {
+                            days?: number;
+                            enforced?: boolean;
+                        };
+                        medium?: {
+                            days?: number;
+                            enforced?: boolean;
+                        };
+                        low?: {
+                            days?: number;
+                            enforced?: boolean;
+                        };
+                        info?: {
+                            days?: number;
+                            enforced?: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Create an SLA configuration */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SlaConfiguration"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getSlaConfiguration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An SLA configuration */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SlaConfiguration"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    deleteSlaConfiguration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Delete an SLA configuration */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    updateSlaConfiguration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    description?: null | string;
+                    severities?: {
+                        critical?: {
+                            days?: number;
+                            enforced?: boolean;
+                        };
+                        high?: {
+                            days?: number;
+                            enforced?: boolean;
+                        };
+                        medium?: {
+                            days?: number;
+                            enforced?: boolean;
+                        };
+                        low?: {
+                            days?: number;
+                            enforced?: boolean;
+                        };
+                        info?: {
+                            days?: number;
+                            enforced?: boolean;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Change an SLA configuration */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SlaConfiguration"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getGroupSla: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The SLA configuration of a group */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SlaAssignment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    assignGroupSla: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    sla_configuration_id: null | number;
+                };
+            };
+        };
+        responses: {
+            /** @description Assign an SLA configuration to a group */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SlaAssignment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getApplicationSla: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The SLA configuration of an application */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SlaAssignment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    assignApplicationSla: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    sla_configuration_id: null | number;
+                };
+            };
+        };
+        responses: {
+            /** @description Assign an SLA configuration to an application */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SlaAssignment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listAcceptances: {
+        parameters: {
+            query?: {
+                status?: "pending" | "active" | "rejected" | "revoked" | "expired" | "expiring";
+                application_id?: number;
+                group_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Acceptances the caller can see */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Acceptance"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createAcceptance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    application_id?: number;
+                    group_id?: number;
+                    finding_ids?: number[];
+                    cve?: string;
+                    rule_id?: string;
+                    package?: string;
+                    path_prefix?: string;
+                    /** @enum {unknown} */
+                    reason?: "false_positive" | "accepted_risk" | "wont_fix" | "used_in_tests";
+                    justification?: null | ("component_not_present" | "vulnerable_code_not_present" | "vulnerable_code_not_in_execute_path" | "vulnerable_code_cannot_be_controlled_by_adversary" | "inline_mitigations_already_exist");
+                    impact_statement?: null | string;
+                    comment?: null | string;
+                    expires_at?: null | string;
+                    owner_id?: null | number;
+                };
+            };
+        };
+        responses: {
+            /** @description Accept a risk over findings or a rule, until an expiry */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Acceptance"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getAcceptance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An acceptance */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Acceptance"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    approveAcceptance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    comment?: null | string;
+                };
+            };
+        };
+        responses: {
+            /** @description Approve a pending acceptance */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Acceptance"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    rejectAcceptance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    comment?: null | string;
+                };
+            };
+        };
+        responses: {
+            /** @description Reject a pending acceptance */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Acceptance"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    extendAcceptance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description ISO 8601 date or date-time; a time without offset is UTC */
+                    expires_at: string;
+                    comment?: null | string;
+                };
+            };
+        };
+        responses: {
+            /** @description Extend an acceptance */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Acceptance"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    revokeAcceptance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoke an acceptance */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Acceptance"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getGlobalAcceptanceSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Global acceptance settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcceptanceSettings"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    putGlobalAcceptanceSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    four_eyes?: null | boolean;
+                    max_days?: null | components["schemas"]["AcceptanceMaxDays"];
+                    expiring_notice_days?: null | number;
+                };
+            };
+        };
+        responses: {
+            /** @description Set the global acceptance settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcceptanceSettings"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getGroupAcceptanceSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A group’s acceptance settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcceptanceSettings"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    putGroupAcceptanceSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    four_eyes?: null | boolean;
+                    max_days?: null | components["schemas"]["AcceptanceMaxDays"];
+                    expiring_notice_days?: null | number;
+                };
+            };
+        };
+        responses: {
+            /** @description Set a group’s acceptance settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcceptanceSettings"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5667,6 +8385,284 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
         };
     };
+    listAuditEvents: {
+        parameters: {
+            query?: {
+                actor_type?: "user" | "api_key" | "application_token" | "system" | "idp" | "anonymous";
+                actor_id?: string;
+                action?: string;
+                target_type?: string;
+                target_id?: string;
+                application_id?: number;
+                since?: string;
+                until?: string;
+                cursor?: string;
+                limit?: number;
+                format?: "json" | "ndjson" | "csv";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of audit events, or an export in the media type asked for */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEventPage"];
+                    "application/x-ndjson": string;
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    verifyAuditChain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Verify the audit chain (admin, or permission audit.read) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditChainReport"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    importEnrichment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description FIRST EPSS CSV, CISA KEV JSON or CSV, plain or gzip; the format is told from the content
+                     */
+                    file: string;
+                    /** @description Import a file older than the current snapshot */
+                    force?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Import EPSS or KEV data (admin, or permission enrichment.import) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        outcome: "imported" | "merged" | "unchanged";
+                        snapshot: {
+                            id: number;
+                            source: "epss" | "kev";
+                            format: "epss_csv" | "kev_json" | "kev_csv";
+                            version: string;
+                            /** Format: date */
+                            data_date: string;
+                            released_at: string | null;
+                            row_count: number;
+                            file_name: string | null;
+                            sha256: string | null;
+                            origin: "upload" | "fetch";
+                            imported_by: number | null;
+                            current: boolean;
+                            age_days: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        rows_read: number;
+                        rows_changed: number;
+                    };
+                };
+            };
+            /** @description Import EPSS or KEV data (admin, or permission enrichment.import) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        outcome: "imported" | "merged" | "unchanged";
+                        snapshot: {
+                            id: number;
+                            source: "epss" | "kev";
+                            format: "epss_csv" | "kev_json" | "kev_csv";
+                            version: string;
+                            /** Format: date */
+                            data_date: string;
+                            released_at: string | null;
+                            row_count: number;
+                            file_name: string | null;
+                            sha256: string | null;
+                            origin: "upload" | "fetch";
+                            imported_by: number | null;
+                            current: boolean;
+                            age_days: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        rows_read: number;
+                        rows_changed: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getEnrichmentStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description EPSS and KEV data: snapshots and age */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        sources: {
+                            source: "epss" | "kev";
+                            snapshot: {
+                                id: number;
+                                source: "epss" | "kev";
+                                format: "epss_csv" | "kev_json" | "kev_csv";
+                                version: string;
+                                /** Format: date */
+                                data_date: string;
+                                released_at: string | null;
+                                row_count: number;
+                                file_name: string | null;
+                                sha256: string | null;
+                                origin: "upload" | "fetch";
+                                imported_by: number | null;
+                                current: boolean;
+                                age_days: number;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                            } | null;
+                            stale: boolean;
+                            fetch_configured: boolean;
+                        }[];
+                        settings: {
+                            kev_due_dates: boolean;
+                            epss_percentile_threshold: number;
+                        };
+                        findings: {
+                            in_kev: number;
+                            with_epss: number;
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    updateEnrichmentSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    kev_due_dates?: boolean;
+                    epss_percentile_threshold?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Enrichment settings (admin, or permission enrichment.import) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        sources: {
+                            source: "epss" | "kev";
+                            snapshot: {
+                                id: number;
+                                source: "epss" | "kev";
+                                format: "epss_csv" | "kev_json" | "kev_csv";
+                                version: string;
+                                /** Format: date */
+                                data_date: string;
+                                released_at: string | null;
+                                row_count: number;
+                                file_name: string | null;
+                                sha256: string | null;
+                                origin: "upload" | "fetch";
+                                imported_by: number | null;
+                                current: boolean;
+                                age_days: number;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                            } | null;
+                            stale: boolean;
+                            fetch_configured: boolean;
+                        }[];
+                        settings: {
+                            kev_due_dates: boolean;
+                            epss_percentile_threshold: number;
+                        };
+                        findings: {
+                            in_kev: number;
+                            with_epss: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
     listApplicationAccess: {
         parameters: {
             query?: never;
@@ -5879,6 +8875,85 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    listScimTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List live SCIM tokens (never their values) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimToken"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    createScimToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Make a SCIM provisioning token */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedScimToken"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    revokeScimToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoke a SCIM token at once */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
         };
     };

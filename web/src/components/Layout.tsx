@@ -22,7 +22,12 @@ export function RequireAuth({ children }: { children: ReactNode }) {
 const LINKS = [
   { to: '/', label: 'Dashboard', exact: true },
   { to: '/findings', label: 'Findings' },
+  { to: '/metrics', label: 'Metrics' },
+  { to: '/acceptances', label: 'Acceptances' },
   { to: '/applications', label: 'Applications' },
+  { to: '/sla', label: 'SLA' },
+  { to: '/components', label: 'Components' },
+  { to: '/license-policies', label: 'Licences' },
   { to: '/api-keys', label: 'API keys' },
 ];
 

@@ -21,6 +21,8 @@ import { useMe } from '../auth';
 import { ErrorPage, PageLoader, PageTitle, ProblemAlert, QueryState, formatDate } from '../components/ui';
 import { useScannerTypes } from '../hooks';
 import { ApiKeysPanel } from './ApiKeysPage';
+import { AuditPanel } from './admin/AuditPanel';
+import { IdentityProviderPanel } from './admin/IdentityProviderPanel';
 
 function useInvalidate(key: string) {
   const queryClient = useQueryClient();
@@ -463,7 +465,15 @@ function ScannerTypes() {
   );
 }
 
-const TABS = ['users', 'teams', 'permissions', 'scanner-types', 'api-keys'] as const;
+const TABS = [
+  'users',
+  'teams',
+  'permissions',
+  'identity-provider',
+  'scanner-types',
+  'api-keys',
+  'audit',
+] as const;
 
 export function AdminPage() {
   const me = useMe();
@@ -483,8 +493,10 @@ export function AdminPage() {
           <Tabs.Tab value="users">Users</Tabs.Tab>
           <Tabs.Tab value="teams">Teams</Tabs.Tab>
           <Tabs.Tab value="permissions">Permissions</Tabs.Tab>
+          <Tabs.Tab value="identity-provider">Identity provider</Tabs.Tab>
           <Tabs.Tab value="scanner-types">Scanner types</Tabs.Tab>
           <Tabs.Tab value="api-keys">API keys</Tabs.Tab>
+          <Tabs.Tab value="audit">Audit</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="users" pt="md">
           <Users />
@@ -495,11 +507,17 @@ export function AdminPage() {
         <Tabs.Panel value="permissions" pt="md">
           <Permissions />
         </Tabs.Panel>
+        <Tabs.Panel value="identity-provider" pt="md">
+          <IdentityProviderPanel />
+        </Tabs.Panel>
         <Tabs.Panel value="scanner-types" pt="md">
           <ScannerTypes />
         </Tabs.Panel>
         <Tabs.Panel value="api-keys" pt="md">
           <ApiKeysPanel />
+        </Tabs.Panel>
+        <Tabs.Panel value="audit" pt="md">
+          <AuditPanel />
         </Tabs.Panel>
       </Tabs>
     </Stack>

@@ -5,13 +5,15 @@ import { api, unwrap } from '../api/client';
 import { AccessPanel } from '../components/AccessPanel';
 import { PageTitle, QueryState } from '../components/ui';
 import { Compare } from './application/Compare';
+import { Components } from './application/Components';
+import { Vex } from './application/Vex';
 import { IssueTracker } from './application/IssueTracker';
 import { Overview } from './application/Overview';
 import { Policies } from './application/Policies';
 import { Scans } from './application/Scans';
 import { Webhooks } from './application/Webhooks';
 
-const TABS = ['overview', 'scans', 'compare', 'settings'] as const;
+const TABS = ['overview', 'scans', 'components', 'compare', 'settings'] as const;
 
 export function ApplicationPage() {
   const { ref = '' } = useParams();
@@ -56,6 +58,8 @@ export function ApplicationPage() {
             <Tabs.List>
               <Tabs.Tab value="overview">Overview</Tabs.Tab>
               <Tabs.Tab value="scans">Scans</Tabs.Tab>
+              <Tabs.Tab value="components">Components</Tabs.Tab>
+              <Tabs.Tab value="vex">VEX</Tabs.Tab>
               <Tabs.Tab value="compare">Compare versions</Tabs.Tab>
               <Tabs.Tab value="settings">Settings</Tabs.Tab>
             </Tabs.List>
@@ -64,6 +68,12 @@ export function ApplicationPage() {
             </Tabs.Panel>
             <Tabs.Panel value="scans" pt="md">
               <Scans applicationId={app.id} />
+            </Tabs.Panel>
+            <Tabs.Panel value="components" pt="md">
+              <Components applicationId={app.id} />
+            </Tabs.Panel>
+            <Tabs.Panel value="vex" pt="md">
+              <Vex applicationId={app.id} />
             </Tabs.Panel>
             <Tabs.Panel value="compare" pt="md">
               <Compare applicationId={app.id} />

@@ -3,6 +3,7 @@ import { Anchor, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@man
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { api, unwrap } from '../api/client';
+import { EnrichmentAgeWarning, ExploitedInTheWild } from '../components/ExploitedInTheWild';
 import { PageTitle, QueryState, SEVERITIES, STATUSES, statusLabel, type Status } from '../components/ui';
 
 const CHART_COLOR: Record<Status, string> = {
@@ -59,11 +60,19 @@ export function DashboardPage() {
   return (
     <Stack>
       <PageTitle title="Dashboard" />
+      <EnrichmentAgeWarning />
       <QueryState query={stats}>
         {(data) => (
           <>
+            <Text size="sm" c="dimmed">
+              Security findings only: code-quality results (linters) are not counted here, in SLA or in gates.
+            </Text>
             <SimpleGrid cols={{ base: 2, md: 5 }}>
-              <Stat label="Open findings" value={data.totals.open} to="/findings?status=open,confirmed" />
+              <Stat
+                label="Open findings"
+                value={data.totals.open}
+                to="/findings?status=open,confirmed&concern=security"
+              />
               <Stat label="SLA overdue" value={data.overdue} hint="open, past their due date" />
               <Stat
                 label="Mean time to fix"
@@ -193,6 +202,7 @@ export function DashboardPage() {
           )}
         </QueryState>
       </Card>
+      <ExploitedInTheWild />
     </Stack>
   );
 }

@@ -19,6 +19,7 @@ import { DateInput } from '@mantine/dates';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
+import { SlaState } from '../components/SlaState';
 import { api, fieldErrors, unwrap, type Schemas } from '../api/client';
 import {
   PageTitle,
@@ -32,6 +33,8 @@ import {
 } from '../components/ui';
 import { useAssignees, type Person } from '../hooks';
 import { TrackerIssueCard } from './finding/TrackerIssueCard';
+import { AcceptDialog } from '../components/AcceptDialog';
+import { EnrichmentAgeWarning } from '../components/ExploitedInTheWild';
 
 type Finding = Schemas['Finding'] & {
   timeline: Schemas['TimelineEntry'][];
@@ -61,13 +64,7 @@ function RiskExplained({ finding }: { finding: Finding }) {
       name: 'Exploitation (X)',
       value: risk.exploitation.toFixed(2),
       weight: '30 %',
-      why: finding.in_kev
-        ? 'in CISA KEV'
-        : finding.epss !== null
-          ? `EPSS ${finding.epss}`
-          : finding.cve_ids.length
-            ? 'CVE without EPSS'
-            : 'no CVE (0.2)',
+      why: risk.exploitation_explanation,
     },
     {
       name: 'Age pressure (G)',
@@ -114,6 +111,54 @@ function RiskExplained({ finding }: { finding: Finding }) {
   );
 }
 
+/** EPSS and CISA KEV of the finding's CVEs, and the snapshots they came from. */
+function ExploitationCard({ finding }: { finding: Finding }) {
+  if (finding.cve_ids.length === 0 && finding.epss === null) return null;
+  return (
+    <Card withBorder>
+      <Title order={2} size="h4">
+        Exploitation
+      </Title>
+      <Stack gap="xs" mt="xs">
+        <EnrichmentAgeWarning />
+        {finding.kev ? (
+          <Group gap="xs">
+            <Badge color="red" variant="filled">
+              Exploited in the wild (CISA KEV)
+            </Badge>
+            {finding.kev.ransomware && <Badge color="red">Known ransomware use</Badge>}
+          </Group>
+        ) : (
+          <Text size="sm">Not listed in CISA KEV.</Text>
+        )}
+        {finding.kev && (
+          <Text size="sm">
+            Listed {finding.kev.date_added}; CISA due date {finding.kev.due_date}
+          </Text>
+        )}
+        <Text size="sm">
+          EPSS:{' '}
+          {finding.epss === null
+            ? 'unknown'
+            : `${(finding.epss * 100).toFixed(2)} % (percentile ${
+                finding.epss_percentile === null ? '—' : (finding.epss_percentile * 100).toFixed(1)
+              })`}
+        </Text>
+        <Text size="xs" c="dimmed">
+          {finding.enrichment.epss_snapshot_id !== null
+            ? `EPSS from snapshot #${finding.enrichment.epss_snapshot_id}`
+            : finding.epss !== null
+              ? "EPSS from the scanner's report"
+              : 'No EPSS snapshot knows these CVEs'}
+          {finding.enrichment.kev_snapshot_id !== null
+            ? ` · KEV snapshot #${finding.enrichment.kev_snapshot_id}`
+            : ''}
+        </Text>
+      </Stack>
+    </Card>
+  );
+}
+
 function describeEntry(entry: Schemas['TimelineEntry'], users: Person[]): string {
   const who = entry.actor.type === 'user' ? entry.actor.name || entry.actor.email : entry.actor.name;
   const person = (id: number | null) =>
@@ -130,6 +175,26 @@ function describeEntry(entry: Schemas['TimelineEntry'], users: Person[]): string
       return `${who} assigned it to ${person(entry.to_assignee_id)}`;
     case 'commented':
       return `${who} commented`;
+    case 'sla_breached':
+      return `SLA breached: it was due ${formatDate(String(entry.detail?.['due_date'] ?? ''))}`;
+    case 'accepted':
+      return `${who}: covered by acceptance #${String(entry.detail?.['acceptance_id'] ?? '')}`;
+    case 'acceptance_expired':
+      return `Acceptance #${String(entry.detail?.['acceptance_id'] ?? '')} expired: ${statusLabel(entry.to_status ?? '')}`;
+    case 'acceptance_revoked':
+      return `${who} revoked acceptance #${String(entry.detail?.['acceptance_id'] ?? '')}: ${statusLabel(entry.to_status ?? '')}`;
+    case 'acceptance_approved':
+      return `${who} approved acceptance #${String(entry.detail?.['acceptance_id'] ?? '')}`;
+    case 'kev_listed':
+      return `Listed in CISA KEV (added ${String(entry.detail?.['date_added'] ?? '')}, due ${String(entry.detail?.['due_date'] ?? '')})`;
+    case 'due_date_changed':
+      return entry.detail?.['reason'] === 'kev'
+        ? `Due date moved to ${formatDate(String(entry.detail?.['to'] ?? ''))}: CISA KEV's due date is earlier than the SLA's`
+        : `Due date moved to ${formatDate(String(entry.detail?.['to'] ?? ''))}`;
+    case 'acceptance_rejected':
+      return `${who} rejected acceptance #${String(entry.detail?.['acceptance_id'] ?? '')}`;
+    case 'vex_statement':
+      return `${who} imported a VEX statement: ${String(entry.detail?.['vulnerability'] ?? '')} ${String(entry.detail?.['status'] ?? '')}${entry.detail?.['author'] ? ` (by ${String(entry.detail['author'])})` : ''}`;
     default:
       return `${entry.type.replace('_', ' ')} (${who})`;
   }
@@ -275,6 +340,7 @@ function Triage({ finding }: { finding: Finding }) {
       ) as Promise<Finding>,
     onSuccess: refresh,
   });
+  const [accepting, setAccepting] = useState(false);
   const errors = fieldErrors(assign.error);
   const options = users.map((user) => ({
     value: String(user.id),
@@ -308,6 +374,33 @@ function Triage({ finding }: { finding: Finding }) {
         ))}
       </Group>
       {changeStatus.error ? <ProblemAlert error={changeStatus.error} title="Status not changed" /> : null}
+      {finding.dismissal_reason || finding.dismissal_comment ? (
+        <Text size="sm" mb="xs">
+          Dismissed as {statusLabel(finding.dismissal_reason ?? 'unspecified')}
+          {finding.dismissal_comment ? `: ${finding.dismissal_comment}` : ''}
+        </Text>
+      ) : null}
+      {finding.acceptance_id !== null ? (
+        <Text size="sm" mb="xs">
+          Covered by{' '}
+          <Anchor component={Link} to={`/acceptances?id=${finding.acceptance_id}`}>
+            acceptance #{finding.acceptance_id}
+          </Anchor>
+        </Text>
+      ) : (
+        <Group mb="sm">
+          <Button size="xs" variant="light" onClick={() => setAccepting(true)}>
+            Accept risk…
+          </Button>
+        </Group>
+      )}
+      <AcceptDialog
+        opened={accepting}
+        onClose={() => setAccepting(false)}
+        applicationId={finding.application_id}
+        findingIds={[finding.id]}
+        onAccepted={() => void queryClient.invalidateQueries({ queryKey: ['findings', finding.id] })}
+      />
       <Stack gap="xs">
         <Select
           label="Assignee"
@@ -371,9 +464,12 @@ function FindingView({ finding }: { finding: Finding }) {
         <Badge variant="default">{finding.scanner}</Badge>
         {finding.rule_id ? <Badge variant="default">{finding.rule_id}</Badge> : null}
         <Text size="sm">
-          Due {finding.due_date ? formatDate(finding.due_date) : '—'} · assigned to{' '}
-          {finding.assignee?.name || finding.assignee?.email || 'nobody'}
+          Due {finding.due_date ? formatDate(finding.due_date) : '—'}
+          {finding.due_date ? (finding.due_date_source === 'manual' ? ' (set by hand)' : ' (SLA)') : ''} ·
+          SLA:
         </Text>
+        <SlaState finding={finding} />
+        <Text size="sm">· assigned to {finding.assignee?.name || finding.assignee?.email || 'nobody'}</Text>
       </Group>
       <Grid>
         <Grid.Col span={{ base: 12, md: 8 }}>
@@ -397,6 +493,15 @@ function FindingView({ finding }: { finding: Finding }) {
                 {finding.package_version ? ` ${finding.package_version}` : ''}
                 {finding.fixed_version ? ` (fixed in ${finding.fixed_version})` : ''}
               </Text>
+              {finding.package_name ? (
+                <Anchor
+                  component={Link}
+                  to={`/components?q=${encodeURIComponent(finding.package_name)}`}
+                  size="sm"
+                >
+                  Who else ships {finding.package_name}
+                </Anchor>
+              ) : null}
               {!fileLink && finding.file_path ? (
                 <Text size="xs" c="dimmed">
                   Set the application’s repository URL to link to the file.
@@ -425,6 +530,7 @@ function FindingView({ finding }: { finding: Finding }) {
               </Card>
             ) : null}
             <RiskExplained finding={finding} />
+            <ExploitationCard finding={finding} />
             {finding.cwe_ids.length || finding.cve_ids.length || finding.references.length ? (
               <Card withBorder>
                 <Title order={2} size="h4">

@@ -1,5 +1,6 @@
 import {
   Anchor,
+  Badge,
   Button,
   Checkbox,
   Group,
@@ -17,6 +18,7 @@ import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { SlaState } from '../components/SlaState';
 import { api, asFindingPage, unwrap } from '../api/client';
 import {
   PageTitle,
@@ -28,6 +30,7 @@ import {
   statusLabel,
   type Status,
 } from '../components/ui';
+import { AcceptDialog } from '../components/AcceptDialog';
 import { useApplications, useAssignees, useScannerTypes, useVersions } from '../hooks';
 
 const SORTS = [
@@ -35,6 +38,12 @@ const SORTS = [
   { value: 'severity', label: 'Severity' },
   { value: 'created_at', label: 'Newest' },
   { value: 'title', label: 'Title' },
+  { value: 'epss', label: 'EPSS (highest first)' },
+];
+const EPSS_MINIMA = [
+  { value: '0.01', label: '≥ 1 %' },
+  { value: '0.1', label: '≥ 10 %' },
+  { value: '0.5', label: '≥ 50 %' },
 ];
 const PER_PAGE = 50;
 /**
@@ -60,6 +69,12 @@ function useFindingFilters() {
           : list('status'),
     scanner: params.get('scanner') ?? undefined,
     assignee: params.get('assignee') ?? undefined,
+    sla: params.get('sla') ?? undefined,
+    kev: params.get('kev') ?? undefined,
+    concern: params.get('concern') ?? undefined,
+    epssMin: params.get('epss_min') ?? undefined,
+    acceptance: params.get('acceptance') ?? undefined,
+    reason: list('reason'),
     q: params.get('q') ?? '',
     sort: params.get('sort') ?? 'risk_score',
     page: Number(params.get('page') ?? '1') || 1,
@@ -86,6 +101,7 @@ export function FindingsPage() {
   const scanners = useScannerTypes();
   const queryClient = useQueryClient();
   const [selected, setSelected] = useState<number[]>([]);
+  const [accepting, setAccepting] = useState(false);
   const [search, setSearch] = useState(filters.q);
   const pushSearch = useDebouncedCallback((value: string) => update({ q: value }), 300);
 
@@ -96,6 +112,12 @@ export function FindingsPage() {
     status: filters.status.length ? filters.status : undefined,
     scanner_type_id: filters.scanner ? Number(filters.scanner) : undefined,
     assigned_to: filters.assignee,
+    sla: filters.sla as 'breached' | 'due_soon' | undefined,
+    kev: filters.kev === 'true' ? true : filters.kev === 'false' ? false : undefined,
+    concern: filters.concern as 'security' | 'quality' | undefined,
+    epss_min: filters.epssMin ? Number(filters.epssMin) : undefined,
+    acceptance_id: filters.acceptance ? Number(filters.acceptance) : undefined,
+    dismissal_reason: filters.reason.length ? filters.reason : undefined,
     search: filters.q || undefined,
     sort_by: filters.sort as 'risk_score',
     order: (filters.sort === 'title' ? 'asc' : 'desc') as 'asc' | 'desc',
@@ -206,6 +228,51 @@ export function FindingsPage() {
             value={filters.assignee ?? null}
             onChange={(value) => update({ assignee: value })}
           />
+          <Select
+            label="SLA"
+            placeholder="Any"
+            clearable
+            w={150}
+            data={[
+              { value: 'breached', label: 'Breached' },
+              { value: 'due_soon', label: 'Due within 7 days' },
+            ]}
+            value={filters.sla ?? null}
+            onChange={(value) => update({ sla: value })}
+          />
+          <Select
+            label="CISA KEV"
+            placeholder="Any"
+            clearable
+            w={160}
+            data={[
+              { value: 'true', label: 'Exploited (in KEV)' },
+              { value: 'false', label: 'Not in KEV' },
+            ]}
+            value={filters.kev ?? null}
+            onChange={(value) => update({ kev: value })}
+          />
+          <Select
+            label="Concern"
+            placeholder="All"
+            clearable
+            w={140}
+            data={[
+              { value: 'security', label: 'Security' },
+              { value: 'quality', label: 'Code quality' },
+            ]}
+            value={filters.concern ?? null}
+            onChange={(value) => update({ concern: value })}
+          />
+          <Select
+            label="EPSS"
+            placeholder="Any"
+            clearable
+            w={120}
+            data={EPSS_MINIMA}
+            value={filters.epssMin ?? null}
+            onChange={(value) => update({ epss_min: value })}
+          />
           <TextInput
             label="Search"
             placeholder="title, file or rule"
@@ -249,11 +316,32 @@ export function FindingsPage() {
                 value && bulk.mutate({ assignee: value === 'none' ? null : Number(value) })
               }
             />
+            <Button
+              variant="light"
+              disabled={onlyApplication === undefined}
+              title={
+                onlyApplication === undefined
+                  ? 'Select findings of one application to accept them'
+                  : undefined
+              }
+              onClick={() => setAccepting(true)}
+            >
+              Accept risk…
+            </Button>
             <Button variant="default" onClick={() => setSelected([])}>
               Clear selection
             </Button>
           </Group>
           {bulk.error ? <ProblemAlert error={bulk.error} title="Bulk change refused" /> : null}
+          {onlyApplication !== undefined ? (
+            <AcceptDialog
+              opened={accepting}
+              onClose={() => setAccepting(false)}
+              applicationId={onlyApplication}
+              findingIds={selected}
+              onAccepted={() => setSelected([])}
+            />
+          ) : null}
         </Paper>
       ) : null}
 
@@ -283,9 +371,12 @@ export function FindingsPage() {
               </Table.Th>
               <Table.Th scope="col">Risk</Table.Th>
               <Table.Th scope="col">Severity</Table.Th>
+              <Table.Th scope="col">EPSS</Table.Th>
+              <Table.Th scope="col">KEV</Table.Th>
               <Table.Th scope="col">Title</Table.Th>
               <Table.Th scope="col">Location</Table.Th>
               <Table.Th scope="col">Status</Table.Th>
+              <Table.Th scope="col">SLA</Table.Th>
               <Table.Th scope="col">Assignee</Table.Th>
             </Table.Tr>
           </Table.Thead>
@@ -308,6 +399,28 @@ export function FindingsPage() {
                 <Table.Td fw={700}>{finding.risk_score}</Table.Td>
                 <Table.Td miw={96}>
                   <SeverityBadge severity={finding.severity} />
+                  {finding.concern === 'quality' ? (
+                    <Badge
+                      color="gray"
+                      variant="light"
+                      ml={4}
+                      title="Code quality: not counted in security figures, SLA or gates"
+                    >
+                      quality
+                    </Badge>
+                  ) : null}
+                </Table.Td>
+                <Table.Td>{finding.epss === null ? '—' : `${(finding.epss * 100).toFixed(1)} %`}</Table.Td>
+                <Table.Td>
+                  {finding.in_kev ? (
+                    <Badge
+                      color="red"
+                      variant="filled"
+                      title={finding.kev ? `CISA due ${finding.kev.due_date}` : undefined}
+                    >
+                      KEV
+                    </Badge>
+                  ) : null}
                 </Table.Td>
                 <Table.Td>
                   <Anchor component={Link} to={`/findings/${finding.id}`}>
@@ -326,6 +439,9 @@ export function FindingsPage() {
                 </Table.Td>
                 <Table.Td miw={130}>
                   <StatusBadge status={finding.status} />
+                </Table.Td>
+                <Table.Td miw={110}>
+                  <SlaState finding={finding} />
                 </Table.Td>
                 <Table.Td>
                   {finding.assignee ? finding.assignee.name || finding.assignee.email : '—'}

@@ -1,3 +1,4 @@
+import { componentOf, licenseList, purlTypeOfEcosystem } from './components.ts';
 import { dependencyTitle, upgradeRemediation } from './dependency-helpers.ts';
 import { openJson, requireJsonShape } from './json-input.ts';
 import { cveIdsFrom } from './identifiers.ts';
@@ -19,6 +20,7 @@ import {
   ParseError,
   type ParserInput,
   type ParserModule,
+  type ReportFacts,
   type Sniff,
 } from './types.ts';
 
@@ -137,7 +139,23 @@ async function readToolVersion(input: ParserInput): Promise<string | null> {
   return DESCRIPTOR_VERSION.exec(tail.toString('utf8'))?.[1] ?? null;
 }
 
-async function* parseGrype(input: ParserInput): AsyncGenerator<NormalizedFinding> {
+/** The matched package: Grype's JSON lists only the packages it matched. */
+function reportArtifact(facts: ReportFacts | undefined, match: JsonRecord): void {
+  const artifact = asRecordOrEmpty(match['artifact']);
+  const name = asString(artifact['name']);
+  if (facts?.component === undefined || name === null) return;
+  facts.component(
+    componentOf({
+      purl: asString(artifact['purl']),
+      type: purlTypeOfEcosystem(asString(artifact['type'])),
+      name,
+      version: asString(artifact['version']),
+      licenses: licenseList(artifact['licenses']),
+    }),
+  );
+}
+
+async function* parseGrype(input: ParserInput, facts?: ReportFacts): AsyncGenerator<NormalizedFinding> {
   requireJsonShape(input, ['json-object'], TOOL);
   if (!input.sniff.topKeys.includes('matches'))
     throw new ParseError('Grype: the report has no "matches" list');
@@ -147,6 +165,7 @@ async function* parseGrype(input: ParserInput): AsyncGenerator<NormalizedFinding
   const seen = new Set<string>();
   for await (const { value } of streamJsonValues(openJson(input), { paths: ['$.matches.*'] })) {
     if (!isRecord(value)) continue;
+    reportArtifact(facts, value);
     const finding = matchFinding(value, toolVersion);
     if (finding === null) continue;
     const key = JSON.stringify([finding.ruleId, finding.packageName, finding.packageVersion]);

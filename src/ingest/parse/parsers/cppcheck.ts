@@ -1,3 +1,4 @@
+import { cppcheckConcern } from '../../../domain/findings/concern.ts';
 import { parseCweIds } from './identifiers.ts';
 import { isRecord, type JsonRecord, positiveIntOrDigits, recordList, trimmedText } from './json-value.ts';
 import { reportPath } from './report-path.ts';
@@ -54,9 +55,11 @@ function toFinding(error: JsonRecord, toolVersion: string | null): NormalizedFin
   ]
     .filter(Boolean)
     .join('\n');
+  const cweIds = parseCweIds(attribute(error, 'cwe'));
   return {
     ...emptyFinding({
       kind: 'code',
+      concern: cppcheckConcern(cweIds),
       title: message,
       severity: severityIn(SEVERITY, attribute(error, 'severity')) ?? 'info',
       toolName: TOOL,
@@ -66,7 +69,7 @@ function toFinding(error: JsonRecord, toolVersion: string | null): NormalizedFin
     filePath: location ? reportPath(location['@_file']) : null,
     line: location ? positiveIntOrDigits(location['@_line']) : null,
     column: location ? positiveIntOrDigits(location['@_column']) : null,
-    cweIds: parseCweIds(attribute(error, 'cwe')),
+    cweIds,
     toolVersion,
   };
 }

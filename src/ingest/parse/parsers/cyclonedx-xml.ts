@@ -19,6 +19,9 @@ const ARRAY_TAGS = [
   'target',
   'tool',
   'occurrence',
+  'dependency',
+  'hash',
+  'license',
 ];
 
 type Child = XmlNode | XmlNode[] | undefined;
@@ -59,6 +62,16 @@ function component(xml: XmlElement): JsonRecord {
     name: text(xml['name']),
     version: text(xml['version']),
     purl: text(xml['purl']),
+    scope: text(xml['scope']),
+    hashes: list(xml['hashes'], 'hash').map((hash) => ({ alg: text(hash['@_alg']), content: text(hash) })),
+    licenses: [
+      ...list(xml['licenses'], 'license').map((license) => ({
+        license: { id: text(license['id']), name: text(license['name']) },
+      })),
+      ...(text(element(xml['licenses'])['expression']) === undefined
+        ? []
+        : [{ expression: text(element(xml['licenses'])['expression']) }]),
+    ],
     evidence: {
       occurrences: list(element(xml['evidence'])['occurrences'], 'occurrence').map((occurrence) => ({
         location: text(occurrence['location']),
@@ -101,7 +114,16 @@ function vulnerability(xml: XmlElement): JsonRecord {
 export interface JsonShapedBom {
   metadata: JsonRecord;
   components: JsonRecord[];
+  dependencies: JsonRecord[];
   vulnerabilities: JsonRecord[];
+}
+
+/** `<dependency ref="a"><dependency ref="b"/></dependency>` → `{ ref: 'a', dependsOn: ['b'] }`. */
+function dependency(xml: XmlElement): JsonRecord {
+  return {
+    ref: text(xml['@_ref']),
+    dependsOn: list(xml, 'dependency').map((inner) => text(inner['@_ref'])),
+  };
 }
 
 export async function readXmlBom(input: ParserInput): Promise<JsonShapedBom> {
@@ -119,9 +141,13 @@ export async function readXmlBom(input: ParserInput): Promise<JsonShapedBom> {
         name: text(tool['name']),
         version: text(tool['version']),
       })),
-      component: { name: text(element(metadata['component'])['name']) },
+      component: {
+        name: text(element(metadata['component'])['name']),
+        'bom-ref': text(element(metadata['component'])['@_bom-ref']),
+      },
     },
     components: list(bom['components'], 'component').map(component),
+    dependencies: list(bom['dependencies'], 'dependency').map(dependency),
     vulnerabilities: list(bom['vulnerabilities'], 'vulnerability').map(vulnerability),
   };
 }

@@ -1,3 +1,4 @@
+import { componentsOfBom } from './cyclonedx-components.ts';
 import { readXmlBom } from './cyclonedx-xml.ts';
 import { dependencyTitle } from './dependency-helpers.ts';
 import { openJson, requireJsonShape } from './json-input.ts';
@@ -209,15 +210,35 @@ async function* parseJsonBom(input: ParserInput, facts?: ReportFacts): AsyncGene
   // metadata and components precede vulnerabilities in generated BOMs; a reference that arrives
   // before its component still resolves when it is a package URL, which bom-refs usually are.
   let context = contextFrom({});
-  const paths = ['$.metadata', '$.components.*', '$.vulnerabilities.*'];
+  let metadata: JsonRecord = {};
+  const listed: unknown[] = [];
+  const dependencies: unknown[] = [];
+  const paths = ['$.metadata', '$.components.*', '$.dependencies.*', '$.vulnerabilities.*'];
   for await (const { value, path } of streamJsonValues(openJson(input), { paths })) {
-    if (path[0] === 'metadata')
-      context = { ...contextFrom(asRecordOrEmpty(value)), components: context.components };
-    else if (path[0] === 'components') addComponents(value, context.components);
+    if (path[0] === 'metadata') {
+      metadata = asRecordOrEmpty(value);
+      context = { ...contextFrom(metadata), components: context.components };
+    } else if (path[0] === 'components') {
+      addComponents(value, context.components);
+      listed.push(value);
+    } else if (path[0] === 'dependencies') dependencies.push(value);
     else if (isRecord(value)) yield* vulnerabilityFindings(value, context);
   }
   // A BOM without vulnerabilities still speaks for its generator (and only for it).
   facts?.scope(context.toolName, null);
+  reportComponents(facts, metadata, listed, dependencies);
+}
+
+/** The BOM's inventory: every component, nested ones too, direct when the subject depends on it. */
+function reportComponents(
+  facts: ReportFacts | undefined,
+  metadata: JsonRecord,
+  listed: unknown[],
+  dependencies: unknown[],
+): void {
+  if (facts?.component === undefined) return;
+  facts.inventory?.();
+  for (const component of componentsOfBom(metadata, listed, dependencies)) facts.component(component);
 }
 
 async function* parseCycloneDx(input: ParserInput, facts?: ReportFacts): AsyncGenerator<NormalizedFinding> {
@@ -231,6 +252,7 @@ async function* parseCycloneDx(input: ParserInput, facts?: ReportFacts): AsyncGe
   for (const component of bom.components) addComponents(component, context.components);
   for (const vulnerability of bom.vulnerabilities) yield* vulnerabilityFindings(vulnerability, context);
   facts?.scope(context.toolName, null);
+  reportComponents(facts, bom.metadata, bom.components, bom.dependencies);
 }
 
 function detectCycloneDx(sniff: Sniff): boolean {

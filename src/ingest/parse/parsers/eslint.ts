@@ -1,3 +1,4 @@
+import { jsLintConcern } from '../../../domain/findings/concern.ts';
 import { openJson, requireJsonShape } from './json-input.ts';
 import { streamJsonValues } from './json-stream.ts';
 import { asArray, childRecord, isRecord, type JsonRecord, nonBlank, positiveInt } from './json-value.ts';
@@ -95,7 +96,13 @@ function toFinding(
   const severity = typeof message['severity'] === 'number' ? SEVERITY[message['severity']] : undefined;
   const line = positiveInt(message['line']);
   return {
-    ...emptyFinding({ kind: 'code', title: text, severity: severity ?? 'medium', toolName: TOOL }),
+    ...emptyFinding({
+      kind: 'code',
+      concern: jsLintConcern(ruleId),
+      title: text,
+      severity: severity ?? 'medium',
+      toolName: TOOL,
+    }),
     description:
       message['fatal'] === true ? `${text} (ESLint could not parse this file)` : (docs?.description ?? null),
     ruleId,

@@ -1,3 +1,4 @@
+import { codeClimateConcern } from '../../../domain/findings/concern.ts';
 import { openJson, requireJsonShape } from './json-input.ts';
 import { streamJsonValues } from './json-stream.ts';
 import {
@@ -80,6 +81,7 @@ function toFinding(issue: JsonRecord): NormalizedFinding {
   return {
     ...emptyFinding({
       kind: 'code',
+      concern: codeClimateConcern(categories, checkName),
       title: description,
       severity: severityIn(SEVERITY, nonBlank(issue['severity'])) ?? 'info',
       toolName: nonBlank(issue['engine_name']) ?? TOOL,

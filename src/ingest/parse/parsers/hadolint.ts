@@ -1,3 +1,4 @@
+import { hadolintConcern } from '../../../domain/findings/concern.ts';
 import { isRecord, type JsonRecord, nonBlank, nonNegativeInt } from './json-value.ts';
 import { openJson } from './json-input.ts';
 import { streamJsonValues } from './json-stream.ts';
@@ -36,6 +37,7 @@ function toFinding(item: JsonRecord): NormalizedFinding {
   return {
     ...emptyFinding({
       kind: 'infrastructure',
+      concern: hadolintConcern(code),
       title: message ?? code ?? 'Hadolint finding',
       severity: severityIn(SEVERITY, nonBlank(item['level'])) ?? 'info',
       toolName: 'Hadolint',

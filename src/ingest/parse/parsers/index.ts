@@ -30,6 +30,8 @@ import { cppcheck } from './cppcheck.ts';
 import { shellcheck } from './shellcheck.ts';
 import { gitlabCodeQuality } from './gitlab-code-quality.ts';
 import { retirejs } from './retirejs.ts';
+import { spdx } from './spdx.ts';
+import { licensePolicy } from './license-policy.ts';
 import type { ParserModule } from './types.ts';
 
 /**
@@ -70,6 +72,8 @@ export const PARSERS: readonly ParserModule[] = [
   shellcheck,
   gitlabCodeQuality,
   retirejs,
+  spdx,
+  licensePolicy,
 ];
 
 export function findParser(name: string): ParserModule | undefined {

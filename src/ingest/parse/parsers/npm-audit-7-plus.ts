@@ -1,3 +1,4 @@
+import { componentOf } from './components.ts';
 import { openJson, requireJsonShape } from './json-input.ts';
 import { parseCweIds } from './identifiers.ts';
 import { severityFromWord } from './severity.ts';
@@ -18,6 +19,7 @@ import {
   ParseError,
   type ParserInput,
   type ParserModule,
+  type ReportFacts,
   type Sniff,
 } from './types.ts';
 
@@ -99,7 +101,24 @@ function packageFinding(entry: JsonRecord, key: string): NormalizedFinding {
   };
 }
 
-async function* parseNpmAudit7(input: ParserInput): AsyncGenerator<NormalizedFinding> {
+/**
+ * The vulnerable package an entry names, as a component: npm 7+ reports name no installed version,
+ * so it is stored without one (found by name or package URL, never by a version range).
+ */
+function reportPackage(facts: ReportFacts | undefined, entry: JsonRecord, key: string): void {
+  if (facts?.component === undefined) return;
+  const isDirect = entry['isDirect'];
+  facts.component(
+    componentOf({
+      type: 'npm',
+      name: asString(entry['name']) ?? key,
+      version: null,
+      direct: typeof isDirect === 'boolean' ? isDirect : null,
+    }),
+  );
+}
+
+async function* parseNpmAudit7(input: ParserInput, facts?: ReportFacts): AsyncGenerator<NormalizedFinding> {
   requireJsonShape(input, ['json-object'], TOOL);
   const keys = input.sniff.topKeys;
   if (!keys.includes('auditReportVersion') && !keys.includes('audit')) {
@@ -121,6 +140,7 @@ async function* parseNpmAudit7(input: ParserInput): AsyncGenerator<NormalizedFin
     } else if (isRecord(value) && typeof key === 'string') {
       // npm writes the version first; a report that does not is not npm's.
       if (!versionSeen) throw new ParseError('npm audit: vulnerabilities before auditReportVersion');
+      reportPackage(facts, value, key);
       yield packageFinding(value, key);
     }
   }

@@ -1,3 +1,4 @@
+import { componentOf } from './components.ts';
 import { openJson, requireJsonShape } from './json-input.ts';
 import { cveIdsFrom, parseCweIds } from './identifiers.ts';
 import { severityFromWord } from './severity.ts';
@@ -18,6 +19,7 @@ import {
   ParseError,
   type ParserInput,
   type ParserModule,
+  type ReportFacts,
   type Sniff,
 } from './types.ts';
 
@@ -73,7 +75,27 @@ function advisoryFinding(advisory: JsonRecord): NormalizedFinding | null {
   };
 }
 
-async function* parseNpmAudit(input: ParserInput): AsyncGenerator<NormalizedFinding> {
+/**
+ * The installed versions an advisory found (`findings[].version`): components of the report, direct
+ * when one of their dependency paths is the package alone. npm 6 lists only vulnerable packages.
+ */
+function reportInstalls(facts: ReportFacts | undefined, advisory: JsonRecord): void {
+  const moduleName = asString(advisory['module_name']);
+  if (facts?.component === undefined || moduleName === null) return;
+  for (const install of asArray(advisory['findings']).map(asRecordOrEmpty)) {
+    const paths = asStringArray(install['paths']);
+    facts.component(
+      componentOf({
+        type: 'npm',
+        name: moduleName,
+        version: asString(install['version']),
+        direct: paths.length === 0 ? null : paths.some((path) => !path.includes('>')),
+      }),
+    );
+  }
+}
+
+async function* parseNpmAudit(input: ParserInput, facts?: ReportFacts): AsyncGenerator<NormalizedFinding> {
   requireJsonShape(input, ['json-object'], TOOL);
   const keys = input.sniff.topKeys;
   if (!['advisories', 'actions', 'error', 'auditReportVersion'].some((key) => keys.includes(key))) {
@@ -91,6 +113,7 @@ async function* parseNpmAudit(input: ParserInput): AsyncGenerator<NormalizedFind
       throw new ParseError(`npm audit failed: ${reason.join(': ') || 'unknown error'}`);
     }
     if (!isRecord(value)) continue;
+    reportInstalls(facts, value);
     const finding = advisoryFinding(value);
     if (finding !== null) yield finding;
   }

@@ -1,3 +1,4 @@
+import { componentOf, purlTypeOfEcosystem } from './components.ts';
 import { cvss3BaseScore, dependencyTitle, upgradeRemediation } from './dependency-helpers.ts';
 import { openJson, requireJsonShape } from './json-input.ts';
 import { cveIdsFrom, parseCweIds } from './identifiers.ts';
@@ -19,6 +20,7 @@ import {
   ParseError,
   type ParserInput,
   type ParserModule,
+  type ReportFacts,
   type Severity,
   type Sniff,
 } from './types.ts';
@@ -159,7 +161,20 @@ function vulnerabilityFinding(
   };
 }
 
-async function* parseOsv(input: ParserInput): AsyncGenerator<NormalizedFinding> {
+/** The package a result lists (with its vulnerabilities): OSV-Scanner lists no others. */
+function reportPackage(facts: ReportFacts | undefined, pkg: JsonRecord): void {
+  const name = asString(pkg['name']);
+  if (facts?.component === undefined || name === null) return;
+  facts.component(
+    componentOf({
+      type: purlTypeOfEcosystem(asString(pkg['ecosystem'])),
+      name,
+      version: asString(pkg['version']),
+    }),
+  );
+}
+
+async function* parseOsv(input: ParserInput, facts?: ReportFacts): AsyncGenerator<NormalizedFinding> {
   // DefectDojo reads a zero-byte file as "no findings". scanhub refuses it: an empty upload looks
   // exactly like a crashed scan, and reading it as clean would mark every open finding fixed.
   requireJsonShape(input, ['json-object'], TOOL);
@@ -176,6 +191,7 @@ async function* parseOsv(input: ParserInput): AsyncGenerator<NormalizedFinding> 
       continue;
     }
     const pkg = asRecordOrEmpty(value['package']);
+    reportPackage(facts, pkg);
     const groups = asArray(value['groups']).map(asRecordOrEmpty);
     for (const vulnerability of asArray(value['vulnerabilities'])) {
       if (!isRecord(vulnerability)) continue;

@@ -1,3 +1,4 @@
+import { pylintConcern } from '../../../domain/findings/concern.ts';
 import { openJson, requireJsonShape } from './json-input.ts';
 import { streamJsonValues } from './json-stream.ts';
 import { isRecord, type JsonRecord, nonBlank, nonNegativeInt, positiveInt } from './json-value.ts';
@@ -66,6 +67,7 @@ function toFinding(message: JsonRecord): NormalizedFinding {
   return {
     ...emptyFinding({
       kind: 'code',
+      concern: pylintConcern(symbol, messageId),
       title: text,
       severity: severityIn(SEVERITY, type) ?? 'info',
       toolName: TOOL,

@@ -1,3 +1,4 @@
+import { sarifConcern } from '../../../domain/findings/concern.ts';
 import { asArray, asIndex, asRecord, asText, isRecord, unique } from './json-value.ts';
 import type { JsonRecord } from './json-value.ts';
 import { severityFromScore } from './severity.ts';
@@ -75,6 +76,10 @@ interface RuleFacts {
   remediation: string | null;
   /** Its `helpUri`, and a bare link in `help.text` (Dockle and others put one there). */
   links: string[];
+  /** Its `properties.tags` (strings only), for the concern. */
+  tags: string[];
+  /** Whether its properties carry a `security-severity`. */
+  securitySeverity: boolean;
 }
 
 const NO_RULE: RuleFacts = {
@@ -85,6 +90,8 @@ const NO_RULE: RuleFacts = {
   helpText: undefined,
   remediation: null,
   links: [],
+  tags: [],
+  securitySeverity: false,
 };
 
 /** Keyed by the rule object of a run's metadata, which lives as long as the parse of its upload. */
@@ -118,9 +125,35 @@ function ruleFacts(meta: RunMeta, rule: JsonRecord | undefined): RuleFacts {
       ...(helpUri !== undefined ? [helpUri] : []),
       ...(helpText !== undefined && /^https?:\/\/\S+$/.test(helpText.trim()) ? [helpText.trim()] : []),
     ]),
+    tags: stringsOf(properties?.['tags']),
+    securitySeverity: properties?.['security-severity'] !== undefined,
   };
   factsByRule.set(rule, facts);
   return facts;
+}
+
+const stringsOf = (value: unknown): string[] =>
+  asArray(value).filter((item): item is string => typeof item === 'string');
+
+/**
+ * Security or quality (domain/findings/concern.ts): tags and `security-severity` of the rule and of
+ * the result itself, then the tool. Depends on nothing but this result and its rule.
+ */
+function concernOf(
+  meta: RunMeta,
+  facts: RuleFacts,
+  result: JsonRecord,
+  ruleId: string | null,
+  cwes: number[],
+) {
+  const properties = asRecord(result['properties']);
+  return sarifConcern({
+    toolName: meta.toolName,
+    ruleId,
+    tags: [...facts.tags, ...stringsOf(properties?.['tags'])],
+    cweIds: cwes,
+    hasSecuritySeverity: facts.securitySeverity || properties?.['security-severity'] !== undefined,
+  });
 }
 
 /** The rule's CWE ids, then the result's own (properties, taxa). */
@@ -135,7 +168,11 @@ function cweIds(meta: RunMeta, facts: RuleFacts, result: JsonRecord): number[] {
 const cveIds = (facts: RuleFacts, result: JsonRecord): string[] =>
   unique([...cvesIn([result['ruleId']]), ...facts.cves]);
 
-function severityOf(rule: JsonRecord | undefined, result: JsonRecord): [Severity, number | null] {
+function severityOf(
+  meta: RunMeta,
+  rule: JsonRecord | undefined,
+  result: JsonRecord,
+): [Severity, number | null] {
   const raw =
     asRecord(result['properties'])?.['security-severity'] ??
     asRecord(rule?.['properties'])?.['security-severity'];
@@ -145,7 +182,7 @@ function severityOf(rule: JsonRecord | undefined, result: JsonRecord): [Severity
   if (word !== undefined) return [word, null];
   const level =
     asText(result['level']) ?? asText(asRecord(rule?.['defaultConfiguration'])?.['level']) ?? 'warning';
-  return [severityFromLevel(level.toLowerCase()), null];
+  return [severityFromLevel(level.toLowerCase(), meta.toolName), null];
 }
 
 /** The tool's identity for the result: `partialFingerprints`, else `fingerprints`, keys sorted. */
@@ -196,7 +233,7 @@ export function mapResult(meta: RunMeta, result: JsonRecord): NormalizedFinding[
   const { shortDescription, fullDescription, helpText, remediation } = facts;
   const ruleId =
     asText(result['ruleId']) ?? asText(asRecord(result['rule'])?.['id']) ?? asText(rule?.['id']) ?? null;
-  const [severity, severityScore] = severityOf(rule, result);
+  const [severity, severityScore] = severityOf(meta, rule, result);
   const cves = cveIds(facts, result);
   const references = unique([
     ...facts.links,
@@ -215,6 +252,7 @@ export function mapResult(meta: RunMeta, result: JsonRecord): NormalizedFinding[
   const cwes = cweIds(meta, facts, result);
   const initialStatus = isSuppressed(result) ? DISMISSED_BY_TOOL : null;
   const isSecret = isSecretResult(meta.toolName, rule, result);
+  const concern = concernOf(meta, facts, result, ruleId, cwes);
 
   const findings = places.map((place): NormalizedFinding => {
     // Grype/Trivy report a vulnerable package at a manifest or archive path: no code snippet to show.
@@ -230,6 +268,7 @@ export function mapResult(meta: RunMeta, result: JsonRecord): NormalizedFinding[
     return {
       ...emptyFinding({
         kind: isDependency ? 'dependency' : 'code',
+        concern,
         title: dependencyTitle ?? title,
         severity,
         toolName: meta.toolName,

@@ -161,6 +161,29 @@ export function securitySeverityWord(value: unknown): Severity | undefined {
   return typeof value === 'string' ? severityIn(SEVERITY_WORDS, value.trim()) : undefined;
 }
 
-export function severityFromLevel(level: string | undefined): Severity {
-  return LEVELS[level ?? 'warning'] ?? 'medium';
+/**
+ * The linter scale (eslint.ts, pylint.ts, shellcheck.ts): a lint error is a code-quality breach, not
+ * a proven vulnerability. Tools whose native format scanhub reads on that scale read their SARIF
+ * levels on it too, so one tool's severities agree across its formats (ESLint's SARIF formatter
+ * writes severity 2 as `error`, 1 as `warning`; ShellCheck's info and style become `note`).
+ */
+const LINTER_LEVELS: Record<string, Severity> = {
+  error: 'medium',
+  warning: 'low',
+  note: 'info',
+  none: 'info',
+};
+const TOOL_LEVELS: Readonly<Record<string, Record<string, Severity>>> = {
+  eslint: LINTER_LEVELS,
+  pylint: LINTER_LEVELS,
+  shellcheck: LINTER_LEVELS,
+  // Gitleaks has no severity scale: its JSON reads every leak as high (gitleaks.ts); its SARIF
+  // writes no level at all.
+  gitleaks: { error: 'high', warning: 'high', note: 'high', none: 'high' },
+};
+
+/** A SARIF level on the scale of `toolName` (the default: error → high, warning → medium, note → low). */
+export function severityFromLevel(level: string | undefined, toolName?: string): Severity {
+  const levels = (toolName !== undefined && TOOL_LEVELS[toolName.trim().toLowerCase()]) || LEVELS;
+  return levels[level ?? 'warning'] ?? levels['warning'] ?? 'medium';
 }

@@ -1,3 +1,4 @@
+import { semgrepConcern } from '../../../domain/findings/concern.ts';
 import {
   childRecord,
   isRecord,
@@ -102,6 +103,7 @@ function cliResult(result: JsonRecord, toolVersion: string | null): NormalizedFi
   return {
     ...emptyFinding({
       kind: isSca ? 'dependency' : isSecret ? 'secret' : 'code',
+      concern: semgrepConcern(nonBlank(metadata['category'])),
       title: titleFrom(message, checkId),
       severity,
       toolName: 'Semgrep',

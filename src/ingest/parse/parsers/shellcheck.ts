@@ -1,3 +1,4 @@
+import { shellcheckConcern } from '../../../domain/findings/concern.ts';
 import { openJson, requireJsonShape } from './json-input.ts';
 import { streamJsonValues } from './json-stream.ts';
 import { isRecord, type JsonRecord, nonBlank, positiveInt } from './json-value.ts';
@@ -48,6 +49,7 @@ function toFinding(comment: JsonRecord): NormalizedFinding {
   return {
     ...emptyFinding({
       kind: 'code',
+      concern: shellcheckConcern(),
       title: message,
       severity: severityIn(SEVERITY, nonBlank(comment['level'])) ?? 'info',
       toolName: TOOL,

@@ -1,3 +1,4 @@
+import { sonarConcern } from '../../../domain/findings/concern.ts';
 import { isRecord, type JsonRecord, nonNegativeInt, trimmedText } from './json-value.ts';
 import { severityIn } from './severity.ts';
 import { cveIdsInText, cweIdsInText } from './identifiers.ts';
@@ -93,6 +94,7 @@ function* reportFindings(doc: JsonRecord): Generator<NormalizedFinding> {
     yield {
       ...emptyFinding({
         kind: 'code',
+        concern: sonarConcern(trimmedText(issue['type']), qualitiesOf(issue)),
         title: trimmedText(issue['description']) ?? rule?.name ?? message ?? ruleId ?? 'SonarQube issue',
         severity: severityOf(issue['severity']),
         toolName: 'SonarQube',
@@ -134,6 +136,12 @@ function messageFacts(message: string) {
   };
 }
 
+/** SonarQube 10's `impacts[].softwareQuality` (SECURITY, RELIABILITY, MAINTAINABILITY). */
+const qualitiesOf = (issue: JsonRecord): string[] =>
+  objects(issue['impacts'])
+    .map((impact) => trimmedText(impact['softwareQuality']))
+    .filter((quality): quality is string => quality !== null);
+
 function dismissed(item: JsonRecord): typeof DISMISSED_BY_TOOL | null {
   const marks = [trimmedText(item['status']), trimmedText(item['resolution'])].map(
     (v) => v?.toUpperCase() ?? '',
@@ -160,6 +168,7 @@ function* apiFindings(doc: JsonRecord): Generator<NormalizedFinding> {
     yield {
       ...emptyFinding({
         kind: 'code',
+        concern: sonarConcern(type, qualitiesOf(issue)),
         title: message ?? trimmedText(issue['rule']) ?? 'SonarQube issue',
         severity,
         toolName: 'SonarQube',

@@ -1,3 +1,4 @@
+import { componentOf, licenseList, purlTypeOfEcosystem } from './components.ts';
 import { dependencyTitle, upgradeRemediation } from './dependency-helpers.ts';
 import { openJson, requireJsonShape } from './json-input.ts';
 import { cveIdsFrom, parseCweIds } from './identifiers.ts';
@@ -19,6 +20,7 @@ import {
   ParseError,
   type ParserInput,
   type ParserModule,
+  type ReportFacts,
   type Sniff,
 } from './types.ts';
 import { DISMISSED_BY_TOOL } from '../../../domain/findings/lifecycle.ts';
@@ -42,6 +44,8 @@ function selectorsFor(shape: Sniff['shape']): string[] {
   if (shape === 'json-array') return resultSelectors('$.*');
   return [
     ...resultSelectors('$.Results.*'),
+    // Every package of a result (`--list-all-pkgs`): the component inventory.
+    '$.Results.*.Packages.*',
     ...RESOURCE_LISTS.flatMap((list) => [
       ...RESOURCE_FIELDS.map((f) => `$.${list}.*.${f}`),
       ...resultSelectors(`$.${list}.*.Results.*`),
@@ -169,7 +173,46 @@ function serviceName(resource: JsonRecord | undefined): string | null {
   return parts.length === 0 ? null : parts.join(' / ');
 }
 
-async function* parseTrivy(input: ParserInput): AsyncGenerator<NormalizedFinding> {
+/** A package of `--list-all-pkgs`; the root (the scanned project itself) is not a component of it. */
+function reportPackage(facts: ReportFacts | undefined, pkg: JsonRecord, resultType: string | null): void {
+  const name = asString(pkg['Name']);
+  const relationship = asString(pkg['Relationship']);
+  if (facts?.component === undefined || name === null || relationship === 'root') return;
+  const identifier = asRecordOrEmpty(pkg['Identifier']);
+  facts.component(
+    componentOf({
+      purl: asString(identifier['PURL']),
+      type: purlTypeOfEcosystem(resultType),
+      name,
+      version: asString(pkg['Version']),
+      licenses: licenseList(pkg['Licenses']),
+      direct: relationship === 'direct' ? true : relationship === 'indirect' ? false : null,
+    }),
+  );
+}
+
+/**
+ * The package a vulnerability is in: without `--list-all-pkgs` the report lists only these, and they
+ * are its components (the same package listed under `Packages` too is merged by its purl).
+ */
+function reportVulnerablePackage(
+  facts: ReportFacts | undefined,
+  vuln: JsonRecord,
+  resultType: string | null,
+): void {
+  const name = asString(vuln['PkgName']);
+  if (facts?.component === undefined || name === null) return;
+  facts.component(
+    componentOf({
+      purl: asString(asRecordOrEmpty(vuln['PkgIdentifier'])['PURL']),
+      type: purlTypeOfEcosystem(resultType),
+      name,
+      version: asString(vuln['InstalledVersion']),
+    }),
+  );
+}
+
+async function* parseTrivy(input: ParserInput, facts?: ReportFacts): AsyncGenerator<NormalizedFinding> {
   requireJsonShape(input, ['json-object', 'json-array'], TOOL);
   const { shape, topKeys } = input.sniff;
   if (shape === 'json-object' && !topKeys.includes('SchemaVersion') && !topKeys.includes('ClusterName')) {
@@ -194,10 +237,16 @@ async function* parseTrivy(input: ParserInput): AsyncGenerator<NormalizedFinding
     const resultPath = path.slice(0, -2);
     // A workload's path is two levels above its result: [list, i, 'Results', j].
     const workload = resultPath.length === 4 ? scalars.get(resultPath.slice(0, 2).join('\u0000')) : undefined;
+    if (list === 'Packages') {
+      reportPackage(facts, value, asString(holder(resultPath)['Type']));
+      continue;
+    }
     const context: Context = {
       target: asString(holder(resultPath)['Target']),
       service: serviceName(workload),
     };
+    if (list === 'Vulnerabilities')
+      reportVulnerablePackage(facts, value, asString(holder(resultPath)['Type']));
     const finding =
       list === 'Vulnerabilities'
         ? vulnerabilityFinding(value, context)

@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 
+import type { Concern } from '../../../domain/findings/concern.ts';
 import type { DISMISSED_BY_TOOL } from '../../../domain/findings/lifecycle.ts';
 import type { Severity } from '../../../domain/findings/severity.ts';
 
@@ -9,13 +10,19 @@ export type { Severity };
 /**
  * What kind of thing a finding is about. It picks the fingerprint recipe (docs/architecture.md, "Finding
  * identity"): code findings are identified by rule + path + snippet, dependency findings by vulnerability id
- * + package + manifest, secrets by rule + path + a hash of the secret.
+ * + package + manifest, secrets by rule + path + a hash of the secret, licence findings (raised by scanhub's
+ * own licence policy evaluation) by package + licence.
  */
-export type FindingKind = 'code' | 'dependency' | 'secret' | 'infrastructure' | 'dast';
+export type FindingKind = 'code' | 'dependency' | 'secret' | 'infrastructure' | 'dast' | 'license';
 
 /** One finding as a parser sees it: tool-neutral, database-free. */
 export interface NormalizedFinding {
   kind: FindingKind;
+  /**
+   * Security or code quality (domain/findings/concern.ts holds the rule table). Not identity: a
+   * finding keeps its fingerprint when its concern changes.
+   */
+  concern: Concern;
   /** Short human title, e.g. the rendered SARIF message or "CVE-2020-1234 in openssl 1.1.1". */
   title: string;
   severity: Severity;
@@ -111,6 +118,35 @@ export interface ReportFacts {
   scope(toolName: string, category: string | null): void;
   /** The report covers this file (SARIF `artifacts`), whether or not it has findings in it. */
   coveredFile(path: string): void;
+  /**
+   * A component (package) the report lists. Reports that list components replace the component set
+   * of their scope (version + tool + category); those that never call this leave it alone.
+   */
+  component?(component: NormalizedComponent): void;
+  /**
+   * The report is an inventory (an SBOM): its components, even none, are the whole set of its scope.
+   * Implied by `component`.
+   */
+  inventory?(): void;
+}
+
+/** One component (package) of a report: an SBOM's component, a scanner's package. */
+export interface NormalizedComponent {
+  /** Package URL as the report gives it or as built from ecosystem, name and version; normalized at staging. */
+  purl: string | null;
+  /** Package URL type (`npm`, `maven`, `pypi`, ...). */
+  ecosystem: string | null;
+  namespace: string | null;
+  name: string;
+  version: string | null;
+  /** SPDX licence expression, ids joined with AND when the report lists several. */
+  licenses: string | null;
+  /** CycloneDX scope: `required`, `optional`, `excluded`. */
+  scope: string | null;
+  /** True: the subject depends on it directly; false: transitively; null: the report does not say. */
+  direct: boolean | null;
+  /** Algorithm (upper case, e.g. `SHA-256`) → hex or base64 content as given. */
+  hashes: Record<string, string>;
 }
 
 /** One scanner format: how to recognise it and how to read it. */
@@ -121,6 +157,11 @@ export interface ParserModule {
   displayName: string;
   /** True when the content is this format. Must look at content only, never at a file name. */
   detect(sniff: Sniff): boolean;
+  /**
+   * Written by scanhub itself (the licence policy evaluation): never detected, and refused when an
+   * upload names it, so only scanhub writes its scope.
+   */
+  internal?: true;
   /**
    * Yields normalized findings; throws `ParseError` on malformed or unexpected content. Parsers
    * whose format names its tool (SARIF, CycloneDX) tell `facts` which tools the report speaks for;
@@ -134,11 +175,16 @@ export class ParseError extends Error {
   override name = 'ParseError';
 }
 
-/** A finding with every optional field empty, to spread parser-specific fields over. */
+/**
+ * A finding with every optional field empty, to spread parser-specific fields over. Its concern is
+ * security unless the parser says otherwise (the table in domain/findings/concern.ts).
+ */
 export function emptyFinding(
-  fields: Pick<NormalizedFinding, 'kind' | 'title' | 'severity' | 'toolName'>,
+  fields: Pick<NormalizedFinding, 'kind' | 'title' | 'severity' | 'toolName'> &
+    Partial<Pick<NormalizedFinding, 'concern'>>,
 ): NormalizedFinding {
   return {
+    concern: 'security',
     severityScore: null,
     description: null,
     remediation: null,

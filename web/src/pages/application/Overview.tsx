@@ -16,8 +16,10 @@ import { useState, type FormEvent } from 'react';
 import { api, fieldErrors, unwrap, type Schemas } from '../../api/client';
 import { ProblemAlert, QueryState, formatDate } from '../../components/ui';
 import { useVersions } from '../../hooks';
+import { Posture } from './Posture';
 import { TokenShownOnce } from './TokenShownOnce';
 import { VersionActions } from './VersionActions';
+import { VexDownloads } from './Vex';
 
 type Application = Schemas['Application'] & { default_version: Schemas['Version'] | null };
 
@@ -87,6 +89,7 @@ export function Overview({ application }: { application: Application }) {
   return (
     <Stack>
       {scans.data && scans.data.length === 0 ? <FirstScan application={application} /> : null}
+      <Posture applicationId={application.id} scans={scans.data} />
       <Card withBorder>
         <Title order={2} size="h4" mb="xs">
           Versions
@@ -100,6 +103,7 @@ export function Overview({ application }: { application: Application }) {
                   <Table.Th scope="col">Branch</Table.Th>
                   <Table.Th scope="col">Tag</Table.Th>
                   <Table.Th scope="col">Created</Table.Th>
+                  <Table.Th scope="col">VEX</Table.Th>
                   {canWrite ? (
                     <Table.Th scope="col">
                       <span className="sr-only">Actions</span>
@@ -116,6 +120,9 @@ export function Overview({ application }: { application: Application }) {
                     <Table.Td>{item.branch ?? '—'}</Table.Td>
                     <Table.Td>{item.tag ?? '—'}</Table.Td>
                     <Table.Td>{formatDate(item.created_at)}</Table.Td>
+                    <Table.Td>
+                      <VexDownloads applicationId={application.id} versionId={item.id} />
+                    </Table.Td>
                     {canWrite ? (
                       <Table.Td>
                         <VersionActions applicationId={application.id} version={item} />

@@ -1,0 +1,75 @@
+import { sql, type Kysely } from 'kysely';
+import { whereAccessible } from '../../access/access.ts';
+import type { UserPrincipal } from '../../access/principal.ts';
+import type { Config } from '../../config.ts';
+import type { DB } from '../../db/schema.ts';
+import { recomputeDueDates } from '../../domain/findings/sla.ts';
+import { recordAudit, type AuditContext } from '../../events/audit.ts';
+import { enrichmentSettings, listCurrent } from './enrichment.repository.ts';
+import { ageDays, presentSnapshot } from './enrichment.presenter.ts';
+import type { EnrichmentStatus, UpdateEnrichmentSettings } from './enrichment.schema.ts';
+
+/** Data older than this many days is stale: the UI warns. */
+export const STALE_AFTER_DAYS = 7;
+
+/**
+ * Each source's current snapshot and its age, whether a fetch URL is set, the settings, and the
+ * readable findings that are KEV-listed or carry EPSS.
+ */
+export async function enrichmentStatus(
+  db: Kysely<DB>,
+  config: Pick<Config, 'enrichment'>,
+  user: UserPrincipal,
+  now: Date = new Date(),
+): Promise<EnrichmentStatus> {
+  const [snapshots, settings, counts] = await Promise.all([
+    listCurrent(db),
+    enrichmentSettings(db),
+    db
+      .selectFrom('findings')
+      .select([
+        sql<number>`count(*) filter (where in_kev)::integer`.as('in_kev'),
+        sql<number>`count(*) filter (where epss is not null)::integer`.as('with_epss'),
+      ])
+      .where(whereAccessible(user, 'application', 'read', 'findings.application_id'))
+      .where((eb) => eb.or([eb('in_kev', '=', true), eb('epss', 'is not', null)]))
+      .executeTakeFirstOrThrow(),
+  ]);
+  const sources = (['epss', 'kev'] as const).map((source) => {
+    const row = snapshots.find((snapshot) => snapshot.source === source);
+    return {
+      source,
+      snapshot: row ? { ...presentSnapshot(row, now), imported_by: null } : null,
+      stale: !row || ageDays(row.data_date, now) > STALE_AFTER_DAYS,
+      fetch_configured: Boolean(source === 'epss' ? config.enrichment.epssUrl : config.enrichment.kevUrl),
+    };
+  });
+  return { sources, settings, findings: counts };
+}
+
+/**
+ * Changes the settings; turning the KEV due-date rule on or off recomputes the due dates it governs
+ * in the same transaction.
+ */
+export async function updateEnrichmentSettings(
+  db: Kysely<DB>,
+  body: UpdateEnrichmentSettings,
+  audit: AuditContext,
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const before = await enrichmentSettings(trx);
+    await trx
+      .updateTable('enrichment_settings')
+      .set({ ...body, updated_at: new Date() })
+      .execute();
+    if (body.kev_due_dates !== undefined && body.kev_due_dates !== before.kev_due_dates) {
+      await recomputeDueDates(trx, 'all');
+    }
+    await recordAudit(trx, audit, {
+      action: 'enrichment.settings_updated',
+      target: { type: 'enrichment_settings', id: null, label: 'enrichment settings' },
+      before,
+      after: { ...before, ...body },
+    });
+  });
+}
