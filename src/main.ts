@@ -5,6 +5,8 @@ import { shutdownSteps } from './shutdown.ts';
 import { bootstrapAdmin } from './modules/users/bootstrap.ts';
 import { setPasswordByEmail } from './modules/users/passwords.service.ts';
 import { createUser } from './modules/users/users.service.ts';
+import { systemAuditContext } from './events/audit.ts';
+import { verifyAuditChain } from './events/audit-chain.ts';
 import { AppError } from './errors.ts';
 import { PasswordInputError, readPassword } from './password-input.ts';
 import type { Runtime } from './runtime.ts';
@@ -21,15 +23,22 @@ Commands:
   users set-password --email E                (ends that user's sessions)
                             the password is asked for (not echoed), or read from stdin with
                             --password-stdin; --password P still works but is warned against
+  audit verify              check the audit trail's hash chain from its anchor to its head; prints
+                            the first broken link and exits 1 if there is one
 
 Client commands (talk to a running server; see scanhub <command> --help):
   upload FILE... [--url U] [--token T] [--wait] [--fail-on SEVERITY] [--baseline VERSION] ...
                             upload scanner reports (gzip on the fly, retries), gate CI on the result
   findings export --format csv|json|sarif [--application A] [--version V] [--output F]
+  vex export --application A --version V [--format openvex|cyclonedx] [--output F]
+  vex import FILE --application A      load an OpenVEX or CycloneDX VEX document, print the match report
+  enrichment import FILE... [--force]
+                            import FIRST EPSS CSV and CISA KEV (JSON or CSV) files, plain or gzip, as
+                            downloaded (air-gapped installs); needs an admin's API key or enrichment.import
 
 Exit codes of the client commands: 0 pass, 1 gate failed, 2 usage error, 3 server or network error.
 
-The users commands open the database themselves: with DATABASE_URL (PostgreSQL) they work while
+The users and audit commands open the database themselves: with DATABASE_URL (PostgreSQL) they work while
 servers run; the embedded database allows one process, so stop the server first, or use the API
 (POST /api/users, POST /api/users/{id}/password) with an admin's API key while it runs.
 `;
@@ -43,7 +52,11 @@ async function serve(config: Config): Promise<void> {
   const runtime = await openRuntime(config, { work: config.jobs.inServer, deferLastSteps: true });
   // The first admin's password is hashed (off this thread) while the app is built.
   const [app, admin] = await Promise.all([
-    appModule.then(({ buildApp }) => buildApp(runtime.context)),
+    // process.stdout, not pino's own asynchronous stdout writer: that one had a write still in flight
+    // when process.exit flushed the rest synchronously, so the shutdown's last lines came out of
+    // order under load (and a flush() does not wait for it). Node writes stdout synchronously to
+    // files, pipes and terminals on Linux; the bench and production log at warn.
+    appModule.then(({ buildApp }) => buildApp(runtime.context, { logStream: process.stdout })),
     bootstrapAdmin(runtime.context.db, config.admin),
   ]);
   try {
@@ -227,19 +240,49 @@ async function usersCommand(config: Config, args: string[]): Promise<void> {
   const runtime = await openForUsersCommand(config);
   try {
     if (command === 'set-password') {
-      const result = await setPasswordByEmail(runtime.context.db, values.email, password);
+      const result = await setPasswordByEmail(
+        runtime.context.db,
+        values.email,
+        password,
+        systemAuditContext('scanhub users'),
+      );
       console.log(
         `Password set for ${result.email} (id ${result.id}); ${result.sessions_revoked} sessions ended`,
       );
       return;
     }
-    const user = await createUser(runtime.context.db, {
-      email: values.email,
-      password,
-      ...(values.name ? { name: values.name } : {}),
-      ...(values.role ? { role: values.role as 'admin' | 'member' } : {}),
-    });
+    const user = await createUser(
+      runtime.context.db,
+      {
+        email: values.email,
+        password,
+        ...(values.name ? { name: values.name } : {}),
+        ...(values.role ? { role: values.role as 'admin' | 'member' } : {}),
+      },
+      systemAuditContext('scanhub users'),
+    );
     console.log(`Created ${user.role} ${user.email} (id ${user.id})`);
+  } finally {
+    await runtime.close();
+  }
+}
+
+/** `scanhub audit verify`: the chain checked at the server, as GET /api/audit-events/verify does. */
+async function auditCommand(config: Config, args: string[]): Promise<void> {
+  if (args[0] !== 'verify' || args.length > 1) throw new UsageError(USAGE);
+  const runtime = await openForUsersCommand(config);
+  try {
+    const report = await verifyAuditChain(runtime.context.db);
+    console.log(JSON.stringify(report, null, 2));
+    if (!report.ok) {
+      const broken = report.first_broken;
+      console.error(`Audit chain broken at event ${broken?.id}: ${broken?.detail}`);
+      process.exitCode = 1;
+    } else {
+      console.log(
+        `Audit chain intact: ${report.checked} events from ${report.anchor.id} to ${report.head.id}, head ${report.head.hash}`,
+      );
+    }
   } finally {
     await runtime.close();
   }
@@ -247,7 +290,7 @@ async function usersCommand(config: Config, args: string[]): Promise<void> {
 
 class UsageError extends Error {}
 
-const CLIENT_COMMANDS = new Set(['upload', 'findings']);
+const CLIENT_COMMANDS = new Set(['upload', 'findings', 'enrichment']);
 
 async function main(argv: string[]): Promise<void> {
   const [command = 'serve', ...rest] = argv;
@@ -266,6 +309,7 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'worker') return worker(config);
   if (command === 'migrate') return migrate(config);
   if (command === 'users') return usersCommand(config, rest);
+  if (command === 'audit') return auditCommand(config, rest);
   throw new UsageError(USAGE);
 }
 
