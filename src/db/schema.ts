@@ -365,11 +365,6 @@ export interface FindingsTable {
   tool_name: string;
   tool_version: string | null;
   tool_fingerprint: string | null;
-  epss: number | null;
-  /** EPSS percentile of its most likely exploited CVE, from the snapshot `epss_snapshot_id`. */
-  epss_percentile: number | null;
-  /** The EPSS snapshot `epss` came from; null: from the scanner's report, or unknown. */
-  epss_snapshot_id: number | null;
   in_kev: Generated<boolean>;
   /** The KEV snapshot that lists one of its CVEs (null: not listed). */
   kev_snapshot_id: number | null;
@@ -791,6 +786,7 @@ export interface DB {
   acceptance_settings: AcceptanceSettingsTable;
   enrichment_snapshots: EnrichmentSnapshotsTable;
   epss_scores: EpssScoresTable;
+  finding_epss: FindingEpssTable;
   kev_entries: KevEntriesTable;
   enrichment_settings: EnrichmentSettingsTable;
 }
@@ -812,6 +808,16 @@ export interface EnrichmentSnapshotsTable {
   current: Generated<boolean>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
+}
+
+/** A finding's EPSS (migration 2026-11-29T1600): its most likely exploited CVE's, from `snapshot_id`. */
+export interface FindingEpssTable {
+  finding_id: number;
+  application_id: number;
+  epss: number;
+  percentile: number | null;
+  /** The EPSS snapshot the value came from; null once that snapshot is deleted. */
+  snapshot_id: number | null;
 }
 
 export interface EpssScoresTable {

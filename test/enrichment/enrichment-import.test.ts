@@ -43,7 +43,8 @@ async function state() {
 async function reset() {
   await t.db.deleteFrom('epss_scores').execute();
   await t.db.deleteFrom('kev_entries').execute();
-  await t.db.updateTable('findings').set({ epss_snapshot_id: null, kev_snapshot_id: null }).execute();
+  await t.db.updateTable('findings').set({ kev_snapshot_id: null }).execute();
+  await t.db.updateTable('finding_epss').set({ snapshot_id: null }).execute();
   await t.db.deleteFrom('enrichment_snapshots').execute();
 }
 
@@ -257,9 +258,17 @@ describe('findings carry EPSS and KEV', () => {
       .selectAll()
       .where('id', '=', log4j.id)
       .executeTakeFirstOrThrow();
+    const epssOf = async (id: number) =>
+      (
+        await t.db
+          .selectFrom('finding_epss')
+          .select(['epss', 'snapshot_id'])
+          .where('finding_id', '=', id)
+          .executeTakeFirst()
+      )?.epss ?? null;
+    expect(await epssOf(log4j.id)).toBe(0.94358);
     expect(row).toMatchObject({
       in_kev: true,
-      epss: 0.94358,
       kev_due_date: '2021-12-24',
       kev_ransomware: true,
       risk_exploitation: 1,
@@ -273,10 +282,7 @@ describe('findings carry EPSS and KEV', () => {
       .where('id', '=', spring.id)
       .executeTakeFirstOrThrow();
     expect(springRow.risk_exploitation).toBe(1);
-    expect(
-      (await t.db.selectFrom('findings').select('epss').where('id', '=', plain.id).executeTakeFirstOrThrow())
-        .epss,
-    ).toBe(0.42);
+    expect(await epssOf(plain.id)).toBe(0.42);
 
     const detail = await t.app.inject({ url: `/api/findings/${log4j.id}`, headers: admin.headers });
     expect(detail.json()).toMatchObject({

@@ -127,16 +127,24 @@ export async function scannerTypeId(t: TestApp, name = 'sarif'): Promise<number>
 }
 
 /** A finding row written directly (no ingest), for tests of the findings API. */
+/** EPSS a test finding may be given: written to `finding_epss` (migration 2026-11-29T1600), not `findings`. */
+export interface FindingEpss {
+  epss?: number | null;
+  epss_percentile?: number | null;
+  epss_snapshot_id?: number | null;
+}
+
 export async function makeFinding(
   t: TestApp,
   applicationId: number,
-  overrides: Partial<Insertable<FindingsTable>> = {},
+  overrides: Partial<Insertable<FindingsTable>> & FindingEpss = {},
 ) {
-  const version = overrides.version_id ?? (await defaultVersionId(t, applicationId));
+  const { epss = null, epss_percentile = null, epss_snapshot_id = null, ...columns } = overrides;
+  const version = columns.version_id ?? (await defaultVersionId(t, applicationId));
   const fingerprint = `fp-${unique()}`;
-  const severity = overrides.severity ?? 'high';
+  const severity = columns.severity ?? 'high';
   const rank = { critical: 5, high: 4, medium: 3, low: 2, info: 1 }[severity];
-  return t.db
+  const row = await t.db
     .insertInto('findings')
     .values({
       application_id: applicationId,
@@ -158,10 +166,23 @@ export async function makeFinding(
       risk_age: 0,
       risk_asset: 0.65,
       risk_formula_version: 1,
-      ...overrides,
+      ...columns,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
+  if (epss !== null) {
+    await t.db
+      .insertInto('finding_epss')
+      .values({
+        finding_id: row.id,
+        application_id: row.application_id,
+        epss,
+        percentile: epss_percentile,
+        snapshot_id: epss_snapshot_id,
+      })
+      .execute();
+  }
+  return { ...row, epss, epss_percentile, epss_snapshot_id: epss === null ? null : epss_snapshot_id };
 }
 
 /** The four people most access tests start from: an admin and three members with no grant yet. */

@@ -240,10 +240,7 @@ export const FINDING_COLUMNS = {
   },
   tool_fingerprint: { type: 'text', insert: 'staged', parsed: 'toolFingerprint', cap: 1_000 },
   /** Enrichment (issue 45): written set-wise from the current EPSS and KEV snapshots, never by an upload. */
-  epss: { type: 'float8', presented: true },
-  epss_percentile: { type: 'float8', presented: true },
-  /** Shown in `enrichment` and `kev`, composed. */
-  epss_snapshot_id: { type: 'int4' },
+  /** Shown in `enrichment` and `kev`, composed. EPSS itself is in `finding_epss` (migration 2026-11-29T1600). */
   in_kev: { type: 'bool', presented: true },
   kev_snapshot_id: { type: 'int4' },
   kev_date_added: { type: 'text' },

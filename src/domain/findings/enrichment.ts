@@ -8,12 +8,15 @@ import { effectiveConfigurationIdSql, kevDueDateSql, slaDaysColumnsSql, slaDueDa
 import { recordTimeline, type TimelineEntry } from './timeline.ts';
 
 /**
- * Copies the current EPSS and KEV snapshots onto findings, set-wise (docs/architecture.md,
+ * Applies the current EPSS and KEV snapshots to findings, set-wise (docs/architecture.md,
  * "Enrichment"): for each finding naming CVEs, the most likely exploited of them (highest EPSS and
- * percentile — the percentile ranks EPSS, so both maxima are the same CVE's), and whether any is in
- * KEV (earliest CISA due date). A snapshot's value wins over a report's: a finding keeps a value
- * from its report only while no snapshot knows any of its CVEs. Then, in the same statement, the
- * exploitation part X and the score. Findings whose values did not change are not written.
+ * percentile — the percentile ranks EPSS, so both maxima are the same CVE's), kept in the narrow
+ * `finding_epss` (migration 2026-11-29T1600), and whether any is in KEV (earliest CISA due date),
+ * kept on the finding. A snapshot's value wins over a report's: a finding keeps a value from its
+ * report only while no snapshot knows any of its CVEs. Then, in the same statement, the
+ * exploitation part X and the score. Nothing is written whose value did not change, and a
+ * finding's own (wide, much-indexed) row only when its KEV fields, X or event stamps do — a daily
+ * EPSS file moves nearly every score a little but few across X's edges.
  *
  * In the same transaction, per batch of ids: KEV due dates (earlier than the SLA's, when the
  * setting is on) with a timeline entry; `finding.kev_listed` when a finding is listed for the first
@@ -73,24 +76,31 @@ async function applyBatch(
   // batch (15 s of a million findings' re-score) for a plan that runs once. PGlite has no JIT; the
   // setting exists in every build.
   await sql`set local jit = off`.execute(trx);
-  const { rows } = await sql<ChangedRow>`
+  // One statement: `t` reads each finding's values from the snapshots and its present EPSS row;
+  // `epss_written` and `epss_removed` bring `finding_epss` to them (a narrow row per finding: the
+  // part a daily EPSS file changes for nearly every finding); `scored` writes the finding's own
+  // wide row only where what it keeps changes — the KEV fields, the exploitation part and score
+  // (which move only when EPSS crosses a bucket edge or KEV lists the CVE), the event stamps.
+  // Every part reads the statement's one snapshot, so `t` sees the rows before they are written.
+  const { rows: touched } = await sql<ChangedRow & { scored: boolean }>`
     with settings as (select coalesce((select epss_percentile_threshold from enrichment_settings), 0.9) as threshold),
     t as (
-      select f.id,
+      select f.id, f.application_id,
         case when e.snapshot_id is not null then e.epss
-             when f.epss_snapshot_id is not null then null else f.epss end as epss,
+             when o.snapshot_id is not null then null else o.epss end as epss,
         case when e.snapshot_id is not null then e.percentile
-             when f.epss_snapshot_id is not null then null else f.epss_percentile end as percentile,
+             when o.snapshot_id is not null then null else o.percentile end as percentile,
         e.snapshot_id as epss_snapshot_id, k.snapshot_id is not null as in_kev, k.snapshot_id as kev_snapshot_id,
         k.date_added as kev_date_added, k.due_date as kev_due_date, k.ransomware as kev_ransomware,
-        f.epss_percentile as old_percentile,
+        o.epss as old_epss, o.percentile as old_percentile, o.snapshot_id as old_snapshot_id,
         k.snapshot_id is not null and f.kev_listed_at is null as listed_now,
         e.snapshot_id is not null
           and f.epss_event_snapshot_id is distinct from e.snapshot_id
-          and coalesce(f.epss_percentile >= st.threshold, false) <> coalesce(e.percentile >= st.threshold, false)
+          and coalesce(o.percentile >= st.threshold, false) <> coalesce(e.percentile >= st.threshold, false)
           as crossed,
         (f.kev_due_date is distinct from k.due_date) as kev_changed
       from findings f
+      left join finding_epss o on o.finding_id = f.id
       cross join lateral (
         select max(s.epss) as epss, max(s.percentile) as percentile, max(s.snapshot_id) as snapshot_id
         from unnest(f.cve_ids) as c(cve) join epss_scores s on s.cve = upper(c.cve)) e
@@ -100,32 +110,50 @@ async function applyBatch(
         from unnest(f.cve_ids) as c(cve) join kev_entries k on k.cve = upper(c.cve)) k
       cross join settings st
       where f.id >= ${range.from} and f.id < ${range.to} and cardinality(f.cve_ids) > 0 and ${scopeSql(scope)}
+    ),
+    epss_written as (
+      insert into finding_epss (finding_id, application_id, epss, percentile, snapshot_id)
+      select t.id, t.application_id, t.epss, t.percentile, t.epss_snapshot_id from t
+      where t.epss is not null
+        and (t.old_epss, t.old_percentile, t.old_snapshot_id) is distinct from (t.epss, t.percentile, t.epss_snapshot_id)
+      on conflict (finding_id) do update
+        set epss = excluded.epss, percentile = excluded.percentile, snapshot_id = excluded.snapshot_id
+      returning finding_id
+    ),
+    epss_removed as (
+      delete from finding_epss d using t
+      where d.finding_id = t.id and t.epss is null
+      returning d.finding_id
+    ),
+    scored as (
+      update findings f set
+        in_kev = t.in_kev, kev_snapshot_id = t.kev_snapshot_id, kev_date_added = t.kev_date_added,
+        kev_due_date = t.kev_due_date, kev_ransomware = t.kev_ransomware,
+        kev_listed_at = case when t.listed_now then ${now}::timestamptz else f.kev_listed_at end,
+        epss_event_snapshot_id = case when t.crossed then t.epss_snapshot_id else f.epss_event_snapshot_id end,
+        risk_exploitation = ${x},
+        risk_score = ${riskScoreSql({
+          severity: sql.ref('f.risk_severity'),
+          exploitation: x,
+          age: sql.ref('f.risk_age'),
+          asset: sql.ref('f.risk_asset'),
+        })},
+        risk_formula_version = ${RISK_FORMULA_VERSION}
+      from t
+      where f.id = t.id and f.id >= ${range.from} and f.id < ${range.to}
+        and (t.listed_now or t.crossed
+          or (f.in_kev, f.kev_snapshot_id, f.kev_date_added, f.kev_due_date, f.kev_ransomware, f.risk_exploitation)
+            is distinct from (t.in_kev, t.kev_snapshot_id, t.kev_date_added, t.kev_due_date, t.kev_ransomware, ${x}))
+      returning f.id, f.application_id, t.listed_now, t.crossed, t.epss, t.percentile, t.old_percentile,
+        t.epss_snapshot_id, t.kev_snapshot_id, t.kev_date_added, t.kev_due_date, t.kev_ransomware, t.kev_changed
     )
-    update findings f set
-      epss = t.epss, epss_percentile = t.percentile, epss_snapshot_id = t.epss_snapshot_id,
-      in_kev = t.in_kev, kev_snapshot_id = t.kev_snapshot_id, kev_date_added = t.kev_date_added,
-      kev_due_date = t.kev_due_date, kev_ransomware = t.kev_ransomware,
-      kev_listed_at = case when t.listed_now then ${now}::timestamptz else f.kev_listed_at end,
-      epss_event_snapshot_id = case when t.crossed then t.epss_snapshot_id else f.epss_event_snapshot_id end,
-      risk_exploitation = ${x},
-      risk_score = ${riskScoreSql({
-        severity: sql.ref('f.risk_severity'),
-        exploitation: x,
-        age: sql.ref('f.risk_age'),
-        asset: sql.ref('f.risk_asset'),
-      })},
-      risk_formula_version = ${RISK_FORMULA_VERSION}
-    from t
-    where f.id = t.id and f.id >= ${range.from} and f.id < ${range.to}
-      and (f.epss, f.epss_percentile, f.epss_snapshot_id, f.in_kev, f.kev_snapshot_id,
-        f.kev_date_added, f.kev_due_date, f.kev_ransomware, f.risk_exploitation)
-      is distinct from (t.epss, t.percentile, t.epss_snapshot_id, t.in_kev, t.kev_snapshot_id,
-        t.kev_date_added, t.kev_due_date, t.kev_ransomware, ${x})
-    returning f.id, f.application_id, t.listed_now, t.crossed, t.epss, t.percentile, t.old_percentile,
-      t.epss_snapshot_id, t.kev_snapshot_id, t.kev_date_added, t.kev_due_date, t.kev_ransomware, t.kev_changed`.execute(
-    trx,
-  );
-  if (rows.length === 0) return { updated: 0, kevListed: 0, epssChanged: 0, dueDates: 0 };
+    select scored.*, true as scored from scored
+    union all
+    select ids.finding_id, null, false, false, null, null, null, null, null, null, null, null, false, false
+    from (select finding_id from epss_written union select finding_id from epss_removed) ids
+    where ids.finding_id not in (select id from scored)`.execute(trx);
+  const rows = touched.filter((row) => row.scored);
+  if (rows.length === 0) return { updated: touched.length, kevListed: 0, epssChanged: 0, dueDates: 0 };
 
   const dueDates = await applyKevDueDates(
     trx,
@@ -183,7 +211,7 @@ async function applyBatch(
       findings: { ids: of.map((row) => row.id) },
     });
   }
-  return { updated: rows.length, kevListed: listed.length, epssChanged: crossed.length, dueDates };
+  return { updated: touched.length, kevListed: listed.length, epssChanged: crossed.length, dueDates };
 }
 
 /**

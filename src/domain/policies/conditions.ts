@@ -48,9 +48,9 @@ function column(field: ConditionField): RawBuilder<unknown> {
     case 'kev':
       return sql`f.in_kev`;
     case 'epss':
-      return sql`f.epss`;
+      return sql`(select e.epss from finding_epss e where e.finding_id = f.id)`;
     case 'epss_percentile':
-      return sql`f.epss_percentile`;
+      return sql`(select e.percentile from finding_epss e where e.finding_id = f.id)`;
     case 'concern':
       return sql`f.concern`;
   }

@@ -27,12 +27,13 @@ export async function enrichmentStatus(
     enrichmentSettings(db),
     db
       .selectFrom('findings')
+      .leftJoin('finding_epss', 'finding_epss.finding_id', 'findings.id')
       .select([
-        sql<number>`count(*) filter (where in_kev)::integer`.as('in_kev'),
-        sql<number>`count(*) filter (where epss is not null)::integer`.as('with_epss'),
+        sql<number>`count(*) filter (where findings.in_kev)::integer`.as('in_kev'),
+        sql<number>`count(finding_epss.finding_id)::integer`.as('with_epss'),
       ])
       .where(whereAccessible(user, 'application', 'read', 'findings.application_id'))
-      .where((eb) => eb.or([eb('in_kev', '=', true), eb('epss', 'is not', null)]))
+      .where((eb) => eb.or([eb('findings.in_kev', '=', true), eb('finding_epss.finding_id', 'is not', null)]))
       .executeTakeFirstOrThrow(),
   ]);
   const sources = (['epss', 'kev'] as const).map((source) => {

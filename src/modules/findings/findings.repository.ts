@@ -128,7 +128,12 @@ function filterCondition(db: Kysely<DB>, filters: FindingFilters): Expression<Sq
     );
   }
   if (filters.kev !== undefined) conditions.push(eb('findings.in_kev', '=', filters.kev));
-  if (filters.epssMin !== undefined) conditions.push(eb('findings.epss', '>=', filters.epssMin));
+  if (filters.epssMin !== undefined) {
+    const epssMin = filters.epssMin;
+    conditions.push(
+      sql<SqlBool>`exists (select 1 from finding_epss e where e.finding_id = findings.id and e.epss >= ${epssMin})`,
+    );
+  }
   if (filters.acceptanceId !== undefined) {
     conditions.push(eb('findings.acceptance_id', '=', filters.acceptanceId));
   }
@@ -162,8 +167,13 @@ function findingsQuery(db: Kysely<DB>) {
         .onRef('scope.tool_name', '=', 'findings.tool_name')
         .onRef('scope.category', '=', 'findings.category'),
     )
+    .leftJoin('finding_epss', 'finding_epss.finding_id', 'findings.id')
     .selectAll('findings')
     .select([
+      // EPSS is read from its narrow table (migration 2026-11-29T1600), under the names it is presented by.
+      'finding_epss.epss as epss',
+      'finding_epss.percentile as epss_percentile',
+      'finding_epss.snapshot_id as epss_snapshot_id',
       'scanner_types.name as scanner_type_name',
       'assignee.email as assignee_email',
       'assignee.name as assignee_name',
@@ -237,17 +247,19 @@ async function epssPage(db: Kysely<DB>, filters: FindingFilters, page: FindingPa
   const first = page.offset + page.limit;
   const scored = db
     .selectFrom('findings')
-    .select(['findings.id', 'findings.epss'])
+    .innerJoin('finding_epss as fe', 'fe.finding_id', 'findings.id')
+    .select(['findings.id', 'fe.epss'])
     .where(filterCondition(db, filters))
-    .where('findings.epss', 'is not', null)
-    .orderBy('findings.epss', page.direction)
+    .orderBy('fe.epss', page.direction)
     .orderBy('findings.id', page.direction)
     .limit(first);
   const tail = db
     .selectFrom('findings')
-    .select(['findings.id', 'findings.epss'])
+    .select(['findings.id', sql<number | null>`null::float8`.as('epss')])
     .where(filterCondition(db, filters))
-    .where('findings.epss', 'is', null)
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('finding_epss as fe').select('fe.finding_id').whereRef('fe.finding_id', '=', 'findings.id'))),
+    )
     .orderBy('findings.id', page.direction)
     .limit(first);
   // `direction` is 'asc' or 'desc' by its type, so it may be spliced in as a keyword.
@@ -257,7 +269,7 @@ async function epssPage(db: Kysely<DB>, filters: FindingFilters, page: FindingPa
     order by epss ${direction} nulls last, id ${direction} limit ${page.limit} offset ${page.offset})`;
   return findingsQuery(db)
     .innerJoin(pageIds.as('page'), 'page.id', 'findings.id')
-    .orderBy(sql`findings.epss ${direction} nulls last`)
+    .orderBy(sql`finding_epss.epss ${direction} nulls last`)
     .orderBy('findings.id', page.direction)
     .execute();
 }

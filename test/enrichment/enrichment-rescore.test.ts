@@ -1,0 +1,226 @@
+import fc from 'fast-check';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { applyEnrichment } from '../../src/domain/findings/enrichment.ts';
+import { exploitationPart, riskScore } from '../../src/domain/findings/risk.ts';
+import { makeApplication, makeFinding, makeUser, type TestUser } from '../support/factories.ts';
+import { createTestApp, type TestApp } from '../support/test-app.ts';
+
+/**
+ * The set-wise re-score (domain/findings/enrichment.ts) against a from-scratch computation in
+ * TypeScript, over a sequence of snapshots: whatever the findings and the order of the snapshots,
+ * after each re-score every finding's EPSS (its `finding_epss` row), KEV fields, exploitation part
+ * and risk score are what the current snapshots say, computed anew; a second re-score changes
+ * nothing; `finding.kev_listed` fired once per finding ever listed.
+ */
+
+let t: TestApp;
+let admin: TestUser;
+let day = 0;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await makeUser(t, { role: 'admin' });
+});
+afterAll(() => t.close());
+
+const POOL = ['CVE-2031-0001', 'CVE-2031-0002', 'CVE-2031-0003', 'CVE-2031-0004', 'CVE-2031-0005'];
+/** Values either side of the exploitation part's edges (0.01, 0.1, 0.5) and the event threshold (0.9). */
+const SCORE = fc.constantFrom(0, 0.005, 0.01, 0.05, 0.1, 0.3, 0.5, 0.89, 0.9, 0.97);
+
+const finding = fc.record({
+  cves: fc.subarray(POOL, { maxLength: 3 }),
+  lower: fc.boolean(),
+  severity: fc.constantFrom(0, 2.5, 5.5, 8, 9.8),
+  asset: fc.constantFrom(0.45, 0.65, 1),
+  age: fc.constantFrom(0, 0.5, 1),
+  /** A value copied from the scanner's report, kept only while no snapshot knows its CVEs. */
+  report: fc.option(SCORE, { nil: null }),
+});
+
+const snapshot = fc.record({
+  epss: fc.dictionary(fc.constantFrom(...POOL), fc.tuple(SCORE, SCORE)),
+  kev: fc.dictionary(
+    fc.constantFrom(...POOL),
+    fc.record({
+      added: fc.integer({ min: 1, max: 28 }),
+      due: fc.integer({ min: 1, max: 28 }),
+      ransomware: fc.boolean(),
+    }),
+  ),
+});
+
+interface Expected {
+  epss: number | null;
+  percentile: number | null;
+  epssSnapshot: number | null;
+  inKev: boolean;
+  kevSnapshot: number | null;
+  kevDue: string | null;
+  kevAdded: string | null;
+  ransomware: boolean | null;
+  exploitation: number;
+  score: number;
+}
+
+const dayOf = (n: number) => `2031-02-${String(n).padStart(2, '0')}`;
+
+interface Snapshot {
+  epss: Partial<Record<string, [number, number]>>;
+  kev: Partial<Record<string, { added: number; due: number; ransomware: boolean }>>;
+}
+
+/** One EPSS and one KEV snapshot holding `state`, as an import leaves them (current rows replaced). */
+async function load(state: Snapshot) {
+  day += 1;
+  const date = `2031-01-01`;
+  const make = async (source: 'epss' | 'kev') =>
+    (
+      await sql<{
+        id: number;
+      }>`insert into enrichment_snapshots (source, format, version, data_date, origin, current)
+        values (${source}, ${source === 'epss' ? 'epss_csv' : 'kev_json'}, ${`v${day}`}, ${date}::date + ${day}::integer, 'upload', false)
+        returning id`.execute(t.db)
+    ).rows[0]!.id;
+  const epssId = await make('epss');
+  const kevId = await make('kev');
+  await t.db.deleteFrom('epss_scores').execute();
+  await t.db.deleteFrom('kev_entries').execute();
+  for (const [cve, value] of Object.entries(state.epss)) {
+    if (!value) continue;
+    const [epss, percentile] = value;
+    await t.db.insertInto('epss_scores').values({ cve, epss, percentile, snapshot_id: epssId }).execute();
+  }
+  for (const [cve, entry] of Object.entries(state.kev)) {
+    if (!entry) continue;
+    await t.db
+      .insertInto('kev_entries')
+      .values({
+        cve,
+        vendor_project: 'v',
+        product: 'p',
+        vulnerability_name: 'n',
+        date_added: dayOf(entry.added),
+        short_description: 'd',
+        required_action: 'a',
+        due_date: dayOf(entry.due),
+        ransomware: entry.ransomware,
+        snapshot_id: kevId,
+      })
+      .execute();
+  }
+  return { epssId, kevId };
+}
+
+describe('the re-score after an import', () => {
+  it('equals a from-scratch computation after every snapshot of a sequence; again changes nothing; KEV listing fires once', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(finding, { minLength: 1, maxLength: 6 }),
+        fc.array(snapshot, { minLength: 1, maxLength: 3 }),
+        async (findings, snapshots) => {
+          const app = await makeApplication(t, admin);
+          const rows = [];
+          for (const f of findings) {
+            const row = await makeFinding(t, app.id, {
+              cve_ids: f.cves.map((cve) => (f.lower ? cve.toLowerCase() : cve)),
+              risk_severity: f.severity,
+              risk_asset: f.asset,
+              risk_age: f.age,
+              // As ingest scores it: X = 0.2 until enrichment knows better.
+              risk_exploitation: 0.2,
+              risk_score: riskScore({ severity: f.severity, exploitation: 0.2, age: f.age, asset: f.asset }),
+              epss: f.report,
+              epss_percentile: f.report,
+            });
+            rows.push({ ...f, id: row.id, known: false, listed: false });
+          }
+          const ids = rows.map((row) => row.id);
+          for (const snap of snapshots) {
+            const { epssId, kevId } = await load(snap);
+            await applyEnrichment(t.db, { findingIds: ids });
+            const expected = new Map<number, Expected>();
+            for (const row of rows) {
+              const scores = row.cves.flatMap((cve) => {
+                const value = snap.epss[cve];
+                return value ? [value] : [];
+              });
+              const kev = row.cves.flatMap((cve) => snap.kev[cve] ?? []);
+              if (scores.length > 0) row.known = true;
+              if (kev.length > 0) row.listed = true;
+              const epss =
+                scores.length > 0
+                  ? Math.max(...scores.map(([e]) => e))
+                  : row.known || row.cves.length === 0
+                    ? null
+                    : row.report;
+              // A finding with no CVE is not enrichment's: it keeps what it has.
+              const keptEpss = row.cves.length === 0 ? row.report : epss;
+              const percentile = scores.length > 0 ? Math.max(...scores.map(([, p]) => p)) : keptEpss;
+              const inKev = kev.length > 0;
+              const exploitation = row.cves.length === 0 ? 0.2 : exploitationPart(true, keptEpss, inKev);
+              expected.set(row.id, {
+                epss: keptEpss,
+                percentile,
+                epssSnapshot: scores.length > 0 ? epssId : null,
+                inKev,
+                kevSnapshot: inKev ? kevId : null,
+                kevDue: inKev ? dayOf(Math.min(...kev.map((k) => k.due))) : null,
+                kevAdded: inKev ? dayOf(Math.min(...kev.map((k) => k.added))) : null,
+                ransomware: inKev ? kev.some((k) => k.ransomware) : null,
+                exploitation,
+                score: riskScore({ severity: row.severity, exploitation, age: row.age, asset: row.asset }),
+              });
+            }
+            const stored = await t.db
+              .selectFrom('findings')
+              .leftJoin('finding_epss', 'finding_epss.finding_id', 'findings.id')
+              .select([
+                'findings.id',
+                'finding_epss.epss',
+                'finding_epss.percentile',
+                'finding_epss.snapshot_id',
+                'findings.in_kev',
+                'findings.kev_snapshot_id',
+                'findings.kev_due_date',
+                'findings.kev_date_added',
+                'findings.kev_ransomware',
+                'findings.risk_exploitation',
+                'findings.risk_score',
+              ])
+              .where('findings.id', 'in', ids)
+              .execute();
+            for (const row of stored) {
+              const want = expected.get(row.id)!;
+              expect({
+                epss: row.epss,
+                percentile: row.percentile,
+                epssSnapshot: row.snapshot_id,
+                inKev: row.in_kev,
+                kevSnapshot: row.kev_snapshot_id,
+                kevDue: row.kev_due_date,
+                kevAdded: row.kev_date_added,
+                ransomware: row.kev_ransomware,
+                exploitation: row.risk_exploitation,
+                score: row.risk_score,
+              }).toEqual(want);
+            }
+            // Nothing left to do: the same snapshots again write nothing.
+            const again = await applyEnrichment(t.db, { findingIds: ids });
+            expect(again.updated).toBe(0);
+          }
+          for (const row of rows) {
+            const listed = await t.db
+              .selectFrom('events')
+              .select('id')
+              .where('finding_id', '=', row.id)
+              .where('type', '=', 'finding.kev_listed')
+              .execute();
+            expect(listed).toHaveLength(row.listed ? 1 : 0);
+          }
+        },
+      ),
+      { numRuns: 30 },
+    );
+  }, 300_000);
+});
