@@ -31,7 +31,11 @@ describe('findings naming an enrichment snapshot (migration 2026-11-29T1100)', (
     const application = await makeApplication(t, admin);
     const epss = await snapshot('epss', '2020-01-01');
     const kev = await snapshot('kev', '2020-01-02');
-    const both = await makeFinding(t, application.id, { epss: 0.5, epss_snapshot_id: epss, kev_snapshot_id: kev });
+    const both = await makeFinding(t, application.id, {
+      epss: 0.5,
+      epss_snapshot_id: epss,
+      kev_snapshot_id: kev,
+    });
     const other = await makeFinding(t, application.id, { epss_snapshot_id: null, kev_snapshot_id: kev });
     // EPSS and its snapshot are in `finding_epss` since migration 2026-11-29T1600.
     const read = async (id: number) =>
@@ -61,7 +65,9 @@ describe('findings naming an enrichment snapshot (migration 2026-11-29T1100)', (
       from pg_index where indexrelid = 'finding_epss_order'::regclass`.execute(t.db);
     expect(rows[0]?.definition).toMatch(/\(application_id, epss, finding_id\)/);
     const columns = await sql<{ column_name: string }>`select column_name from information_schema.columns
-      where table_name = 'findings' and column_name in ('epss', 'epss_percentile', 'epss_snapshot_id')`.execute(t.db);
+      where table_name = 'findings' and column_name in ('epss', 'epss_percentile', 'epss_snapshot_id')`.execute(
+      t.db,
+    );
     expect(columns.rows).toEqual([]);
     // A deleted finding takes its EPSS row with it (a statement trigger, not a foreign key).
     const admin = await makeUser(t, { role: 'admin' });

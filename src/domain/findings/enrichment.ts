@@ -34,6 +34,8 @@ const OPEN = sql.join(OPEN_STATUSES.map((status) => sql.lit(status)));
 export interface EnrichmentResult {
   /** Findings whose enrichment or score changed. */
   updated: number;
+  /** Of those, the findings whose own row was written (KEV fields, exploitation part, score, event stamps); the rest changed only in `finding_epss`. */
+  findingRows: number;
   kevListed: number;
   epssChanged: number;
   dueDates: number;
@@ -153,7 +155,8 @@ async function applyBatch(
     from (select finding_id from epss_written union select finding_id from epss_removed) ids
     where ids.finding_id not in (select id from scored)`.execute(trx);
   const rows = touched.filter((row) => row.scored);
-  if (rows.length === 0) return { updated: touched.length, kevListed: 0, epssChanged: 0, dueDates: 0 };
+  if (rows.length === 0)
+    return { updated: touched.length, findingRows: 0, kevListed: 0, epssChanged: 0, dueDates: 0 };
 
   const dueDates = await applyKevDueDates(
     trx,
@@ -211,7 +214,13 @@ async function applyBatch(
       findings: { ids: of.map((row) => row.id) },
     });
   }
-  return { updated: touched.length, kevListed: listed.length, epssChanged: crossed.length, dueDates };
+  return {
+    updated: touched.length,
+    findingRows: rows.length,
+    kevListed: listed.length,
+    epssChanged: crossed.length,
+    dueDates,
+  };
 }
 
 /**
@@ -270,7 +279,7 @@ export async function applyEnrichment(
   now: Date = new Date(),
   batch = BATCH,
 ): Promise<EnrichmentResult> {
-  const total: EnrichmentResult = { updated: 0, kevListed: 0, epssChanged: 0, dueDates: 0 };
+  const total: EnrichmentResult = { updated: 0, findingRows: 0, kevListed: 0, epssChanged: 0, dueDates: 0 };
   const bounds = await sql<{ low: number | null; high: number | null }>`
     select min(f.id) as low, max(f.id) as high from findings f
     where cardinality(f.cve_ids) > 0 and ${scopeSql(scope)}`.execute(db);
@@ -281,6 +290,7 @@ export async function applyEnrichment(
       .transaction()
       .execute((trx) => applyBatch(trx, scope, { from, to: from + batch }, now));
     total.updated += result.updated;
+    total.findingRows += result.findingRows;
     total.kevListed += result.kevListed;
     total.epssChanged += result.epssChanged;
     total.dueDates += result.dueDates;

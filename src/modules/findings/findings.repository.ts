@@ -238,8 +238,8 @@ export async function findingPage(
 
 /**
  * One page by EPSS: findings with one in EPSS order, ties by id, then those without one by id,
- * whichever the direction (nulls last). Only findings with an EPSS are in `findings_epss`
- * (application_id, epss, id) (migration 2026-11-29T1100: an upload's findings have none and do not
+ * whichever the direction (nulls last). Only findings with an EPSS are in `finding_epss`, ordered by
+ * (application_id, epss, finding_id) (migration 2026-11-29T1600; an upload's findings have none and do not
  * write it), so the two parts are read apart — each ordered by an index, each cut to the first
  * `offset + limit` — and the page is cut from their union, as by risk above.
  */
@@ -247,7 +247,12 @@ async function epssPage(db: Kysely<DB>, filters: FindingFilters, page: FindingPa
   const first = page.offset + page.limit;
   const scored = db
     .selectFrom('findings')
-    .innerJoin('finding_epss as fe', 'fe.finding_id', 'findings.id')
+    // The application named twice, so a filter by application reaches the narrow table's index.
+    .innerJoin('finding_epss as fe', (join) =>
+      join
+        .onRef('fe.finding_id', '=', 'findings.id')
+        .onRef('fe.application_id', '=', 'findings.application_id'),
+    )
     .select(['findings.id', 'fe.epss'])
     .where(filterCondition(db, filters))
     .orderBy('fe.epss', page.direction)
@@ -258,7 +263,13 @@ async function epssPage(db: Kysely<DB>, filters: FindingFilters, page: FindingPa
     .select(['findings.id', sql<number | null>`null::float8`.as('epss')])
     .where(filterCondition(db, filters))
     .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom('finding_epss as fe').select('fe.finding_id').whereRef('fe.finding_id', '=', 'findings.id'))),
+      not(
+        exists(
+          selectFrom('finding_epss as fe')
+            .select('fe.finding_id')
+            .whereRef('fe.finding_id', '=', 'findings.id'),
+        ),
+      ),
     )
     .orderBy('findings.id', page.direction)
     .limit(first);
