@@ -26,6 +26,9 @@ afterAll(() => t.close());
  * (the SLA state is read from the due date, status and fixed date at a clock: domain/findings/sla.ts).
  */
 const COMPOSED_FIELDS = [
+  // EPSS: read from `finding_epss` (migration 2026-11-29T1600), not a column of `findings`.
+  'epss',
+  'epss_percentile',
   'kev',
   'enrichment',
   'scan_id',

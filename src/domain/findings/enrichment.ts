@@ -131,8 +131,9 @@ async function applyBatch(
       update findings f set
         in_kev = t.in_kev, kev_snapshot_id = t.kev_snapshot_id, kev_date_added = t.kev_date_added,
         kev_due_date = t.kev_due_date, kev_ransomware = t.kev_ransomware,
-        kev_listed_at = case when t.listed_now then ${now}::timestamptz else f.kev_listed_at end,
-        epss_event_snapshot_id = case when t.crossed then t.epss_snapshot_id else f.epss_event_snapshot_id end,
+        kev_listed_at = case when t.in_kev and f.kev_listed_at is null then ${now}::timestamptz else f.kev_listed_at end,
+        epss_event_snapshot_id = case when t.crossed and f.epss_event_snapshot_id is distinct from t.epss_snapshot_id
+          then t.epss_snapshot_id else f.epss_event_snapshot_id end,
         risk_exploitation = ${x},
         risk_score = ${riskScoreSql({
           severity: sql.ref('f.risk_severity'),
@@ -143,10 +144,15 @@ async function applyBatch(
         risk_formula_version = ${RISK_FORMULA_VERSION}
       from t
       where f.id = t.id and f.id >= ${range.from} and f.id < ${range.to}
-        and (t.listed_now or t.crossed
+        -- Each condition names the finding's own columns, which PostgreSQL reads again when another
+        -- re-score wrote the row first (the job and a direct call may overlap): what that one wrote
+        -- and announced is then not written or announced again.
+        and ((t.in_kev and f.kev_listed_at is null)
+          or (t.crossed and f.epss_event_snapshot_id is distinct from t.epss_snapshot_id)
           or (f.in_kev, f.kev_snapshot_id, f.kev_date_added, f.kev_due_date, f.kev_ransomware, f.risk_exploitation)
             is distinct from (t.in_kev, t.kev_snapshot_id, t.kev_date_added, t.kev_due_date, t.kev_ransomware, ${x}))
-      returning f.id, f.application_id, t.listed_now, t.crossed, t.epss, t.percentile, t.old_percentile,
+      returning f.id, f.application_id, t.listed_now and f.kev_listed_at = ${now}::timestamptz as listed_now,
+        t.crossed, t.epss, t.percentile, t.old_percentile,
         t.epss_snapshot_id, t.kev_snapshot_id, t.kev_date_added, t.kev_due_date, t.kev_ransomware, t.kev_changed
     )
     select scored.*, true as scored from scored
