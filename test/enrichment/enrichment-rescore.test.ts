@@ -39,6 +39,8 @@ const finding = fc.record({
 });
 
 const snapshot = fc.record({
+  /** The same snapshot again with other rows, as an import in pieces merges into it. */
+  merge: fc.boolean(),
   epss: fc.dictionary(fc.constantFrom(...POOL), fc.tuple(SCORE, SCORE)),
   kev: fc.dictionary(
     fc.constantFrom(...POOL),
@@ -66,12 +68,13 @@ interface Expected {
 const dayOf = (n: number) => `2031-02-${String(n).padStart(2, '0')}`;
 
 interface Snapshot {
+  merge: boolean;
   epss: Partial<Record<string, [number, number]>>;
   kev: Partial<Record<string, { added: number; due: number; ransomware: boolean }>>;
 }
 
 /** One EPSS and one KEV snapshot holding `state`, as an import leaves them (current rows replaced). */
-async function load(state: Snapshot) {
+async function load(state: Snapshot, previous: { epssId: number; kevId: number } | null) {
   day += 1;
   const date = `2031-01-01`;
   const make = async (source: 'epss' | 'kev') =>
@@ -82,8 +85,8 @@ async function load(state: Snapshot) {
         values (${source}, ${source === 'epss' ? 'epss_csv' : 'kev_json'}, ${`v${day}`}, ${date}::date + ${day}::integer, 'upload', false)
         returning id`.execute(t.db)
     ).rows[0]!.id;
-  const epssId = await make('epss');
-  const kevId = await make('kev');
+  const epssId = state.merge && previous ? previous.epssId : await make('epss');
+  const kevId = state.merge && previous ? previous.kevId : await make('kev');
   await t.db.deleteFrom('epss_scores').execute();
   await t.db.deleteFrom('kev_entries').execute();
   for (const [cve, value] of Object.entries(state.epss)) {
@@ -136,8 +139,10 @@ describe('the re-score after an import', () => {
             rows.push({ ...f, id: row.id, known: false, listed: false });
           }
           const ids = rows.map((row) => row.id);
+          let previous: { epssId: number; kevId: number } | null = null;
           for (const snap of snapshots) {
-            const { epssId, kevId } = await load(snap);
+            const { epssId, kevId } = await load(snap, previous);
+            previous = { epssId, kevId };
             await applyEnrichment(t.db, { findingIds: ids });
             const expected = new Map<number, Expected>();
             for (const row of rows) {
