@@ -1800,7 +1800,7 @@ export interface paths {
         head?: never;
         /**
          * Change an SLA configuration
-         * @description Changes an SLA configuration; the open findings it governs get their SLA due dates recomputed in the same transaction (manual due dates stay).
+         * @description Changes an SLA configuration; when its days change, the open findings it governs get their SLA due dates recomputed by a background job queued in the same transaction (the answer does not wait; manual due dates stay).
          */
         patch: operations["updateSlaConfiguration"];
         trace?: never;
@@ -1819,7 +1819,7 @@ export interface paths {
         get: operations["getGroupSla"];
         /**
          * Assign an SLA configuration to a group
-         * @description Assigns an SLA configuration to the group (null: inherit again). Its applications and subgroups without one of their own inherit it; their open findings’ SLA due dates are recomputed at once.
+         * @description Assigns an SLA configuration to the group (null: inherit again). Its applications and subgroups without one of their own inherit it; their open findings’ SLA due dates are recomputed by a background job (the answer does not wait).
          */
         put: operations["assignGroupSla"];
         post?: never;
@@ -1843,7 +1843,7 @@ export interface paths {
         get: operations["getApplicationSla"];
         /**
          * Assign an SLA configuration to an application
-         * @description Assigns an SLA configuration to the application (null: inherit from its groups); its open findings’ SLA due dates are recomputed at once.
+         * @description Assigns an SLA configuration to the application (null: inherit from its groups); its open findings’ SLA due dates are recomputed by a background job (the answer does not wait).
          */
         put: operations["assignApplicationSla"];
         post?: never;
