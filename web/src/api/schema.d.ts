@@ -2228,7 +2228,7 @@ export interface paths {
         head?: never;
         /**
          * Enrichment settings (admin, or permission enrichment.import)
-         * @description `kev_due_dates`: a KEV due date earlier than the SLA's becomes the due date (on by default; turning it off restores SLA due dates). `epss_percentile_threshold`: the percentile whose crossing fires `finding.epss_changed` (default 0.9).
+         * @description `kev_due_dates`: a KEV due date earlier than the SLA's becomes the due date (on by default; turning it off restores SLA due dates, recomputed by a background job after the answer). `epss_percentile_threshold`: the percentile whose crossing fires `finding.epss_changed` (default 0.9).
          */
         patch: operations["updateEnrichmentSettings"];
         trace?: never;
