@@ -184,7 +184,8 @@ export type FindingRow = Awaited<ReturnType<ReturnType<typeof findingsQuery>['ex
  * indexes ((application_id, status, risk_score), (status, risk_score), (assignee_id, status,
  * risk_score)), so the page is cut from the first `offset + limit` (id, risk) of each status,
  * merged: the page's rows are among them whichever status they have, so the page is the same,
- * read from far fewer rows, and only its own rows are joined.
+ * read from far fewer rows, and only its own rows are joined. A caller who reads a few of the
+ * applications walks each of them apart (`readsPerApplication`, `perApplicationStream`).
  */
 export async function findingPage(
   db: Kysely<DB>,
