@@ -1334,7 +1334,7 @@ export interface paths {
         };
         /**
          * New versus fixed findings per day
-         * @description New and fixed findings per UTC day over the last days (default 30), over the applications the caller may read, or one of them; every day is present.
+         * @description New and fixed findings per UTC day over the last days (default 30), over the applications the caller may read, or one of them; every day is present. Security findings unless `concern` asks for `quality` or `all` (echoed).
          */
         get: operations["getDashboardTrend"];
         put?: never;
@@ -1494,7 +1494,7 @@ export interface paths {
         };
         /**
          * Open findings by severity per version of an application
-         * @description Open (`open` or `confirmed`) findings by severity of each version of the application, now. Its trend and SLA compliance are `/api/metrics/...?application_id=`.
+         * @description Open (`open` or `confirmed`) findings by severity of each version of the application, now; security findings unless `concern` asks for `quality` or `all`. Its trend and SLA compliance are `/api/metrics/...?application_id=`.
          */
         get: operations["getApplicationPosture"];
         put?: never;
@@ -2676,6 +2676,8 @@ export interface components {
             acceptance_id: null | number;
             epss: null | number;
             epss_percentile: null | number;
+            report_epss: null | number;
+            report_epss_percentile: null | number;
             in_kev: boolean;
             kev: null | {
                 /** Format: date */
@@ -2686,6 +2688,7 @@ export interface components {
             };
             enrichment: {
                 epss_snapshot_id: null | number;
+                epss_source: null | ("snapshot" | "report");
                 kev_snapshot_id: null | number;
             };
             risk_score: number;
@@ -3147,6 +3150,8 @@ export interface components {
         };
         /** DashboardTrend */
         DashboardTrend: {
+            /** @enum {unknown} */
+            concern: "security" | "quality" | "all";
             days: {
                 date: string;
                 new: number;
@@ -6428,6 +6433,7 @@ export interface operations {
             query?: {
                 applicationId?: string;
                 days?: number;
+                concern?: "security" | "quality" | "all";
             };
             header?: never;
             path?: never;
@@ -6772,7 +6778,9 @@ export interface operations {
     };
     getApplicationPosture: {
         parameters: {
-            query?: never;
+            query?: {
+                concern?: "security" | "quality" | "all";
+            };
             header?: never;
             path: {
                 id: string;
@@ -6788,6 +6796,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @enum {unknown} */
+                        concern: "security" | "quality" | "all";
                         versions: {
                             id: number;
                             name: string;
