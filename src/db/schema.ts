@@ -365,6 +365,9 @@ export interface FindingsTable {
   tool_name: string;
   tool_version: string | null;
   tool_fingerprint: string | null;
+  /** The report's own EPSS and percentile (Grype `epss[]`); used for risk while no snapshot knows its CVEs. */
+  report_epss: number | null;
+  report_epss_percentile: number | null;
   in_kev: Generated<boolean>;
   /** The KEV snapshot that lists one of its CVEs (null: not listed). */
   kev_snapshot_id: number | null;
@@ -548,6 +551,8 @@ export interface IngestStagingTable {
   tool_name: string;
   tool_version: string | null;
   tool_fingerprint: string | null;
+  report_epss: number | null;
+  report_epss_percentile: number | null;
   risk_severity: number;
   risk_exploitation: number;
 }

@@ -109,6 +109,8 @@ export function findingValues(row: StagingRow, into: DirectFindings): CopyValue[
     tool_name: row.tool_name,
     tool_version: row.tool_version,
     tool_fingerprint: row.tool_fingerprint,
+    report_epss: row.report_epss,
+    report_epss_percentile: row.report_epss_percentile,
     risk_severity: row.risk_severity,
     risk_exploitation: row.risk_exploitation,
     risk_age: 0,

@@ -47,6 +47,12 @@ export const scoreOrNull = (value: number | null): number | null => {
   return finite !== null && Math.abs(finite) < 1e-9 ? 0 : finite;
 };
 
+/** A probability or percentile (EPSS): 0–1, tiny values as 0 (see `scoreOrNull`); anything else null. */
+const unitOrNull = (value: number | null | undefined): number | null => {
+  const score = scoreOrNull(value ?? null);
+  return score !== null && score >= 0 && score <= 1 ? score : null;
+};
+
 const intOrNull = (value: number | null): number | null =>
   value !== null && Number.isSafeInteger(value) && Math.abs(value) <= 2_147_483_647 ? value : null;
 
@@ -63,6 +69,7 @@ export function toStagingRow(
 ): StagingRow {
   const cvssScore = scoreOrNull(finding.cvssScore);
   const severityScore = scoreOrNull(finding.severityScore);
+  const reportEpss = unitOrNull(finding.reportEpss);
   return {
     upload_key: uploadKey,
     seq,
@@ -97,7 +104,11 @@ export function toStagingRow(
     tool_name: finding.toolName || 'unknown',
     tool_version: finding.toolVersion,
     tool_fingerprint: finding.toolFingerprint,
+    report_epss: reportEpss,
+    report_epss_percentile: reportEpss === null ? null : unitOrNull(finding.reportEpssPercentile),
     risk_severity: severityPart(finding.severity, cvssScore, severityScore),
-    risk_exploitation: exploitationPart(finding.cveIds.length > 0, null, false),
+    // No snapshot is consulted here: the report's EPSS until the enrichment job (after the upload)
+    // finds a snapshot that knows the CVE.
+    risk_exploitation: exploitationPart(finding.cveIds.length > 0, reportEpss, false),
   };
 }

@@ -39,6 +39,16 @@ export interface JobPayloads {
    * `now` (ISO 8601) runs it with another clock than the system's (tests), the schedule sends none.
    */
   'sla-breaches': { now?: string };
+  /**
+   * Recompute the SLA due dates of the open findings of a scope after an SLA configuration or
+   * assignment changed (domain/findings/sla.ts, `recomputeDueDatesInBatches`): `all`, the
+   * applications named, those a configuration governs when the job runs, or a group's subtree.
+   * `now` (ISO 8601) is the change's clock (`updated_at` of the rows written; tests travel in time).
+   */
+  'sla-recompute': {
+    scope: 'all' | { applicationIds: number[] } | { configurationId: number } | { groupId: number };
+    now?: string;
+  };
   /** Re-read open linked issues of every tracker and apply closures seen there (no webhooks needed). */
   'tracker-reconcile': Record<string, never>;
   /**

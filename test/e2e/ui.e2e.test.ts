@@ -430,6 +430,13 @@ describe.skipIf(!hasChromium)('the web UI in Chromium', () => {
     expect(page.url()).toMatch(/\/findings\/\d+$/);
     const findingId = Number(page.url().split('/').pop());
     await page.getByText('Risk score', { exact: false }).first().waitFor();
+    // The concern (security | quality) shows as a badge, as on the list.
+    const concern = (await api<{ concern: string }>(`/api/findings/${findingId}`)).body.concern;
+    await page
+      .getByTitle(/^(Security|Code quality):/)
+      .filter({ hasText: new RegExp(`^${concern}$`) })
+      .first()
+      .waitFor();
     await expect(page.getByRole('link', { name: /github\.com|\.\w+:\d+/ }).first()).toBeDefined();
     // open → confirmed / false positive only; never straight to fixed.
     await expect.poll(() => page.getByRole('button', { name: 'fixed', exact: true }).count()).toBe(0);

@@ -344,6 +344,7 @@ describe('findings carry EPSS and KEV', () => {
       payload: { kev_due_dates: false },
     });
     expect(off.statusCode).toBe(200);
+    await t.jobs.drained('sla-recompute'); // the answer does not wait for the recompute
     const after = await t.db
       .selectFrom('findings')
       .select('due_date')
@@ -356,5 +357,6 @@ describe('findings carry EPSS and KEV', () => {
       headers: admin.headers,
       payload: { kev_due_dates: true },
     });
+    await t.jobs.drained('sla-recompute');
   });
 });

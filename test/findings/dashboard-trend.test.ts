@@ -78,4 +78,81 @@ describe('GET /api/dashboard/trend', () => {
     });
     expect(one.json().days.reduce((sum: number, day: { new: number }) => sum + day.new, 0)).toBe(2);
   });
+
+  it('counts security findings unless concern asks for quality or all, and echoes it', async () => {
+    const app = await makeApplication(t, admin);
+    await makeFinding(t, app.id, { first_seen_at: noonDaysAgo(1), concern: 'security' });
+    await makeFinding(t, app.id, { first_seen_at: noonDaysAgo(1), concern: 'quality' });
+    await makeFinding(t, app.id, { first_seen_at: noonDaysAgo(3), concern: 'quality' });
+    await makeFinding(t, app.id, {
+      first_seen_at: noonDaysAgo(4),
+      concern: 'quality',
+      status: 'fixed',
+      fixed_at: noonDaysAgo(2),
+    });
+    const trend = async (concern: string) => {
+      const response = await t.app.inject({
+        url: `/api/dashboard/trend?days=7&applicationId=${app.id}${concern}`,
+        headers: admin.headers,
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      const body = response.json() as { concern: string; days: { new: number; fixed: number }[] };
+      return {
+        concern: body.concern,
+        new: body.days.reduce((sum, day) => sum + day.new, 0),
+        fixed: body.days.reduce((sum, day) => sum + day.fixed, 0),
+      };
+    };
+    expect(await trend('')).toEqual({ concern: 'security', new: 1, fixed: 0 });
+    expect(await trend('&concern=security')).toEqual({ concern: 'security', new: 1, fixed: 0 });
+    expect(await trend('&concern=quality')).toEqual({ concern: 'quality', new: 3, fixed: 1 });
+    expect(await trend('&concern=all')).toEqual({ concern: 'all', new: 4, fixed: 1 });
+    for (const bad of ['lint', '', 'ALL', 'security%00']) {
+      const response = await t.app.inject({
+        url: `/api/dashboard/trend?concern=${bad}`,
+        headers: admin.headers,
+      });
+      expect(response.statusCode, bad).toBe(400);
+      expect(response.headers['content-type']).toMatch(/application\/problem\+json/);
+    }
+  });
+});
+
+describe('GET /api/applications/{id}/posture', () => {
+  it('counts open security findings per version unless concern asks for quality or all; strict query', async () => {
+    const app = await makeApplication(t, admin);
+    await makeFinding(t, app.id, { severity: 'high', concern: 'security' });
+    await makeFinding(t, app.id, { severity: 'high', concern: 'quality' });
+    await makeFinding(t, app.id, { severity: 'low', concern: 'quality' });
+    await makeFinding(t, app.id, {
+      severity: 'low',
+      concern: 'quality',
+      status: 'fixed',
+      fixed_at: new Date(),
+    });
+    const posture = async (query: string) => {
+      const response = await t.app.inject({
+        url: `/api/applications/${app.id}/posture${query}`,
+        headers: admin.headers,
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      const body = response.json() as {
+        concern: string;
+        versions: { high: number; low: number; total: number }[];
+      };
+      const [version] = body.versions;
+      return { concern: body.concern, high: version?.high, low: version?.low, total: version?.total };
+    };
+    expect(await posture('')).toEqual({ concern: 'security', high: 1, low: 0, total: 1 });
+    expect(await posture('?concern=quality')).toEqual({ concern: 'quality', high: 1, low: 1, total: 2 });
+    expect(await posture('?concern=all')).toEqual({ concern: 'all', high: 2, low: 1, total: 3 });
+    for (const bad of ['?concern=lint', '?concern=', '?scope=all']) {
+      const response = await t.app.inject({
+        url: `/api/applications/${app.id}/posture${bad}`,
+        headers: admin.headers,
+      });
+      expect(response.statusCode, bad).toBe(400);
+      expect(response.headers['content-type']).toMatch(/application\/problem\+json/);
+    }
+  });
 });

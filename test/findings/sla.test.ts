@@ -8,7 +8,10 @@ import type { FindingStatus } from '../../src/db/schema.ts';
 import { announceSlaBreaches } from '../../src/domain/findings/sla-breach.ts';
 import {
   BUILT_IN_SLA_DAYS,
+  kevDueDate,
   recomputeDueDates,
+  recomputeDueDatesInBatches,
+  slaDaysOf,
   slaDaysLiteralSql,
   slaDueDate,
   slaDueDateSql,
@@ -66,6 +69,9 @@ async function createConfiguration(user: TestUser, body: Record<string, unknown>
   return response.json() as { id: number };
 }
 
+/** Waits for the `sla-recompute` jobs a change queued (the API answers before they run). */
+const recomputed = () => t.jobs.drained('sla-recompute');
+
 const dueOf = async (id: number) =>
   (await t.db.selectFrom('findings').select('due_date').where('id', '=', id).executeTakeFirstOrThrow())
     .due_date;
@@ -120,6 +126,155 @@ describe('due dates: TypeScript and SQL agree', () => {
         },
       ),
       { numRuns: 60 },
+    );
+  });
+});
+
+describe('recompute: the batched job equals the TypeScript reference', () => {
+  it('open SLA findings get kevDueDate(slaDueDate(...)) of the configuration in force; others keep theirs; a rerun writes nothing', async () => {
+    const group = await makeGroup(t, admin);
+    const apps = [
+      await makeApplication(t, admin, { groupId: group.id }),
+      await makeApplication(t, admin, { groupId: group.id }),
+      await makeApplication(t, admin, { groupId: group.id }),
+    ];
+    const configurations = [
+      await createConfiguration(admin, { name: `prop-a-${group.id}` }),
+      await createConfiguration(admin, { name: `prop-b-${group.id}` }),
+    ];
+    const days = fc.record({
+      days: fc.integer({ min: 1, max: 400 }),
+      enforced: fc.boolean(),
+    });
+    const severities = fc.record(
+      Object.fromEntries(SEVERITIES.map((s) => [s, days])) as Record<string, typeof days>,
+    );
+    const finding = fc.record({
+      app: fc.integer({ min: 0, max: apps.length - 1 }),
+      severity: fc.constantFrom(...SEVERITIES),
+      concern: fc.constantFrom(...CONCERNS),
+      status: fc.constantFrom<FindingStatus>('open', 'confirmed', 'fixed', 'false_positive'),
+      source: fc.constantFrom<'sla' | 'manual'>('sla', 'sla', 'manual'),
+      firstSeenDays: fc.integer({ min: -400, max: 0 }),
+      pausedSeconds: fc.integer({ min: 0, max: 90 * 86_400 }),
+      kevDueDay: fc.option(fc.integer({ min: -30, max: 400 }), { nil: null }),
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(severities, { minLength: 2, maxLength: 2 }),
+        // Per application: its own configuration (0, 1) or none (inherits the group's or the default).
+        fc.array(fc.constantFrom<number | null>(0, 1, null), { minLength: 3, maxLength: 3 }),
+        fc.constantFrom<number | null>(0, 1, null),
+        fc.array(finding, { minLength: 1, maxLength: 12 }),
+        fc.integer({ min: 1, max: 3 }),
+        async (tables, own, groupOwn, findings, batch) => {
+          for (const [index, table] of tables.entries()) {
+            const columns = Object.fromEntries(
+              SEVERITIES.flatMap((s) => [
+                [`${s}_days`, table[s]?.days ?? 1],
+                [`${s}_enforced`, table[s]?.enforced ?? true],
+              ]),
+            );
+            await t.db
+              .updateTable('sla_configurations')
+              .set(columns)
+              .where('id', '=', configurations[index]?.id ?? 0)
+              .execute();
+          }
+          const idOf = (choice: number | null) =>
+            choice === null ? null : (configurations[choice]?.id ?? null);
+          await t.db
+            .updateTable('groups')
+            .set({ sla_configuration_id: idOf(groupOwn) })
+            .where('id', '=', group.id)
+            .execute();
+          for (const [index, app] of apps.entries()) {
+            await t.db
+              .updateTable('applications')
+              .set({ sla_configuration_id: idOf(own[index] ?? null) })
+              .where('id', '=', app.id)
+              .execute();
+          }
+          await t.db
+            .deleteFrom('findings')
+            .where(
+              'application_id',
+              'in',
+              apps.map((app) => app.id),
+            )
+            .execute();
+          const stale = new Date('2030-01-01T00:00:00.000Z');
+          const made = [];
+          for (const f of findings) {
+            const row = await makeFinding(t, apps[f.app]?.id ?? 0, {
+              severity: f.severity,
+              concern: f.concern,
+              status: f.status,
+              first_seen_at: at(f.firstSeenDays),
+              sla_paused_seconds: f.pausedSeconds,
+              kev_due_date: f.kevDueDay === null ? null : at(f.kevDueDay).toISOString().slice(0, 10),
+              due_date_source: f.source,
+              due_date: stale,
+            });
+            made.push({ ...f, id: row.id });
+          }
+          const kevOn =
+            (await t.db.selectFrom('enrichment_settings').select('kev_due_dates').executeTakeFirst())
+              ?.kev_due_dates ?? true;
+          const defaults = await t.db
+            .selectFrom('sla_configurations')
+            .selectAll()
+            .where('is_default', '=', true)
+            .executeTakeFirstOrThrow();
+          const changed = await recomputeDueDatesInBatches(t.db, { groupId: group.id }, at(1), batch);
+          const rows = new Map(
+            (
+              await t.db
+                .selectFrom('findings')
+                .select(['id', 'due_date'])
+                .where(
+                  'id',
+                  'in',
+                  made.map((f) => f.id),
+                )
+                .execute()
+            ).map((row) => [row.id, row.due_date?.getTime() ?? null]),
+          );
+          let moved = 0;
+          for (const f of made) {
+            const choice = own[f.app] ?? groupOwn;
+            const configuration =
+              choice === null
+                ? undefined
+                : await t.db
+                    .selectFrom('sla_configurations')
+                    .selectAll()
+                    .where('id', '=', configurations[choice]?.id ?? 0)
+                    .executeTakeFirstOrThrow();
+            const slaDays = slaDaysOf(configuration ?? defaults);
+            const recomputes = (f.status === 'open' || f.status === 'confirmed') && f.source === 'sla';
+            const expected = recomputes
+              ? kevDueDate(
+                  slaDueDate({
+                    severity: f.severity,
+                    concern: f.concern,
+                    firstSeenAt: at(f.firstSeenDays),
+                    pausedSeconds: f.pausedSeconds,
+                    days: slaDays,
+                  }),
+                  f.kevDueDay === null ? null : at(f.kevDueDay).toISOString().slice(0, 10),
+                  kevOn,
+                )
+              : stale;
+            if (recomputes && expected?.getTime() !== stale.getTime()) moved++;
+            expect(rows.get(f.id), JSON.stringify(f)).toBe(expected?.getTime() ?? null);
+          }
+          expect(changed).toBe(moved);
+          // Idempotent: a second run (a retried or duplicated job) writes nothing.
+          expect(await recomputeDueDatesInBatches(t.db, { groupId: group.id }, at(2), batch)).toBe(0);
+        },
+      ),
+      { numRuns: 25 },
     );
   });
 });
@@ -229,6 +384,8 @@ describe('inheritance: group → subgroup → application', () => {
     const assign = async (url: string, id: number | null) => {
       const response = await api('PUT', url, admin, { sla_configuration_id: id });
       expect(response.statusCode, response.body).toBe(200);
+      expect(response.json()).not.toHaveProperty('recomputed'); // answered before the recompute
+      await recomputed();
       return response.json() as { inherited_from: string; group_path: string | null };
     };
     await assign(`/api/groups/${root.id}/sla-configuration`, org.id);
@@ -245,6 +402,7 @@ describe('inheritance: group → subgroup → application', () => {
     expect(await dueOf(finding.id)).toEqual(at(7));
     // Deleting the group's configuration: the subtree falls back to the default.
     expect((await api('DELETE', `/api/sla-configurations/${org.id}`, admin)).statusCode).toBe(204);
+    await recomputed();
     expect(await dueOf(finding.id)).toEqual(at(15));
     const view = await api('GET', `/api/applications/${app.id}/sla-configuration`, admin);
     expect(view.json()).toMatchObject({ assigned_id: null, inherited_from: 'default' });
@@ -277,6 +435,7 @@ describe('time travel', () => {
     await api('PUT', `/api/applications/${app.id}/sla-configuration`, admin, {
       sla_configuration_id: configuration.id,
     });
+    await recomputed();
     expect(view.statusCode).toBe(200);
     expect(await dueOf(early.id)).toEqual(at(15));
     expect(await dueOf(late.id)).toEqual(at(15));
@@ -289,6 +448,7 @@ describe('time travel', () => {
     await api('PUT', `/api/groups/${group.id}/sla-configuration`, admin, {
       sla_configuration_id: configuration.id,
     });
+    await recomputed();
     const finding = await slaFinding(app.id);
     const manual = await slaFinding(app.id);
     const assigned = await api('PATCH', `/api/findings/${manual.id}/assign`, admin, {
@@ -308,12 +468,14 @@ describe('time travel', () => {
       .executeTakeFirstOrThrow();
     await updateSlaConfiguration(
       t.db,
+      t.jobs,
       admin.principal,
       row,
       { severities: { critical: { days: 7 } } },
       systemAuditContext('sla test'),
       at(10),
     );
+    await recomputed();
     expect(await dueOf(finding.id)).toEqual(at(7));
     expect(await findingDetail(t.db, finding.id, at(10))).toMatchObject({
       sla_breached: true,

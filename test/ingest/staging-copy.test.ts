@@ -69,6 +69,8 @@ const stagingRow: fc.Arbitrary<StagingRow> = fc.record({
   tool_name: hostileText,
   tool_version: nullableText,
   tool_fingerprint: nullableText,
+  report_epss: fc.option(float, { nil: null }),
+  report_epss_percentile: fc.option(float, { nil: null }),
   risk_severity: float,
   risk_exploitation: float,
 });

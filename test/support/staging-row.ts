@@ -37,6 +37,8 @@ export function stagingRow(fields: Partial<StagingRow> & Pick<StagingRow, 'uploa
     tool_name: 'tool',
     tool_version: null,
     tool_fingerprint: null,
+    report_epss: null,
+    report_epss_percentile: null,
     risk_severity: 5,
     risk_exploitation: 0.1,
     ...fields,

@@ -53,6 +53,7 @@ import * as enrichmentIngestCost from './2026-11-29T1100-enrichment-ingest-cost.
 import * as posturePeriods from './2026-11-29T1200-posture-periods.ts';
 import * as findingDayCounts from './2026-11-29T1300-finding-day-counts.ts';
 import * as eventsFindingIndex from './2026-11-29T1310-events-finding-index.ts';
+import * as reportEpss from './2026-11-29T1400-report-epss.ts';
 import * as findingEpss from './2026-11-29T1600-finding-epss.ts';
 
 /** Forward-only migrations, applied in key order. Add new files here; never edit an applied one. */
@@ -111,5 +112,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29T1200-posture-periods': posturePeriods,
   '2026-11-29T1300-finding-day-counts': findingDayCounts,
   '2026-11-29T1310-events-finding-index': eventsFindingIndex,
+  '2026-11-29T1400-report-epss': reportEpss,
   '2026-11-29T1600-finding-epss': findingEpss,
 };

@@ -239,6 +239,14 @@ export const FINDING_COLUMNS = {
     presented: true,
   },
   tool_fingerprint: { type: 'text', insert: 'staged', parsed: 'toolFingerprint', cap: 1_000 },
+  /**
+   * The report's own EPSS and percentile (Grype's `vulnerability.epss[]`), kept apart from the
+   * snapshot's `epss`: used for risk only while no imported snapshot knows the finding's CVEs
+   * (enrichment.ts). `follows`: a re-upload takes it whenever it writes the finding, but a report whose
+   * only change is EPSS drift (daily) does not rewrite the finding.
+   */
+  report_epss: { type: 'float8', insert: 'staged', upload: 'follows', presented: true },
+  report_epss_percentile: { type: 'float8', insert: 'staged', upload: 'follows', presented: true },
   /** Enrichment (issue 45): written set-wise from the current EPSS and KEV snapshots, never by an upload. */
   /** Shown in `enrichment` and `kev`, composed. EPSS itself is in `finding_epss` (migration 2026-11-29T1600). */
   in_kev: { type: 'bool', presented: true },

@@ -71,7 +71,8 @@ async function applyBatch(
 ): Promise<EnrichmentResult> {
   const x = exploitationPartSql({
     hasCve: sql<boolean>`true`,
-    epss: sql.ref('t.epss'),
+    // The snapshot's EPSS when one knows a CVE of the finding, else the report's own (kept apart).
+    epss: sql`coalesce(t.epss, f.report_epss)`,
     inKev: sql.ref('t.in_kev'),
   });
   // The statement's estimated cost passes PostgreSQL's JIT threshold; compiling it took ~0.3 s a

@@ -221,6 +221,44 @@ export async function recomputeDueDates(
   return Number(result.numAffectedRows ?? 0n);
 }
 
+/** The applications of `scope` (resolved now: a configuration's applications are those it governs now), by id. */
+export async function applicationsInScope(
+  executor: Kysely<DB> | Transaction<DB>,
+  scope: SlaScope,
+): Promise<number[]> {
+  const { rows } = await sql<{ id: number }>`
+    select app.id from applications app
+    join groups g on g.id = app.group_id
+    join sla_configurations c on c.id = ${effectiveConfigurationIdSql}
+    where ${scopeSql(scope)} order by app.id`.execute(executor);
+  return rows.map((row) => row.id);
+}
+
+/** Applications per transaction of `recomputeDueDatesInBatches`. */
+export const RECOMPUTE_BATCH_APPLICATIONS = 50;
+
+/**
+ * `recomputeDueDates` for a whole scope, the way the `sla-recompute` job runs it: the scope's
+ * applications resolved once, then each batch of them in its own transaction, so no transaction
+ * holds the row locks of every open finding at once and a failure keeps the batches done. The same
+ * set-wise statement per batch; idempotent (a finding whose due date is right is not written), so a
+ * job run twice, or two overlapping runs, end as one. Returns how many due dates changed.
+ */
+export async function recomputeDueDatesInBatches(
+  db: Kysely<DB>,
+  scope: SlaScope,
+  now: Date = new Date(),
+  batch: number = RECOMPUTE_BATCH_APPLICATIONS,
+): Promise<number> {
+  const applicationIds = await applicationsInScope(db, scope);
+  let changed = 0;
+  for (let start = 0; start < applicationIds.length; start += batch) {
+    const part = applicationIds.slice(start, start + batch);
+    changed += await db.transaction().execute((trx) => recomputeDueDates(trx, { applicationIds: part }, now));
+  }
+  return changed;
+}
+
 /** Starts the pause of the SLA clock of findings that were just dismissed. */
 export async function pauseSlaClock(
   trx: Transaction<DB>,

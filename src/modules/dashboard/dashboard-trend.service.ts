@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { authorizeOne, whereAccessible } from '../../access/access.ts';
 import type { UserPrincipal } from '../../access/principal.ts';
 import type { DB } from '../../db/schema.ts';
+import { concernSql } from '../../domain/findings/concern-sql.ts';
 import { publishedOnly } from '../../domain/findings/unpublished-scans.ts';
 import type { DashboardTrend, DashboardTrendQueryInput } from './dashboard.schema.ts';
 
@@ -11,7 +12,8 @@ const utcDay = (date: Date): string => date.toISOString().slice(0, 10);
 
 /**
  * New and fixed findings per UTC day over the last `days` days (today included), over the
- * applications the caller may read or the one named. Two grouped queries whatever the range.
+ * applications the caller may read or the one named; security findings unless `concern` says
+ * otherwise (domain/findings/concern.ts). Two grouped queries whatever the range.
  */
 export async function dashboardTrend(
   db: Kysely<DB>,
@@ -20,6 +22,7 @@ export async function dashboardTrend(
   now: Date = new Date(),
 ): Promise<DashboardTrend> {
   const days = query.days ?? 30;
+  const concern = query.concern ?? 'security';
   const scope =
     query.applicationId === undefined
       ? whereAccessible(user, 'application', 'read', 'findings.application_id')
@@ -35,6 +38,7 @@ export async function dashboardTrend(
         sql<number>`count(*)::integer`.as('count'),
       ])
       .where(scope)
+      .where(concernSql(concern, 'findings.concern'))
       .where((eb) => eb.and(shown))
       .where('first_seen_at', '>=', first)
       .groupBy(sql`1`)
@@ -46,6 +50,7 @@ export async function dashboardTrend(
         sql<number>`count(*)::integer`.as('count'),
       ])
       .where(scope)
+      .where(concernSql(concern, 'findings.concern'))
       .where((eb) => eb.and(shown))
       .where('status', '=', 'fixed')
       .where('fixed_at', '>=', first)
@@ -55,6 +60,7 @@ export async function dashboardTrend(
   const newByDay = new Map(created.map((row) => [row.day, row.count]));
   const fixedByDay = new Map(fixed.map((row) => [row.day, row.count]));
   return {
+    concern,
     days: Array.from({ length: days }, (_, index) => {
       const date = utcDay(new Date(first.getTime() + index * DAY_MS));
       return { date, new: newByDay.get(date) ?? 0, fixed: fixedByDay.get(date) ?? 0 };

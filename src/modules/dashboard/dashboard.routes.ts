@@ -33,7 +33,7 @@ export function dashboardRoutes(app: App, { db }: AppContext): void {
       schema: {
         operationId: 'getDashboardTrend',
         description:
-          'New and fixed findings per UTC day over the last days (default 30), over the applications the caller may read, or one of them; every day is present.',
+          'New and fixed findings per UTC day over the last days (default 30), over the applications the caller may read, or one of them; every day is present. Security findings unless `concern` asks for `quality` or `all` (echoed).',
         tags: ['dashboard'],
         summary: 'New versus fixed findings per day',
         querystring: DashboardTrendQuery,

@@ -1,6 +1,12 @@
 import { Type, type Static } from 'typebox';
 import { Nullable } from '../../http/schemas.ts';
 
+/**
+ * Which findings the figures count: `security` (the default: code-quality results are left out),
+ * `quality`, or `all`.
+ */
+export const ConcernQuery = Type.Enum(['security', 'quality', 'all']);
+
 export const DashboardQuery = Type.Object({
   /** Limit every number to one application (id or unique slug); unknown or unreadable → 404. */
   applicationId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
@@ -8,7 +14,7 @@ export const DashboardQuery = Type.Object({
    * Which findings the figures count: `security` (the default: code-quality results are left out),
    * `quality`, or `all`.
    */
-  concern: Type.Optional(Type.Enum(['security', 'quality', 'all'])),
+  concern: Type.Optional(ConcernQuery),
 });
 export type DashboardQueryInput = Static<typeof DashboardQuery>;
 
@@ -84,11 +90,15 @@ export const DashboardTrendQuery = Type.Object({
   applicationId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   /** How many days back, today included (default 30, at most 365). */
   days: Type.Optional(Type.Integer({ minimum: 1, maximum: 365, default: 30 })),
+  /** Which findings are counted: `security` (the default), `quality`, or `all`, as the summary. */
+  concern: Type.Optional(ConcernQuery),
 });
 export type DashboardTrendQueryInput = Static<typeof DashboardTrendQuery>;
 
 export const DashboardTrendSchema = Type.Object(
   {
+    /** What the figures count: `security` unless the query asked for `quality` or `all`. */
+    concern: ConcernQuery,
     /** One entry per UTC day, oldest first, every day present (zeros included). */
     days: Type.Array(
       Type.Object({

@@ -3,8 +3,8 @@ import { whereAccessible } from '../../access/access.ts';
 import type { UserPrincipal } from '../../access/principal.ts';
 import type { Config } from '../../config.ts';
 import type { DB } from '../../db/schema.ts';
-import { recomputeDueDates } from '../../domain/findings/sla.ts';
 import { recordAudit, type AuditContext } from '../../events/audit.ts';
+import type { JobSender } from '../../jobs/job-map.ts';
 import { enrichmentSettings, listCurrent } from './enrichment.repository.ts';
 import { ageDays, presentSnapshot } from './enrichment.presenter.ts';
 import type { EnrichmentStatus, UpdateEnrichmentSettings } from './enrichment.schema.ts';
@@ -49,11 +49,13 @@ export async function enrichmentStatus(
 }
 
 /**
- * Changes the settings; turning the KEV due-date rule on or off recomputes the due dates it governs
- * in the same transaction.
+ * Changes the settings; turning the KEV due-date rule on or off queues, in the same transaction, the
+ * `sla-recompute` job for every application (modules/sla/sla.jobs.ts): at 1M findings the recompute
+ * takes minutes, so the answer does not wait for it.
  */
 export async function updateEnrichmentSettings(
   db: Kysely<DB>,
+  jobs: JobSender,
   body: UpdateEnrichmentSettings,
   audit: AuditContext,
 ): Promise<void> {
@@ -64,7 +66,7 @@ export async function updateEnrichmentSettings(
       .set({ ...body, updated_at: new Date() })
       .execute();
     if (body.kev_due_dates !== undefined && body.kev_due_dates !== before.kev_due_dates) {
-      await recomputeDueDates(trx, 'all');
+      await jobs.send(trx, 'sla-recompute', { scope: 'all', now: new Date().toISOString() });
     }
     await recordAudit(trx, audit, {
       action: 'enrichment.settings_updated',

@@ -76,7 +76,7 @@ export function enrichmentRoutes(app: App, context: AppContext): void {
       schema: {
         operationId: 'updateEnrichmentSettings',
         description:
-          "`kev_due_dates`: a KEV due date earlier than the SLA's becomes the due date (on by default; turning it off restores SLA due dates). `epss_percentile_threshold`: the percentile whose crossing fires `finding.epss_changed` (default 0.9).",
+          "`kev_due_dates`: a KEV due date earlier than the SLA's becomes the due date (on by default; turning it off restores SLA due dates, recomputed by a background job after the answer). `epss_percentile_threshold`: the percentile whose crossing fires `finding.epss_changed` (default 0.9).",
         tags,
         summary: 'Enrichment settings (admin, or permission enrichment.import)',
         body: UpdateEnrichmentSettingsBody,
@@ -85,7 +85,7 @@ export function enrichmentRoutes(app: App, context: AppContext): void {
     },
     async (request) => {
       const user = currentUser(request);
-      await updateEnrichmentSettings(db, request.body, request.audit);
+      await updateEnrichmentSettings(db, context.jobs, request.body, request.audit);
       return enrichmentStatus(db, config, user);
     },
   );

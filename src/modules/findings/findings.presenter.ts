@@ -17,12 +17,16 @@ function references(links: readonly string[], cveIds: readonly string[]): string
 /** A finding as the API shows it; its SLA state is read at `now` (domain/findings/sla.ts). */
 export function presentFinding(row: FindingRow, now: Date = new Date()): FindingRecord {
   const sla = slaState(row, now);
-  const source = exploitationSource(
-    row.cve_ids.length > 0,
-    row.epss,
-    row.in_kev,
-    row.epss_snapshot_id !== null,
-  );
+  // The imported snapshot's EPSS wins; the report's own is shown (and scored) only while no snapshot
+  // knows the finding's CVEs (domain/findings/enrichment.ts).
+  const fromSnapshot = row.epss_snapshot_id !== null;
+  const epss = fromSnapshot ? row.epss : (row.epss ?? row.report_epss);
+  const epssPercentile = fromSnapshot
+    ? row.epss_percentile
+    : row.epss !== null
+      ? row.epss_percentile
+      : row.report_epss_percentile;
+  const source = exploitationSource(row.cve_ids.length > 0, epss, row.in_kev, fromSnapshot);
   return {
     id: row.id,
     application_id: row.application_id,
@@ -59,8 +63,10 @@ export function presentFinding(row: FindingRow, now: Date = new Date()): Finding
     dismissal_reason: row.dismissal_reason,
     dismissal_comment: row.dismissal_comment,
     acceptance_id: row.acceptance_id,
-    epss: row.epss,
-    epss_percentile: row.epss_percentile,
+    epss,
+    epss_percentile: epssPercentile,
+    report_epss: row.report_epss,
+    report_epss_percentile: row.report_epss_percentile,
     in_kev: row.in_kev,
     kev:
       row.in_kev && row.kev_date_added !== null && row.kev_due_date !== null
@@ -70,7 +76,11 @@ export function presentFinding(row: FindingRow, now: Date = new Date()): Finding
             ransomware: row.kev_ransomware ?? false,
           }
         : null,
-    enrichment: { epss_snapshot_id: row.epss_snapshot_id, kev_snapshot_id: row.kev_snapshot_id },
+    enrichment: {
+      epss_snapshot_id: row.epss_snapshot_id,
+      epss_source: fromSnapshot ? 'snapshot' : epss !== null ? 'report' : null,
+      kev_snapshot_id: row.kev_snapshot_id,
+    },
     risk_score: row.risk_score,
     risk: {
       score: row.risk_score,

@@ -101,10 +101,16 @@ export const FindingSchema = Type.Object(
     dismissal_comment: Nullable(Type.String()),
     /** The acceptance covering this finding (GET /api/acceptances/{id}); null when none does. While set, the finding is covered: it stays `false_positive` until the acceptance ends. */
     acceptance_id: Nullable(Type.Integer()),
-    /** EPSS of its most likely exploited CVE (probability of exploitation in the next 30 days). */
+    /**
+     * EPSS of its most likely exploited CVE (probability of exploitation in the next 30 days): the
+     * imported snapshot's when one knows its CVEs, else the scanner report's own (`enrichment.epss_source`).
+     */
     epss: Nullable(Type.Number()),
     /** That CVE's EPSS percentile, 0–1. */
     epss_percentile: Nullable(Type.Number()),
+    /** The EPSS the scanner's report gave (Grype `epss[]`), kept as the report states it, whether or not a snapshot overrides it. */
+    report_epss: Nullable(Type.Number()),
+    report_epss_percentile: Nullable(Type.Number()),
     in_kev: Type.Boolean(),
     /** CISA KEV listing of one of its CVEs (earliest due date), or null. */
     kev: Nullable(
@@ -118,6 +124,8 @@ export const FindingSchema = Type.Object(
     /** The snapshots (GET /api/enrichment/status) `epss` and `kev` came from; null: none (or the report's EPSS). */
     enrichment: Type.Object({
       epss_snapshot_id: Nullable(Type.Integer()),
+      /** Where `epss` came from: `snapshot` (imported), `report` (the scanner's report; no snapshot knows the CVE), null: none. */
+      epss_source: Nullable(Type.Enum(['snapshot', 'report'])),
       kev_snapshot_id: Nullable(Type.Integer()),
     }),
     risk_score: Type.Integer(),

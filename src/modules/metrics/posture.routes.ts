@@ -4,13 +4,26 @@ import { resourceOf } from '../../access/route-hook.ts';
 import type { ResolvedApplication } from '../../access/resources.ts';
 import type { App, AppContext } from '../../app-context.ts';
 import type { DB, SeverityName } from '../../db/schema.ts';
+import { concernSql } from '../../domain/findings/concern-sql.ts';
+import type { ConcernFilter } from '../../domain/findings/concern.ts';
 import { OPEN_STATUSES } from '../../domain/findings/lifecycle.ts';
 import { SEVERITIES } from '../../domain/findings/severity.ts';
 import { IdParams } from '../../http/schemas.ts';
+import { ConcernQuery } from '../dashboard/dashboard.schema.ts';
 
 const Count = Type.Integer({ minimum: 0 });
 
+export const ApplicationPostureQuery = Type.Object(
+  {
+    /** Which findings are counted: `security` (the default), `quality`, or `all`, as the dashboard. */
+    concern: Type.Optional(ConcernQuery),
+  },
+  { additionalProperties: false },
+);
+
 export const ApplicationPostureSchema = Type.Object({
+  /** What the figures count: `security` unless the query asked for `quality` or `all`. */
+  concern: ConcernQuery,
   /** Every version of the application, the default first, with its open findings by severity now. */
   versions: Type.Array(
     Type.Object({
@@ -35,6 +48,7 @@ type ApplicationPosture = Static<typeof ApplicationPostureSchema>;
 export async function applicationPosture(
   db: Kysely<DB>,
   application: ResolvedApplication,
+  concern: ConcernFilter = 'security',
 ): Promise<ApplicationPosture> {
   const [versions, counts] = await Promise.all([
     db
@@ -49,12 +63,13 @@ export async function applicationPosture(
       .select(['version_id', 'severity', sql<number>`sum(findings)::integer`.as('count')])
       .where('application_id', '=', application.id)
       .where('status', 'in', [...OPEN_STATUSES])
-      // Security posture: code-quality findings are not counted (domain/findings/concern.ts).
-      .where('concern', '=', 'security')
+      // Security posture unless asked: code-quality findings are not counted (domain/findings/concern.ts).
+      .where(concernSql(concern, 'finding_counts.concern'))
       .groupBy(['version_id', 'severity'])
       .execute(),
   ]);
   return {
+    concern,
     versions: versions.map((version) => {
       const open = Object.fromEntries(SEVERITIES.map((severity) => [severity, 0])) as Record<
         SeverityName,
@@ -78,11 +93,13 @@ export function postureRoutes(app: App, { db }: AppContext): void {
         tags: ['metrics'],
         summary: 'Open findings by severity per version of an application',
         description:
-          'Open (`open` or `confirmed`) findings by severity of each version of the application, now. Its trend and SLA compliance are `/api/metrics/...?application_id=`.',
+          'Open (`open` or `confirmed`) findings by severity of each version of the application, now; security findings unless `concern` asks for `quality` or `all`. Its trend and SLA compliance are `/api/metrics/...?application_id=`.',
         params: IdParams,
+        querystring: ApplicationPostureQuery,
         response: { 200: ApplicationPostureSchema },
       },
     },
-    async (request) => applicationPosture(db, resourceOf(request, 'application')),
+    async (request) =>
+      applicationPosture(db, resourceOf(request, 'application'), request.query.concern ?? 'security'),
   );
 }

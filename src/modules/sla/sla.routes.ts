@@ -24,7 +24,7 @@ import {
 
 const tags = ['sla'];
 
-export function slaRoutes(app: App, { db }: AppContext): void {
+export function slaRoutes(app: App, { db, jobs }: AppContext): void {
   app.get(
     '/api/sla-configurations',
     {
@@ -85,7 +85,7 @@ export function slaRoutes(app: App, { db }: AppContext): void {
       schema: {
         operationId: 'updateSlaConfiguration',
         description:
-          'Changes an SLA configuration; the open findings it governs get their SLA due dates recomputed in the same transaction (manual due dates stay).',
+          'Changes an SLA configuration; when its days change, the open findings it governs get their SLA due dates recomputed by a background job queued in the same transaction (the answer does not wait; manual due dates stay).',
         tags,
         summary: 'Change an SLA configuration',
         params: IdParams,
@@ -96,6 +96,7 @@ export function slaRoutes(app: App, { db }: AppContext): void {
     async (request) =>
       updateSlaConfiguration(
         db,
+        jobs,
         currentUser(request),
         resourceOf(request, 'sla_configuration'),
         request.body,
@@ -117,7 +118,7 @@ export function slaRoutes(app: App, { db }: AppContext): void {
       },
     },
     async (request, reply) => {
-      await deleteSlaConfiguration(db, resourceOf(request, 'sla_configuration'), request.audit);
+      await deleteSlaConfiguration(db, jobs, resourceOf(request, 'sla_configuration'), request.audit);
       return reply.status(204).send();
     },
   );
@@ -146,7 +147,7 @@ export function slaRoutes(app: App, { db }: AppContext): void {
       schema: {
         operationId: 'assignGroupSla',
         description:
-          'Assigns an SLA configuration to the group (null: inherit again). Its applications and subgroups without one of their own inherit it; their open findings’ SLA due dates are recomputed at once.',
+          'Assigns an SLA configuration to the group (null: inherit again). Its applications and subgroups without one of their own inherit it; their open findings’ SLA due dates are recomputed by a background job (the answer does not wait).',
         tags,
         summary: 'Assign an SLA configuration to a group',
         params: IdParams,
@@ -155,7 +156,14 @@ export function slaRoutes(app: App, { db }: AppContext): void {
       },
     },
     async (request) =>
-      assignGroupSla(db, currentUser(request), resourceOf(request, 'group'), request.body, request.audit),
+      assignGroupSla(
+        db,
+        jobs,
+        currentUser(request),
+        resourceOf(request, 'group'),
+        request.body,
+        request.audit,
+      ),
   );
 
   app.get(
@@ -182,7 +190,7 @@ export function slaRoutes(app: App, { db }: AppContext): void {
       schema: {
         operationId: 'assignApplicationSla',
         description:
-          'Assigns an SLA configuration to the application (null: inherit from its groups); its open findings’ SLA due dates are recomputed at once.',
+          'Assigns an SLA configuration to the application (null: inherit from its groups); its open findings’ SLA due dates are recomputed by a background job (the answer does not wait).',
         tags,
         summary: 'Assign an SLA configuration to an application',
         params: IdParams,
@@ -193,6 +201,7 @@ export function slaRoutes(app: App, { db }: AppContext): void {
     async (request) =>
       assignApplicationSla(
         db,
+        jobs,
         currentUser(request),
         resourceOf(request, 'application'),
         request.body,

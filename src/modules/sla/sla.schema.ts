@@ -87,7 +87,10 @@ export const SlaAssignmentSchema = Type.Object(
     /** `application`, `group` (this one or an ancestor, named by `group_path`) or `default`. */
     inherited_from: Type.Enum(['application', 'group', 'default']),
     group_path: Nullable(Type.String()),
-    /** Open findings whose due date changed (only on assignment). */
+    /**
+     * Open findings whose due date changed. No longer sent: the due dates are recomputed by a
+     * background job after the answer (kept optional so the shape is unchanged).
+     */
     recomputed: Type.Optional(Type.Integer()),
   },
   { title: 'SlaAssignment' },

@@ -3,10 +3,11 @@ import { authorize, authorizeOne, whereAccessible } from '../../access/access.ts
 import { isAdmin, type UserPrincipal } from '../../access/principal.ts';
 import type { GroupRow, ResolvedApplication, SlaConfigurationRow } from '../../access/resources.ts';
 import type { DB, SlaConfigurationsTable } from '../../db/schema.ts';
-import { BUILT_IN_SLA_DAYS, recomputeDueDates, type SlaScope } from '../../domain/findings/sla.ts';
+import { BUILT_IN_SLA_DAYS, type SlaScope } from '../../domain/findings/sla.ts';
 import { SEVERITIES } from '../../domain/findings/severity.ts';
 import { badRequest, conflict, forbidden } from '../../errors.ts';
 import { recordAudit, type AuditContext } from '../../events/audit.ts';
+import type { JobSender } from '../../jobs/job-map.ts';
 import { presentSlaConfiguration, type Assigned } from './sla.presenter.ts';
 import {
   applicationsUnder,
@@ -34,10 +35,20 @@ import type {
  * - assigning one to a group or an application needs write there, read on the configuration, and the
  *   configuration must be global or owned by that group or one of its ancestors (a team's own
  *   configuration stays within its subtree, so its writers never change another team's due dates).
- * Every change recomputes the SLA due dates it affects in the same transaction, in one statement.
+ * Every change sends, in its transaction, the `sla-recompute` job that recomputes the SLA due dates
+ * it affects (modules/sla/sla.jobs.ts): the API answers at once, and the job exists exactly when the
+ * change committed. At 1M findings the recompute takes minutes (docs/architecture.md, "SLA and due
+ * dates"), too long for a request or for one transaction holding every row lock.
  */
 
 type Executor = Kysely<DB> | Transaction<DB>;
+
+/** Queues the recompute of `scope`'s SLA due dates; sent in the change's transaction. */
+async function queueRecompute(jobs: JobSender, trx: Transaction<DB>, scope: SlaScope, now: Date) {
+  const payload =
+    scope === 'all' || !('applicationIds' in scope) ? scope : { applicationIds: [...scope.applicationIds] };
+  await jobs.send(trx, 'sla-recompute', { scope: payload, now: now.toISOString() });
+}
 
 /** A configuration's fields as its audit rows show them: name, owner and each severity's days. */
 function auditFields(row: SlaConfigurationRow) {
@@ -185,9 +196,10 @@ export async function createSlaConfiguration(
   });
 }
 
-/** Changes a configuration; the open findings it governs get their SLA due dates recomputed at once. */
+/** Changes a configuration; when its days change, the open findings it governs get their SLA due dates recomputed (a job). */
 export async function updateSlaConfiguration(
   db: Kysely<DB>,
+  jobs: JobSender,
   editor: UserPrincipal,
   row: SlaConfigurationRow,
   input: UpdateSlaConfigurationInput,
@@ -209,8 +221,12 @@ export async function updateSlaConfiguration(
       .where('id', '=', row.id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    const recomputed =
-      input.severities !== undefined ? await recomputeDueDates(trx, { configurationId: row.id }, now) : 0;
+    const daysChanged = SEVERITIES.some(
+      (severity) =>
+        row[`${severity}_days`] !== updated[`${severity}_days`] ||
+        row[`${severity}_enforced`] !== updated[`${severity}_enforced`],
+    );
+    if (daysChanged) await queueRecompute(jobs, trx, { configurationId: row.id }, now);
     const record = await present(trx, editor, updated);
     if (JSON.stringify(auditFields(row)) !== JSON.stringify(auditFields(updated))) {
       await recordAudit(trx, audit, {
@@ -218,7 +234,7 @@ export async function updateSlaConfiguration(
         target: configurationTarget(updated),
         before: auditFields(row),
         after: auditFields(updated),
-        details: { recomputed_findings: recomputed },
+        details: { due_dates_recomputed: daysChanged },
       });
     }
     return record;
@@ -231,6 +247,7 @@ export async function updateSlaConfiguration(
  */
 export async function deleteSlaConfiguration(
   db: Kysely<DB>,
+  jobs: JobSender,
   row: SlaConfigurationRow,
   audit: AuditContext,
   now: Date = new Date(),
@@ -244,12 +261,13 @@ export async function deleteSlaConfiguration(
   await db.transaction().execute(async (trx) => {
     const applicationIds = await applicationsUnder(trx, row.id);
     await trx.deleteFrom('sla_configurations').where('id', '=', row.id).execute();
-    const recomputed = await recomputeDueDates(trx, { applicationIds }, now);
+    // Resolved before the delete: afterwards nothing names the applications it governed.
+    if (applicationIds.length > 0) await queueRecompute(jobs, trx, { applicationIds }, now);
     await recordAudit(trx, audit, {
       action: 'sla_configuration.deleted',
       target: configurationTarget(row),
       before: auditFields(row),
-      details: { recomputed_findings: recomputed },
+      details: { due_dates_recomputed: applicationIds.length > 0 },
     });
   });
 }
@@ -321,6 +339,7 @@ export async function applicationSla(db: Kysely<DB>, viewer: UserPrincipal, app:
 /** Assigns (or with null, unassigns) a group's configuration; its subtree's open findings follow. */
 export async function assignGroupSla(
   db: Kysely<DB>,
+  jobs: JobSender,
   user: UserPrincipal,
   group: GroupRow,
   input: AssignSlaInput,
@@ -334,18 +353,15 @@ export async function assignGroupSla(
       .set({ sla_configuration_id: id, updated_at: now })
       .where('id', '=', group.id)
       .execute();
-    const recomputed = await recomputeDueDates(trx, { groupId: group.id } satisfies SlaScope, now);
-    const record = {
-      ...(await assignment(trx, user, { kind: 'group', assignedId: id }, group.id)),
-      recomputed,
-    };
+    const record = await assignment(trx, user, { kind: 'group', assignedId: id }, group.id);
     if (group.sla_configuration_id !== id) {
+      await queueRecompute(jobs, trx, { groupId: group.id }, now);
       await recordAudit(trx, audit, {
         action: 'group.sla_assigned',
         target: { type: 'group', id: group.id, label: group.path },
         before: { sla_configuration_id: group.sla_configuration_id },
         after: { sla_configuration_id: id },
-        details: { recomputed_findings: recomputed },
+        details: { due_dates_recomputed: true },
       });
     }
     return record;
@@ -355,6 +371,7 @@ export async function assignGroupSla(
 /** Assigns (or with null, unassigns) an application's own configuration; its open findings follow. */
 export async function assignApplicationSla(
   db: Kysely<DB>,
+  jobs: JobSender,
   user: UserPrincipal,
   app: ResolvedApplication,
   input: AssignSlaInput,
@@ -379,19 +396,16 @@ export async function assignApplicationSla(
       .set({ sla_configuration_id: id, updated_at: now })
       .where('id', '=', app.id)
       .execute();
-    const recomputed = await recomputeDueDates(trx, { applicationIds: [app.id] }, now);
-    const record = {
-      ...(await assignment(trx, user, { kind: 'application', assignedId: id }, app.group_id)),
-      recomputed,
-    };
+    const record = await assignment(trx, user, { kind: 'application', assignedId: id }, app.group_id);
     if (before.sla_configuration_id !== id) {
+      await queueRecompute(jobs, trx, { applicationIds: [app.id] }, now);
       await recordAudit(trx, audit, {
         action: 'application.sla_assigned',
         target: { type: 'application', id: app.id, label: before.slug },
         applicationId: app.id,
         before: { sla_configuration_id: before.sla_configuration_id },
         after: { sla_configuration_id: id },
-        details: { recomputed_findings: recomputed },
+        details: { due_dates_recomputed: true },
       });
     }
     return record;

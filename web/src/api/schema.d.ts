@@ -1334,7 +1334,7 @@ export interface paths {
         };
         /**
          * New versus fixed findings per day
-         * @description New and fixed findings per UTC day over the last days (default 30), over the applications the caller may read, or one of them; every day is present.
+         * @description New and fixed findings per UTC day over the last days (default 30), over the applications the caller may read, or one of them; every day is present. Security findings unless `concern` asks for `quality` or `all` (echoed).
          */
         get: operations["getDashboardTrend"];
         put?: never;
@@ -1494,7 +1494,7 @@ export interface paths {
         };
         /**
          * Open findings by severity per version of an application
-         * @description Open (`open` or `confirmed`) findings by severity of each version of the application, now. Its trend and SLA compliance are `/api/metrics/...?application_id=`.
+         * @description Open (`open` or `confirmed`) findings by severity of each version of the application, now; security findings unless `concern` asks for `quality` or `all`. Its trend and SLA compliance are `/api/metrics/...?application_id=`.
          */
         get: operations["getApplicationPosture"];
         put?: never;
@@ -1800,7 +1800,7 @@ export interface paths {
         head?: never;
         /**
          * Change an SLA configuration
-         * @description Changes an SLA configuration; the open findings it governs get their SLA due dates recomputed in the same transaction (manual due dates stay).
+         * @description Changes an SLA configuration; when its days change, the open findings it governs get their SLA due dates recomputed by a background job queued in the same transaction (the answer does not wait; manual due dates stay).
          */
         patch: operations["updateSlaConfiguration"];
         trace?: never;
@@ -1819,7 +1819,7 @@ export interface paths {
         get: operations["getGroupSla"];
         /**
          * Assign an SLA configuration to a group
-         * @description Assigns an SLA configuration to the group (null: inherit again). Its applications and subgroups without one of their own inherit it; their open findings’ SLA due dates are recomputed at once.
+         * @description Assigns an SLA configuration to the group (null: inherit again). Its applications and subgroups without one of their own inherit it; their open findings’ SLA due dates are recomputed by a background job (the answer does not wait).
          */
         put: operations["assignGroupSla"];
         post?: never;
@@ -1843,7 +1843,7 @@ export interface paths {
         get: operations["getApplicationSla"];
         /**
          * Assign an SLA configuration to an application
-         * @description Assigns an SLA configuration to the application (null: inherit from its groups); its open findings’ SLA due dates are recomputed at once.
+         * @description Assigns an SLA configuration to the application (null: inherit from its groups); its open findings’ SLA due dates are recomputed by a background job (the answer does not wait).
          */
         put: operations["assignApplicationSla"];
         post?: never;
@@ -2228,7 +2228,7 @@ export interface paths {
         head?: never;
         /**
          * Enrichment settings (admin, or permission enrichment.import)
-         * @description `kev_due_dates`: a KEV due date earlier than the SLA's becomes the due date (on by default; turning it off restores SLA due dates). `epss_percentile_threshold`: the percentile whose crossing fires `finding.epss_changed` (default 0.9).
+         * @description `kev_due_dates`: a KEV due date earlier than the SLA's becomes the due date (on by default; turning it off restores SLA due dates, recomputed by a background job after the answer). `epss_percentile_threshold`: the percentile whose crossing fires `finding.epss_changed` (default 0.9).
          */
         patch: operations["updateEnrichmentSettings"];
         trace?: never;
@@ -2676,6 +2676,8 @@ export interface components {
             acceptance_id: null | number;
             epss: null | number;
             epss_percentile: null | number;
+            report_epss: null | number;
+            report_epss_percentile: null | number;
             in_kev: boolean;
             kev: null | {
                 /** Format: date */
@@ -2686,6 +2688,7 @@ export interface components {
             };
             enrichment: {
                 epss_snapshot_id: null | number;
+                epss_source: null | ("snapshot" | "report");
                 kev_snapshot_id: null | number;
             };
             risk_score: number;
@@ -3147,6 +3150,8 @@ export interface components {
         };
         /** DashboardTrend */
         DashboardTrend: {
+            /** @enum {unknown} */
+            concern: "security" | "quality" | "all";
             days: {
                 date: string;
                 new: number;
@@ -6428,6 +6433,7 @@ export interface operations {
             query?: {
                 applicationId?: string;
                 days?: number;
+                concern?: "security" | "quality" | "all";
             };
             header?: never;
             path?: never;
@@ -6772,7 +6778,9 @@ export interface operations {
     };
     getApplicationPosture: {
         parameters: {
-            query?: never;
+            query?: {
+                concern?: "security" | "quality" | "all";
+            };
             header?: never;
             path: {
                 id: string;
@@ -6788,6 +6796,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @enum {unknown} */
+                        concern: "security" | "quality" | "all";
                         versions: {
                             id: number;
                             name: string;

@@ -1,7 +1,7 @@
 import { AreaChart, BarChart } from '@mantine/charts';
-import { Anchor, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Card, Group, SegmentedControl, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { api, unwrap } from '../api/client';
 import { EnrichmentAgeWarning, ExploitedInTheWild } from '../components/ExploitedInTheWild';
 import { PageTitle, QueryState, SEVERITIES, STATUSES, statusLabel, type Status } from '../components/ui';
@@ -47,31 +47,71 @@ function Stat({
   );
 }
 
+type Concern = 'security' | 'quality' | 'all';
+const CONCERNS: { value: Concern; label: string }[] = [
+  { value: 'security', label: 'Security' },
+  { value: 'quality', label: 'Code quality' },
+  { value: 'all', label: 'All' },
+];
+const CONCERN_NOTE: Record<Concern, string> = {
+  security:
+    'Security findings only: code-quality results (linters) are not counted here, in SLA or in gates.',
+  quality:
+    'Code-quality results only (linters): they have no SLA and do not count in security figures or gates.',
+  all: 'Security findings and code-quality results together.',
+};
+
 export function DashboardPage() {
+  const [params, setParams] = useSearchParams();
+  const asked = params.get('concern');
+  const concern: Concern = asked === 'quality' || asked === 'all' ? asked : 'security';
+  const setConcern = (value: string) =>
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (value === 'security') next.delete('concern');
+        else next.set('concern', value);
+        return next;
+      },
+      { replace: true },
+    );
   const stats = useQuery({
-    queryKey: ['dashboard', 'stats'],
-    queryFn: () => unwrap(api.GET('/api/dashboard/stats')),
+    queryKey: ['dashboard', 'stats', concern],
+    queryFn: () => unwrap(api.GET('/api/dashboard/stats', { params: { query: { concern } } })),
   });
   const trend = useQuery({
-    queryKey: ['dashboard', 'trend'],
-    queryFn: () => unwrap(api.GET('/api/dashboard/trend', { params: { query: { days: 30 } } })),
+    queryKey: ['dashboard', 'trend', concern],
+    queryFn: () => unwrap(api.GET('/api/dashboard/trend', { params: { query: { days: 30, concern } } })),
   });
+  const findingsConcern = concern === 'all' ? '' : `&concern=${concern}`;
 
   return (
     <Stack>
       <PageTitle title="Dashboard" />
       <EnrichmentAgeWarning />
+      <Group gap="sm">
+        <Text size="sm" id="dashboard-concern-label">
+          Count
+        </Text>
+        <SegmentedControl
+          aria-labelledby="dashboard-concern-label"
+          data-testid="dashboard-concern"
+          value={concern}
+          onChange={setConcern}
+          data={CONCERNS}
+        />
+      </Group>
       <QueryState query={stats}>
         {(data) => (
           <>
             <Text size="sm" c="dimmed">
-              Security findings only: code-quality results (linters) are not counted here, in SLA or in gates.
+              {CONCERN_NOTE[data.concern]}
             </Text>
             <SimpleGrid cols={{ base: 2, md: 5 }}>
               <Stat
                 label="Open findings"
                 value={data.totals.open}
-                to="/findings?status=open,confirmed&concern=security"
+                to={`/findings?status=open,confirmed${findingsConcern}`}
               />
               <Stat label="SLA overdue" value={data.overdue} hint="open, past their due date" />
               <Stat
@@ -122,7 +162,7 @@ export function DashboardPage() {
                     {SEVERITIES.map((severity) => (
                       <Table.Tr key={severity}>
                         <Table.Th scope="row">
-                          <Anchor component={Link} to={`/findings?severity=${severity}`}>
+                          <Anchor component={Link} to={`/findings?severity=${severity}${findingsConcern}`}>
                             {severity}
                           </Anchor>
                         </Table.Th>

@@ -111,6 +111,19 @@ function RiskExplained({ finding }: { finding: Finding }) {
   );
 }
 
+/** Security or code quality, as the findings list marks it; the title says what it changes. */
+function ConcernBadge({ concern }: { concern: Finding['concern'] }) {
+  return concern === 'quality' ? (
+    <Badge color="gray" variant="light" title="Code quality: not counted in security figures, SLA or gates">
+      quality
+    </Badge>
+  ) : (
+    <Badge color="blue" variant="light" title="Security: counted in the dashboard, SLA and gates">
+      security
+    </Badge>
+  );
+}
+
 /** EPSS and CISA KEV of the finding's CVEs, and the snapshots they came from. */
 function ExploitationCard({ finding }: { finding: Finding }) {
   if (finding.cve_ids.length === 0 && finding.epss === null) return null;
@@ -145,10 +158,14 @@ function ExploitationCard({ finding }: { finding: Finding }) {
               })`}
         </Text>
         <Text size="xs" c="dimmed">
-          {finding.enrichment.epss_snapshot_id !== null
-            ? `EPSS from snapshot #${finding.enrichment.epss_snapshot_id}`
-            : finding.epss !== null
-              ? "EPSS from the scanner's report"
+          {finding.enrichment.epss_source === 'snapshot'
+            ? `EPSS from snapshot #${finding.enrichment.epss_snapshot_id ?? '?'}${
+                finding.report_epss !== null
+                  ? ` (the scanner's report said ${(finding.report_epss * 100).toFixed(2)} %)`
+                  : ''
+              }`
+            : finding.enrichment.epss_source === 'report'
+              ? "EPSS from the scanner's report: no imported snapshot knows these CVEs"
               : 'No EPSS snapshot knows these CVEs'}
           {finding.enrichment.kev_snapshot_id !== null
             ? ` · KEV snapshot #${finding.enrichment.kev_snapshot_id}`
@@ -461,6 +478,7 @@ function FindingView({ finding }: { finding: Finding }) {
       <Group gap="xs">
         <SeverityBadge severity={finding.severity} />
         <StatusBadge status={finding.status} />
+        <ConcernBadge concern={finding.concern} />
         <Badge variant="default">{finding.scanner}</Badge>
         {finding.rule_id ? <Badge variant="default">{finding.rule_id}</Badge> : null}
         <Text size="sm">

@@ -171,7 +171,7 @@ function AssignForm({ configurations }: { configurations: Configuration[] }) {
     },
     onSuccess: (answer) => {
       setDone(
-        `In force: ${answer.effective.name} (${answer.inherited_from === 'group' ? `from group ${answer.group_path}` : answer.inherited_from}); ${answer.recomputed ?? 0} open findings got a new due date.`,
+        `In force: ${answer.effective.name} (${answer.inherited_from === 'group' ? `from group ${answer.group_path}` : answer.inherited_from}); open findings’ due dates are being recomputed in the background.`,
       );
       void queryClient.invalidateQueries({ queryKey: ['sla-configurations'] });
       void queryClient.invalidateQueries({ queryKey: ['findings'] });

@@ -5,6 +5,7 @@ import {
   foreignFileTests,
   hostileInputTests,
   manifestCountTests,
+  parseText,
 } from '../../../../test/support/parser-suite.ts';
 import { anchoreGrype } from './anchore-grype.ts';
 
@@ -41,6 +42,53 @@ describe('anchore_grype parser', () => {
       cvssVector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:R/S:U/C:H/I:H/A:H',
       toolVersion: '0.94.0',
     });
+  });
+
+  it("reads the report's own EPSS and percentile as the file states them", async () => {
+    const findings = await parseCorpusFile(anchoreGrype, 'anchore_grype/many_vulns_with_epss_values.json');
+    expect(findings).toHaveLength(15);
+    expect(findings.slice(0, 3).map((f) => [f.ruleId, f.reportEpss, f.reportEpssPercentile])).toEqual([
+      ['CVE-2022-28391', 0.0719, 0.91123],
+      ['CVE-2021-28831', 0.00878, 0.74313],
+      ['CVE-2022-48174', 0.00451, 0.62761],
+    ]);
+    for (const finding of findings) expect(finding.reportEpss).toEqual(expect.any(Number));
+    // A GHSA match: the EPSS entry names the related CVE.
+    const [ghsa] = await parseCorpusFile(anchoreGrype, 'anchore_grype/anchore_grype_epss_problem.json');
+    expect(ghsa).toMatchObject({ reportEpss: 0.00163, reportEpssPercentile: 0.37957 });
+    // A report without EPSS (older Grype) has none.
+    const [old] = await parseCorpusFile(anchoreGrype, 'anchore_grype/many_vulns3.json');
+    expect(old?.reportEpss ?? null).toBeNull();
+  });
+
+  it('keeps the highest EPSS of the entries naming its CVEs, and ignores values outside 0–1', async () => {
+    const report = (epss: unknown[]) =>
+      JSON.stringify({
+        matches: [
+          {
+            vulnerability: { id: 'CVE-2024-0001', severity: 'High', epss },
+            relatedVulnerabilities: [],
+            matchDetails: [],
+            artifact: { name: 'pkg', version: '1.0' },
+          },
+        ],
+      });
+    const parse = async (epss: unknown[]) => (await parseText(anchoreGrype, report(epss)))[0];
+    expect(
+      await parse([
+        { cve: 'CVE-2024-0001', epss: 0.2, percentile: 0.8 },
+        { cve: 'CVE-2024-0001', epss: 0.5, percentile: 0.9 },
+        { cve: 'CVE-1999-9999', epss: 0.9, percentile: 0.99 },
+        { cve: 'CVE-2024-0001', epss: 7, percentile: 1 },
+        { cve: 'CVE-2024-0001', epss: 'high', percentile: 0.99 },
+        { cve: 'CVE-2024-0001', epss: -0.1, percentile: 0.99 },
+      ]),
+    ).toMatchObject({ reportEpss: 0.5, reportEpssPercentile: 0.9 });
+    expect(await parse([{ cve: 'CVE-2024-0001', epss: 0.3, percentile: 2 }])).toMatchObject({
+      reportEpss: 0.3,
+      reportEpssPercentile: null,
+    });
+    expect(await parse([])).toMatchObject({ reportEpss: null, reportEpssPercentile: null });
   });
 
   it('finds the CVE of a GHSA match among its related vulnerabilities', async () => {

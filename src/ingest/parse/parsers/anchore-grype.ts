@@ -67,6 +67,34 @@ function bestCvss(entries: Cvss[]): Cvss | null {
   return best;
 }
 
+/** A probability or percentile as FIRST publishes them: a finite number from 0 to 1. */
+const unitOrNull = (value: unknown): number | null => {
+  const number = asNumber(value);
+  return number !== null && Number.isFinite(number) && number >= 0 && number <= 1 ? number : null;
+};
+
+/**
+ * The report's EPSS: Grype (≥ 0.87) lists `epss[{cve, epss, percentile, date}]` on the vulnerability
+ * (and may on its related records). Of the entries naming one of the finding's CVEs (or none), the
+ * highest EPSS with its own percentile — the most likely exploited CVE, as the snapshot's is chosen.
+ */
+function reportEpssOf(
+  records: JsonRecord[],
+  cveIds: readonly string[],
+): { epss: number; percentile: number | null } | null {
+  const cves = new Set(cveIds.map((cve) => cve.toUpperCase()));
+  let best: { epss: number; percentile: number | null } | null = null;
+  for (const record of records) {
+    for (const entry of asArray(record['epss']).map(asRecordOrEmpty)) {
+      const epss = unitOrNull(entry['epss']);
+      const cve = asString(entry['cve']);
+      if (epss === null || (cve !== null && !cves.has(cve.toUpperCase()))) continue;
+      if (best === null || epss > best.epss) best = { epss, percentile: unitOrNull(entry['percentile']) };
+    }
+  }
+  return best;
+}
+
 function fixedVersionOf(vulnerability: JsonRecord): string | null {
   const fix = asRecordOrEmpty(vulnerability['fix']);
   const versions = asStringArray(fix['versions']);
@@ -98,6 +126,9 @@ function matchFinding(match: JsonRecord, toolVersion: string | null): Normalized
     ...asStringArray(record['urls']),
     ...asStringArray(record['links']),
   ]);
+  // A GHSA match names its CVE only among the related records.
+  const cveIds = cveIdsFrom([id, ...related.map((record) => record['id'])]);
+  const epss = reportEpssOf([vulnerability, ...related], cveIds);
   return {
     ...emptyFinding({
       kind: 'dependency',
@@ -115,8 +146,9 @@ function matchFinding(match: JsonRecord, toolVersion: string | null): Normalized
     packageName,
     packageVersion,
     fixedVersion,
-    // A GHSA match names its CVE only among the related records.
-    cveIds: cveIdsFrom([id, ...related.map((record) => record['id'])]),
+    cveIds,
+    reportEpss: epss?.epss ?? null,
+    reportEpssPercentile: epss?.percentile ?? null,
     references: unique(references.filter((url): url is string => url !== null)),
     toolVersion,
   };

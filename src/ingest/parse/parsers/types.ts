@@ -52,6 +52,13 @@ export interface NormalizedFinding {
   cweIds: number[];
   cvssScore: number | null;
   cvssVector: string | null;
+  /**
+   * The report's own EPSS of its most likely exploited CVE (0–1) and that CVE's percentile, when the
+   * tool gives them (Grype's `vulnerability.epss[]`). Kept apart from an imported snapshot's value,
+   * which wins when it knows the CVE (domain/findings/enrichment.ts).
+   */
+  reportEpss?: number | null;
+  reportEpssPercentile?: number | null;
   /** Links (helpUri, advisories). */
   references: string[];
   /**
