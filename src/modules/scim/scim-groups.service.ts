@@ -4,7 +4,14 @@ import { recordAudit, type AuditContext, type AuditEntry } from '../../events/au
 import { iso } from '../../http/schemas.ts';
 import { ScimError, scimBadRequest, scimNotFound } from './scim-errors.ts';
 import { filterCondition, idCondition, textValue, type FilterAttributes } from './scim-filter.ts';
-import { listResponse, page, patched, projected } from './scim-resource.ts';
+import {
+  listResponse,
+  page,
+  patched,
+  projected,
+  referencesByOwner,
+  type ScimReference,
+} from './scim-resource.ts';
 import {
   GROUP_SCHEMA,
   ScimGroupBody,
@@ -45,29 +52,19 @@ const managedTeams = (db: Kysely<DB>) =>
     .select(['teams.id', 'teams.name', 'teams.scim_external_id', 'teams.created_at', 'teams.updated_at'])
     .where('teams.scim_managed', '=', true);
 
-async function membersOf(db: Kysely<DB>, teamIds: number[]) {
-  const byTeam = new Map<number, { value: string; display: string }[]>();
-  if (teamIds.length === 0) return byTeam;
+async function membersOf(db: Kysely<DB>, teamIds: number[]): Promise<Map<number, ScimReference[]>> {
+  if (teamIds.length === 0) return new Map();
   const rows = await db
     .selectFrom('team_members')
     .innerJoin('users', 'users.id', 'team_members.user_id')
-    .select(['team_members.team_id', 'users.id', 'users.name'])
+    .select(['team_members.team_id as owner', 'users.id', 'users.name'])
     .where('team_members.team_id', 'in', teamIds)
     .orderBy('users.id')
     .execute();
-  for (const row of rows) {
-    const list = byTeam.get(row.team_id) ?? [];
-    list.push({ value: String(row.id), display: row.name });
-    byTeam.set(row.team_id, list);
-  }
-  return byTeam;
+  return referencesByOwner(rows);
 }
 
-function present(
-  row: TeamRow,
-  base: string,
-  members: { value: string; display: string }[],
-): Record<string, unknown> {
+function present(row: TeamRow, base: string, members: ScimReference[]): Record<string, unknown> {
   return {
     schemas: [GROUP_SCHEMA],
     id: String(row.id),
@@ -120,7 +117,7 @@ export async function listScimGroups(db: Kysely<DB>, base: string, query: ScimLi
         db,
         rows.map((row) => row.id),
       )
-    : new Map<number, { value: string; display: string }[]>();
+    : new Map<number, ScimReference[]>();
   const resources = rows.map((row) => projected(present(row, base, members.get(row.id) ?? []), query));
   return listResponse(resources, Number(total.count), startIndex);
 }

@@ -118,3 +118,22 @@ export function listResponse(
     Resources: resources,
   };
 }
+
+/** A multi-valued SCIM reference: a group's member, a user's group. */
+export interface ScimReference {
+  value: string;
+  display: string;
+}
+
+/** Membership rows (whose list, the id and name referenced) as each owner's references, in row order. */
+export function referencesByOwner(
+  rows: readonly { owner: number; id: number; name: string }[],
+): Map<number, ScimReference[]> {
+  const byOwner = new Map<number, ScimReference[]>();
+  for (const row of rows) {
+    const list = byOwner.get(row.owner) ?? [];
+    list.push({ value: String(row.id), display: row.name });
+    byOwner.set(row.owner, list);
+  }
+  return byOwner;
+}

@@ -7,7 +7,14 @@ import { normalizeEmail } from '../users/email.ts';
 import { hashPassword } from '../users/users.service.ts';
 import { ScimError, scimBadRequest, scimNotFound } from './scim-errors.ts';
 import { filterCondition, idCondition, textValue, type FilterAttributes } from './scim-filter.ts';
-import { listResponse, page, patched, projected } from './scim-resource.ts';
+import {
+  listResponse,
+  page,
+  patched,
+  projected,
+  referencesByOwner,
+  type ScimReference,
+} from './scim-resource.ts';
 import {
   ScimUserBody,
   USER_SCHEMA,
@@ -62,33 +69,20 @@ const FILTERS: FilterAttributes = {
   },
 };
 
-async function groupsOf(
-  db: Kysely<DB>,
-  userIds: number[],
-): Promise<Map<number, { value: string; display: string }[]>> {
-  const byUser = new Map<number, { value: string; display: string }[]>();
-  if (userIds.length === 0) return byUser;
+async function groupsOf(db: Kysely<DB>, userIds: number[]): Promise<Map<number, ScimReference[]>> {
+  if (userIds.length === 0) return new Map();
   const rows = await db
     .selectFrom('team_members')
     .innerJoin('teams', 'teams.id', 'team_members.team_id')
-    .select(['team_members.user_id', 'teams.id', 'teams.name'])
+    .select(['team_members.user_id as owner', 'teams.id', 'teams.name'])
     .where('team_members.user_id', 'in', userIds)
     .where('teams.scim_managed', '=', true)
     .orderBy('teams.id')
     .execute();
-  for (const row of rows) {
-    const list = byUser.get(row.user_id) ?? [];
-    list.push({ value: String(row.id), display: row.name });
-    byUser.set(row.user_id, list);
-  }
-  return byUser;
+  return referencesByOwner(rows);
 }
 
-function present(
-  row: UserRow,
-  base: string,
-  groups: { value: string; display: string }[],
-): Record<string, unknown> {
+function present(row: UserRow, base: string, groups: ScimReference[]): Record<string, unknown> {
   return {
     schemas: [USER_SCHEMA],
     id: String(row.id),
