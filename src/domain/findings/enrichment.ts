@@ -25,8 +25,13 @@ import { recordTimeline, type TimelineEntry } from './timeline.ts';
  * (PGlite has one session), so uploads interleave with a million-finding re-score.
  */
 
-/** Which findings: every one, one version's (after an upload), or given ids (tests). */
-export type EnrichmentScope = 'all' | { versionId: number } | { findingIds: readonly number[] };
+/**
+ * Which findings: every one (a from-scratch computation), one version's (after an upload), those
+ * naming a CVE an import changed (`enrichment_changes` up to `seq`, after an import), or given ids
+ * (tests).
+ */
+export type EnrichmentScope =
+  'all' | { versionId: number } | { changesUpTo: string } | { findingIds: readonly number[] };
 
 const BATCH = 20_000;
 const OPEN = sql.join(OPEN_STATUSES.map((status) => sql.lit(status)));
@@ -60,6 +65,10 @@ interface ChangedRow {
 function scopeSql(scope: EnrichmentScope) {
   if (scope === 'all') return sql`true`;
   if ('versionId' in scope) return sql`f.version_id = ${scope.versionId}`;
+  if ('changesUpTo' in scope) {
+    return sql`exists (select 1 from unnest(f.cve_ids) as c(cve)
+      join enrichment_changes ch on ch.cve = upper(c.cve) where ch.seq <= ${scope.changesUpTo}::bigint)`;
+  }
   return sql`f.id in (select json_array_elements_text(${JSON.stringify(scope.findingIds)}::json)::integer)`;
 }
 
@@ -105,7 +114,10 @@ async function applyBatch(
       from findings f
       left join finding_epss o on o.finding_id = f.id
       cross join lateral (
-        select max(s.epss) as epss, max(s.percentile) as percentile, max(s.snapshot_id) as snapshot_id
+        -- The snapshot that set the chosen CVE's value (an import that restates a value does not
+        -- write its row: enrichment.repository.ts, settle).
+        select max(s.epss) as epss, max(s.percentile) as percentile,
+          (array_agg(s.snapshot_id order by s.epss desc, s.snapshot_id desc))[1] as snapshot_id
         from unnest(f.cve_ids) as c(cve) join epss_scores s on s.cve = upper(c.cve)) e
       cross join lateral (
         select max(k.snapshot_id) as snapshot_id, min(k.date_added::text) as date_added,
@@ -287,9 +299,12 @@ export async function applyEnrichment(
   batch = BATCH,
 ): Promise<EnrichmentResult> {
   const total: EnrichmentResult = { updated: 0, findingRows: 0, kevListed: 0, epssChanged: 0, dueDates: 0 };
+  // Every finding's or the changed CVEs' findings: the bounds of the key (two index probes, not a
+  // pass over the findings; each batch reads only its own range).
+  const wide = scope === 'all' || 'changesUpTo' in scope;
   const bounds = await sql<{ low: number | null; high: number | null }>`
     select min(f.id) as low, max(f.id) as high from findings f
-    where cardinality(f.cve_ids) > 0 and ${scopeSql(scope)}`.execute(db);
+    where ${wide ? sql`true` : sql`cardinality(f.cve_ids) > 0 and ${scopeSql(scope)}`}`.execute(db);
   const { low, high } = bounds.rows[0] ?? { low: null, high: null };
   if (low === null || high === null) return total;
   for (let from = Number(low); from <= Number(high); from += batch) {
@@ -303,4 +318,25 @@ export async function applyEnrichment(
     total.dueDates += result.dueDates;
   }
   return total;
+}
+
+/**
+ * The re-score after an import (job `enrichment-apply`): only the findings naming a CVE an import
+ * changed since the last run (`enrichment_changes`), then those changes are forgotten — up to the
+ * last one seen when it started, so a change recorded meanwhile waits for the next run. The result
+ * equals a from-scratch computation (`'all'`): a finding none of whose CVEs changed has nothing to
+ * change (property test in test/enrichment/enrichment-rescore.test.ts).
+ */
+export async function applyEnrichmentChanges(
+  db: Kysely<DB>,
+  now: Date = new Date(),
+): Promise<EnrichmentResult> {
+  const { rows } = await sql<{
+    up_to: string | null;
+  }>`select max(seq)::text as up_to from enrichment_changes`.execute(db);
+  const upTo = rows[0]?.up_to ?? null;
+  if (upTo === null) return { updated: 0, findingRows: 0, kevListed: 0, epssChanged: 0, dueDates: 0 };
+  const result = await applyEnrichment(db, { changesUpTo: upTo }, now);
+  await sql`delete from enrichment_changes where seq <= ${upTo}::bigint`.execute(db);
+  return result;
 }
