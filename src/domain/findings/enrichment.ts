@@ -94,7 +94,7 @@ async function applyBatch(
   // wide row only where what it keeps changes — the KEV fields, the exploitation part and score
   // (which move only when EPSS crosses a bucket edge or KEV lists the CVE), the event stamps.
   // Every part reads the statement's one snapshot, so `t` sees the rows before they are written.
-  const { rows: touched } = await sql<ChangedRow & { scored: boolean }>`
+  const { rows: touched } = await sql<ChangedRow & { scored: boolean; epss_only: number }>`
     with settings as (select coalesce((select epss_percentile_threshold from enrichment_settings), 0.9) as threshold),
     t as (
       select f.id, f.application_id,
@@ -168,14 +168,17 @@ async function applyBatch(
         t.crossed, t.epss, t.percentile, t.old_percentile,
         t.epss_snapshot_id, t.kev_snapshot_id, t.kev_date_added, t.kev_due_date, t.kev_ransomware, t.kev_changed
     )
-    select scored.*, true as scored from scored
+    -- The findings whose own row was written, one by one (what follows needs them); those changed
+    -- only in finding_epss (on a daily file, nearly all) counted in one row, not sent.
+    select scored.*, true as scored, 0 as epss_only from scored
     union all
-    select ids.finding_id, null, false, false, null, null, null, null, null, null, null, null, false, false
+    select null, null, false, false, null, null, null, null, null, null, null, null, false, false,
+      count(*)::integer
     from (select finding_id from epss_written union select finding_id from epss_removed) ids
     where ids.finding_id not in (select id from scored)`.execute(trx);
   const rows = touched.filter((row) => row.scored);
-  if (rows.length === 0)
-    return { updated: touched.length, findingRows: 0, kevListed: 0, epssChanged: 0, dueDates: 0 };
+  const updated = rows.length + touched.reduce((sum, row) => sum + (row.scored ? 0 : row.epss_only), 0);
+  if (rows.length === 0) return { updated, findingRows: 0, kevListed: 0, epssChanged: 0, dueDates: 0 };
 
   const dueDates = await applyKevDueDates(
     trx,
@@ -234,7 +237,7 @@ async function applyBatch(
     });
   }
   return {
-    updated: touched.length,
+    updated,
     findingRows: rows.length,
     kevListed: listed.length,
     epssChanged: crossed.length,
