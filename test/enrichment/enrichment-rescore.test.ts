@@ -175,6 +175,66 @@ async function load(state: Snapshot, previous: { epssId: number; kevId: number }
 }
 
 describe('the re-score after an import', () => {
+  it('touches only the findings naming a CVE the import changed: unchanged, changed, dropped, added, KEV added and removed', async () => {
+    const app = await makeApplication(t, admin);
+    const cve = (name: string) => `CVE-2032-${name}`;
+    const ids: Record<string, number> = {};
+    for (const name of ['0001', '0002', '0003', '0004', '0005', '0006']) {
+      ids[name] = (await makeFinding(t, app.id, { cve_ids: [cve(name)], risk_exploitation: 0.2 })).id;
+    }
+    const kevEntry = { added: 3, due: 20, ransomware: false };
+    // 0001 unchanged, 0002 changed, 0003 dropped, 0004 added; KEV: 0006 removed, 0005 added.
+    const first = await load(
+      {
+        merge: false,
+        epss: { [cve('0001')]: [0.2, 0.7], [cve('0002')]: [0.02, 0.4], [cve('0003')]: [0.6, 0.95] },
+        kev: { [cve('0006')]: kevEntry },
+      },
+      null,
+    );
+    await applyEnrichment(t.db, { findingIds: Object.values(ids) });
+    await applyEnrichmentChanges(t.db);
+    const second = await load(
+      {
+        merge: false,
+        epss: { [cve('0001')]: [0.2, 0.7], [cve('0002')]: [0.03, 0.45], [cve('0004')]: [0.001, 0.05] },
+        kev: { [cve('0005')]: kevEntry },
+      },
+      first,
+    );
+    const changes = await t.db.selectFrom('enrichment_changes').select('cve').orderBy('cve').execute();
+    expect(changes.map((row) => row.cve)).toEqual(['0002', '0003', '0004', '0005', '0006'].map(cve));
+
+    const result = await applyEnrichmentChanges(t.db);
+    expect(result.updated).toBe(5);
+    expect(result.kevListed).toBe(1);
+    expect(await t.db.selectFrom('enrichment_changes').select('cve').execute()).toEqual([]);
+    const epss = await t.db
+      .selectFrom('finding_epss')
+      .select(['finding_id', 'epss', 'snapshot_id'])
+      .where('finding_id', 'in', Object.values(ids))
+      .orderBy('finding_id')
+      .execute();
+    // The unchanged CVE's finding still names the snapshot that set its value.
+    expect(epss).toEqual([
+      { finding_id: ids['0001'], epss: 0.2, snapshot_id: first.epssId },
+      { finding_id: ids['0002'], epss: 0.03, snapshot_id: second.epssId },
+      { finding_id: ids['0004'], epss: 0.001, snapshot_id: second.epssId },
+    ]);
+    const kev = await t.db
+      .selectFrom('findings')
+      .select(['id', 'in_kev'])
+      .where('id', 'in', [ids['0005']!, ids['0006']!])
+      .orderBy('id')
+      .execute();
+    expect(kev).toEqual([
+      { id: ids['0005'], in_kev: true },
+      { id: ids['0006'], in_kev: false },
+    ]);
+    // Equal to a from-scratch computation.
+    expect((await applyEnrichment(t.db, { findingIds: Object.values(ids) })).updated).toBe(0);
+  });
+
   it('equals a from-scratch computation after every snapshot of a sequence; again changes nothing; KEV listing fires once', async () => {
     await fc.assert(
       fc.asyncProperty(
