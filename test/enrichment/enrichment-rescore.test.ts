@@ -52,6 +52,8 @@ const finding = fc.record({
 const snapshot = fc.record({
   /** The same snapshot again with other rows, as an import in pieces merges into it. */
   merge: fc.boolean(),
+  /** The job's two ways: the changed CVEs' findings found first (few changes), or by id ranges. */
+  byRanges: fc.boolean(),
   epss: fc.dictionary(fc.constantFrom(...POOL), fc.tuple(SCORE, SCORE)),
   kev: fc.dictionary(
     fc.constantFrom(...POOL),
@@ -274,7 +276,7 @@ describe('the re-score after an import', () => {
           for (const snap of snapshots) {
             previous = await load(snap, previous);
             // The job's re-score: only the findings naming a CVE the import changed.
-            await applyEnrichmentChanges(t.db);
+            await applyEnrichmentChanges(t.db, new Date(), snap.byRanges ? 0 : undefined);
             const expected = new Map<number, Expected>();
             for (const row of rows) {
               const { scores: heldScores, kev: heldKev } = heldFor(row);

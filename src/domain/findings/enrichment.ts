@@ -333,13 +333,47 @@ export async function applyEnrichment(
 export async function applyEnrichmentChanges(
   db: Kysely<DB>,
   now: Date = new Date(),
+  fewChanges = FEW_CHANGES,
 ): Promise<EnrichmentResult> {
-  const { rows } = await sql<{
-    up_to: string | null;
-  }>`select max(seq)::text as up_to from enrichment_changes`.execute(db);
+  const { rows } = await sql<{ up_to: string | null; changes: number }>`
+    select max(seq)::text as up_to, count(*)::integer as changes from enrichment_changes`.execute(db);
   const upTo = rows[0]?.up_to ?? null;
   if (upTo === null) return { updated: 0, findingRows: 0, kevListed: 0, epssChanged: 0, dueDates: 0 };
-  const result = await applyEnrichment(db, { changesUpTo: upTo }, now);
+  const scope = { changesUpTo: upTo };
+  let result: EnrichmentResult;
+  if ((rows[0]?.changes ?? 0) <= fewChanges) {
+    // Few CVEs changed (a KEV catalog, a merge): their findings are found in one pass over the
+    // findings, then re-scored by id — not 50 range batches each reading its 20,000 findings'
+    // CVEs only to skip nearly all of them.
+    const { rows: found } = await sql<{ id: number }>`select f.id from findings f
+      where cardinality(f.cve_ids) > 0 and ${scopeSql(scope)} order by f.id`.execute(db);
+    result = await applyToIds(
+      db,
+      found.map((row) => row.id),
+      now,
+    );
+  } else result = await applyEnrichment(db, scope, now);
   await sql`delete from enrichment_changes where seq <= ${upTo}::bigint`.execute(db);
   return result;
+}
+
+/** Up to this many changed CVEs, `applyEnrichmentChanges` finds their findings first (see there). */
+const FEW_CHANGES = 20_000;
+
+/** Re-scores the findings `ids` (ascending), `BATCH` at a time, each batch its own transaction. */
+async function applyToIds(db: Kysely<DB>, ids: readonly number[], now: Date): Promise<EnrichmentResult> {
+  const total: EnrichmentResult = { updated: 0, findingRows: 0, kevListed: 0, epssChanged: 0, dueDates: 0 };
+  for (let start = 0; start < ids.length; start += BATCH) {
+    const chunk = ids.slice(start, start + BATCH);
+    const range = { from: chunk[0]!, to: chunk[chunk.length - 1]! + 1 };
+    const result = await db
+      .transaction()
+      .execute((trx) => applyBatch(trx, { findingIds: chunk }, range, now));
+    total.updated += result.updated;
+    total.findingRows += result.findingRows;
+    total.kevListed += result.kevListed;
+    total.epssChanged += result.epssChanged;
+    total.dueDates += result.dueDates;
+  }
+  return total;
 }
