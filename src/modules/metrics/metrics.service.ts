@@ -117,29 +117,50 @@ const percent = (part: number, whole: number) => (whole === 0 ? null : round2((p
 const zeros = () => ({ critical: 0, high: 0, medium: 0, low: 0, info: 0 });
 type SeverityCounts = ReturnType<typeof zeros>;
 
-/** Sums of `columns` over the scope's state rows on `days`, by day and severity, open findings only. */
+/** Sums of `summed` over the scope's state rows on `days`, by day and severity, open findings only. */
 async function openStateByDay(
   db: Kysely<DB>,
   source: PostureSource,
   days: readonly string[],
-  summed: string,
+  summed: 'findings' | 'overdue',
 ): Promise<Map<string, SeverityCounts>> {
   const sorted = [...days].sort();
   const first = sorted[0] ?? '';
   const last = sorted.at(-1) ?? '';
   // Every day of a range (a daily series): one index range per key, not a probe per day.
   const contiguous = sorted.length > 0 && daysBetween(first, last) + 1 === new Set(sorted).size;
+  const onDays = contiguous
+    ? sql<boolean>`day between ${first}::date and ${last}::date`
+    : sql<boolean>`day = any(${[...days]}::date[])`;
+  // Open findings of single applications: one row per application and day (posture_open_daily),
+  // summed per day and then turned into a row per severity, where posture_daily has a row per
+  // severity and status (bench 15: a member's 50 applications over a year, 146k rows against 18k).
+  const openDaily = summed === 'findings' && source.applicationIds.length > 0;
   const rows = postureRows(
-    source,
+    openDaily ? { ...source, applicationIds: [] } : source,
     STATE_TABLES,
     ['day', 'severity', 'status', summed],
-    contiguous
-      ? sql<boolean>`day between ${first}::date and ${last}::date`
-      : sql<boolean>`day = any(${[...days]}::date[])`,
+    onDays,
   );
+  const parts = [sql`select day, severity, ${sql.ref(summed)} as value from ${rows} s where ${OPEN}`];
+  if (openDaily) {
+    const perDay = sql.join(
+      SEVERITIES.map((severity) => sql`sum(${sql.ref(severity)}) as ${sql.ref(severity)}`),
+    );
+    const unpivot = sql.join(
+      SEVERITIES.map((severity) => sql`(${sql.lit(severity)}, o.${sql.ref(severity)})`),
+    );
+    parts.push(sql`select o.day, v.severity, v.value
+      from (
+        select day, ${perDay} from posture_open_daily
+        where application_id = any(${source.applicationIds}::integer[]) and ${onDays}
+        group by day
+      ) o
+      cross join lateral (values ${unpivot}) v(severity, value)`);
+  }
   const result = await sql<{ day: string; severity: keyof SeverityCounts; value: number }>`
-    select to_char(day, 'YYYY-MM-DD') as day, severity, sum(${sql.ref(summed)})::float8 as value
-    from ${rows} s where ${OPEN} group by day, severity`.execute(db);
+    select to_char(day, 'YYYY-MM-DD') as day, severity, sum(value)::float8 as value
+    from (${sql.join(parts, sql` union all `)}) u group by day, severity`.execute(db);
   const byDay = new Map<string, SeverityCounts>();
   for (const row of result.rows) {
     const counts = byDay.get(row.day) ?? zeros();
