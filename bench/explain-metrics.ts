@@ -28,6 +28,15 @@ const year = { from: first, to: seed.last };
 const service = await import('../src/modules/metrics/metrics.service.ts');
 const probes: [string, (db: never) => Promise<unknown>][] = [
   ['open-over-time weekly', (db) => service.openOverTime(db, who, { ...year, interval: 'week' })],
+  [
+    'open-over-time weekly, one application (admin)',
+    (db) =>
+      service.openOverTime(db, who, {
+        ...year,
+        interval: 'week',
+        application_id: process.env['APPLICATION_ID'] ?? '124',
+      }),
+  ],
   ['open-over-time daily', (db) => service.openOverTime(db, who, { ...year, interval: 'day' })],
   ['new-vs-fixed weekly', (db) => service.newVersusFixed(db, who, { ...year, interval: 'week' })],
   ['time-to-fix monthly', (db) => service.timeToFix(db, who, { ...year, interval: 'month' })],

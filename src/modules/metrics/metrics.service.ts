@@ -146,7 +146,10 @@ async function openStateByDay(
   // is no index for them — the planner otherwise intersected it (530k entries for a year's 53 days)
   // with the applications' range (18k), where reading the range and filtering is a few ms.
   const onOffsets = sql`and (day - ${first}::date) = any(${sorted.map((day) => daysBetween(first, day))}::integer[])`;
-  const parts = [sql`select day, severity, ${sql.ref(summed)} as value from ${rows} s where ${OPEN}`];
+  const parts =
+    openDaily && source.groupIds.length === 0
+      ? []
+      : [sql`select day, severity, ${sql.ref(summed)} as value from ${rows} s where ${OPEN}`];
   if (openDaily) {
     const perDay = sql.join(
       SEVERITIES.map((severity) => sql`sum(${sql.ref(severity)}) as ${sql.ref(severity)}`),
