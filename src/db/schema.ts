@@ -792,6 +792,7 @@ export interface DB {
   acceptance_settings: AcceptanceSettingsTable;
   enrichment_snapshots: EnrichmentSnapshotsTable;
   epss_scores: EpssScoresTable;
+  enrichment_changes: EnrichmentChangesTable;
   finding_epss: FindingEpssTable;
   kev_entries: KevEntriesTable;
   enrichment_settings: EnrichmentSettingsTable;
@@ -826,10 +827,17 @@ export interface FindingEpssTable {
   snapshot_id: number | null;
 }
 
+/** A CVE an import changed since the last re-score (migration 2026-11-30T1200). */
+export interface EnrichmentChangesTable {
+  cve: string;
+  seq: Generated<string>;
+}
+
 export interface EpssScoresTable {
   cve: string;
   epss: number;
   percentile: number;
+  /** The snapshot that set this value: a later import that states the same value does not write the row. */
   snapshot_id: number;
 }
 

@@ -1,5 +1,7 @@
 import fc from 'fast-check';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { conditionSql } from '../../src/domain/policies/conditions.ts';
 import { listFindings } from '../../src/modules/findings/findings.service.ts';
 import type { ListFindingsInput } from '../../src/modules/findings/findings.schema.ts';
 import { grant, makeApplication, makeFinding, makeUser, type TestUser } from '../support/factories.ts';
@@ -64,6 +66,82 @@ describe('GET /api/findings?sort_by=epss pages', () => {
             got.push(...list.findings.map((finding) => finding.id));
           }
           expect(got).toEqual(expected);
+        },
+      ),
+      { numRuns: 25 },
+    );
+  }, 180_000);
+});
+
+/**
+ * A finding's EPSS in either place: its `finding_epss` row (a snapshot's), its report's own
+ * (`report_epss`), both (the row wins) or neither.
+ */
+const PLACED = fc.record({ row: EPSS, report: EPSS });
+
+describe("the report's EPSS in the list and in policies (issue 45 item 3)", () => {
+  it('epss_min, sort_by=epss and the conditions epss / epss_percentile read the value the API shows', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(PLACED, { minLength: 0, maxLength: 16 }),
+        fc.integer({ min: 1, max: 6 }),
+        fc.constantFrom('asc' as const, 'desc' as const),
+        fc.constantFrom(0.01, 0.5, 0.97),
+        async (placed, perPage, order, min) => {
+          const application = await makeApplication(t, admin);
+          const rows: { id: number; epss: number | null }[] = [];
+          for (const { row, report } of placed) {
+            const finding = await makeFinding(t, application.id, {
+              epss: row,
+              // The percentile beside each value, one tenth of it, so the two are told apart.
+              epss_percentile: row === null ? null : row / 10,
+              report_epss: report,
+              report_epss_percentile: report === null ? null : report / 10,
+            });
+            rows.push({ id: finding.id, epss: row ?? report });
+          }
+          // What the API shows for each finding is the value the model expects.
+          const shown = await listFindings(t.db, admin.principal, {
+            application_id: application.id,
+            per_page: 100,
+          } as ListFindingsInput);
+          expect(
+            new Map(shown.findings.map((finding) => [finding.id, [finding.epss, finding.epss_percentile]])),
+          ).toEqual(
+            new Map(rows.map((row) => [row.id, [row.epss, row.epss === null ? null : row.epss / 10]])),
+          );
+
+          const expected = expectedOrder(rows, order);
+          const got: number[] = [];
+          for (let page = 1; page <= Math.ceil(expected.length / perPage) + 1; page++) {
+            const list = await listFindings(t.db, admin.principal, {
+              application_id: application.id,
+              sort_by: 'epss',
+              order,
+              page,
+              per_page: perPage,
+            } as ListFindingsInput);
+            got.push(...list.findings.map((finding) => finding.id));
+          }
+          expect(got).toEqual(expected);
+
+          const atLeast = rows.filter((row) => row.epss !== null && row.epss >= min).map((row) => row.id);
+          const filtered = await listFindings(t.db, admin.principal, {
+            application_id: application.id,
+            epss_min: min,
+            per_page: 100,
+          } as ListFindingsInput);
+          expect(filtered.findings.map((finding) => finding.id).sort((a, b) => a - b)).toEqual(atLeast);
+
+          for (const [field, bound] of [
+            ['epss', min],
+            ['epss_percentile', min / 10],
+          ] as const) {
+            const matched = await sql<{ id: number }>`select f.id from findings f
+              where f.application_id = ${application.id}
+                and ${conditionSql({ field, op: 'gte', value: bound })} order by f.id`.execute(t.db);
+            expect(matched.rows.map((row) => row.id)).toEqual(atLeast);
+          }
         },
       ),
       { numRuns: 25 },

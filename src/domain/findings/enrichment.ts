@@ -25,8 +25,13 @@ import { recordTimeline, type TimelineEntry } from './timeline.ts';
  * (PGlite has one session), so uploads interleave with a million-finding re-score.
  */
 
-/** Which findings: every one, one version's (after an upload), or given ids (tests). */
-export type EnrichmentScope = 'all' | { versionId: number } | { findingIds: readonly number[] };
+/**
+ * Which findings: every one (a from-scratch computation), one version's (after an upload), those
+ * naming a CVE an import changed (`enrichment_changes` up to `seq`, after an import), or given ids
+ * (tests).
+ */
+export type EnrichmentScope =
+  'all' | { versionId: number } | { changesUpTo: string } | { findingIds: readonly number[] };
 
 const BATCH = 20_000;
 const OPEN = sql.join(OPEN_STATUSES.map((status) => sql.lit(status)));
@@ -60,6 +65,10 @@ interface ChangedRow {
 function scopeSql(scope: EnrichmentScope) {
   if (scope === 'all') return sql`true`;
   if ('versionId' in scope) return sql`f.version_id = ${scope.versionId}`;
+  if ('changesUpTo' in scope) {
+    return sql`exists (select 1 from unnest(f.cve_ids) as c(cve)
+      join enrichment_changes ch on ch.cve = upper(c.cve) where ch.seq <= ${scope.changesUpTo}::bigint)`;
+  }
   return sql`f.id in (select json_array_elements_text(${JSON.stringify(scope.findingIds)}::json)::integer)`;
 }
 
@@ -85,7 +94,7 @@ async function applyBatch(
   // wide row only where what it keeps changes — the KEV fields, the exploitation part and score
   // (which move only when EPSS crosses a bucket edge or KEV lists the CVE), the event stamps.
   // Every part reads the statement's one snapshot, so `t` sees the rows before they are written.
-  const { rows: touched } = await sql<ChangedRow & { scored: boolean }>`
+  const { rows: touched } = await sql<ChangedRow & { scored: boolean; epss_only: number }>`
     with settings as (select coalesce((select epss_percentile_threshold from enrichment_settings), 0.9) as threshold),
     t as (
       select f.id, f.application_id,
@@ -105,7 +114,10 @@ async function applyBatch(
       from findings f
       left join finding_epss o on o.finding_id = f.id
       cross join lateral (
-        select max(s.epss) as epss, max(s.percentile) as percentile, max(s.snapshot_id) as snapshot_id
+        -- The snapshot that set the chosen CVE's value (an import that restates a value does not
+        -- write its row: enrichment.repository.ts, settle).
+        select max(s.epss) as epss, max(s.percentile) as percentile,
+          (array_agg(s.snapshot_id order by s.epss desc, s.snapshot_id desc))[1] as snapshot_id
         from unnest(f.cve_ids) as c(cve) join epss_scores s on s.cve = upper(c.cve)) e
       cross join lateral (
         select max(k.snapshot_id) as snapshot_id, min(k.date_added::text) as date_added,
@@ -156,14 +168,17 @@ async function applyBatch(
         t.crossed, t.epss, t.percentile, t.old_percentile,
         t.epss_snapshot_id, t.kev_snapshot_id, t.kev_date_added, t.kev_due_date, t.kev_ransomware, t.kev_changed
     )
-    select scored.*, true as scored from scored
+    -- The findings whose own row was written, one by one (what follows needs them); those changed
+    -- only in finding_epss (on a daily file, nearly all) counted in one row, not sent.
+    select scored.*, true as scored, 0 as epss_only from scored
     union all
-    select ids.finding_id, null, false, false, null, null, null, null, null, null, null, null, false, false
+    select null, null, false, false, null, null, null, null, null, null, null, null, false, false,
+      count(*)::integer
     from (select finding_id from epss_written union select finding_id from epss_removed) ids
     where ids.finding_id not in (select id from scored)`.execute(trx);
   const rows = touched.filter((row) => row.scored);
-  if (rows.length === 0)
-    return { updated: touched.length, findingRows: 0, kevListed: 0, epssChanged: 0, dueDates: 0 };
+  const updated = rows.length + touched.reduce((sum, row) => sum + (row.scored ? 0 : row.epss_only), 0);
+  if (rows.length === 0) return { updated, findingRows: 0, kevListed: 0, epssChanged: 0, dueDates: 0 };
 
   const dueDates = await applyKevDueDates(
     trx,
@@ -222,7 +237,7 @@ async function applyBatch(
     });
   }
   return {
-    updated: touched.length,
+    updated,
     findingRows: rows.length,
     kevListed: listed.length,
     epssChanged: crossed.length,
@@ -287,15 +302,73 @@ export async function applyEnrichment(
   batch = BATCH,
 ): Promise<EnrichmentResult> {
   const total: EnrichmentResult = { updated: 0, findingRows: 0, kevListed: 0, epssChanged: 0, dueDates: 0 };
+  // Every finding's or the changed CVEs' findings: the bounds of the key (two index probes, not a
+  // pass over the findings; each batch reads only its own range).
+  const wide = scope === 'all' || 'changesUpTo' in scope;
   const bounds = await sql<{ low: number | null; high: number | null }>`
     select min(f.id) as low, max(f.id) as high from findings f
-    where cardinality(f.cve_ids) > 0 and ${scopeSql(scope)}`.execute(db);
+    where ${wide ? sql`true` : sql`cardinality(f.cve_ids) > 0 and ${scopeSql(scope)}`}`.execute(db);
   const { low, high } = bounds.rows[0] ?? { low: null, high: null };
   if (low === null || high === null) return total;
   for (let from = Number(low); from <= Number(high); from += batch) {
     const result = await db
       .transaction()
       .execute((trx) => applyBatch(trx, scope, { from, to: from + batch }, now));
+    total.updated += result.updated;
+    total.findingRows += result.findingRows;
+    total.kevListed += result.kevListed;
+    total.epssChanged += result.epssChanged;
+    total.dueDates += result.dueDates;
+  }
+  return total;
+}
+
+/**
+ * The re-score after an import (job `enrichment-apply`): only the findings naming a CVE an import
+ * changed since the last run (`enrichment_changes`), then those changes are forgotten — up to the
+ * last one seen when it started, so a change recorded meanwhile waits for the next run. The result
+ * equals a from-scratch computation (`'all'`): a finding none of whose CVEs changed has nothing to
+ * change (property test in test/enrichment/enrichment-rescore.test.ts).
+ */
+export async function applyEnrichmentChanges(
+  db: Kysely<DB>,
+  now: Date = new Date(),
+  fewChanges = FEW_CHANGES,
+): Promise<EnrichmentResult> {
+  const { rows } = await sql<{ up_to: string | null; changes: number }>`
+    select max(seq)::text as up_to, count(*)::integer as changes from enrichment_changes`.execute(db);
+  const upTo = rows[0]?.up_to ?? null;
+  if (upTo === null) return { updated: 0, findingRows: 0, kevListed: 0, epssChanged: 0, dueDates: 0 };
+  const scope = { changesUpTo: upTo };
+  let result: EnrichmentResult;
+  if ((rows[0]?.changes ?? 0) <= fewChanges) {
+    // Few CVEs changed (a KEV catalog, a merge): their findings are found in one pass over the
+    // findings, then re-scored by id — not 50 range batches each reading its 20,000 findings'
+    // CVEs only to skip nearly all of them.
+    const { rows: found } = await sql<{ id: number }>`select f.id from findings f
+      where cardinality(f.cve_ids) > 0 and ${scopeSql(scope)} order by f.id`.execute(db);
+    result = await applyToIds(
+      db,
+      found.map((row) => row.id),
+      now,
+    );
+  } else result = await applyEnrichment(db, scope, now);
+  await sql`delete from enrichment_changes where seq <= ${upTo}::bigint`.execute(db);
+  return result;
+}
+
+/** Up to this many changed CVEs, `applyEnrichmentChanges` finds their findings first (see there). */
+const FEW_CHANGES = 20_000;
+
+/** Re-scores the findings `ids` (ascending), `BATCH` at a time, each batch its own transaction. */
+async function applyToIds(db: Kysely<DB>, ids: readonly number[], now: Date): Promise<EnrichmentResult> {
+  const total: EnrichmentResult = { updated: 0, findingRows: 0, kevListed: 0, epssChanged: 0, dueDates: 0 };
+  for (let start = 0; start < ids.length; start += BATCH) {
+    const chunk = ids.slice(start, start + BATCH);
+    const range = { from: chunk[0]!, to: chunk[chunk.length - 1]! + 1 };
+    const result = await db
+      .transaction()
+      .execute((trx) => applyBatch(trx, { findingIds: chunk }, range, now));
     total.updated += result.updated;
     total.findingRows += result.findingRows;
     total.kevListed += result.kevListed;

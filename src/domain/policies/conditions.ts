@@ -1,5 +1,6 @@
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import { RE2JS } from 're2js';
+import { effectiveEpssSql, effectivePercentileSql } from '../findings/effective-epss.ts';
 import { severityRank, type Severity } from '../findings/severity.ts';
 import type { Condition, ConditionField } from './definition.ts';
 
@@ -47,10 +48,11 @@ function column(field: ConditionField): RawBuilder<unknown> {
       return slaBreachedConditionSql;
     case 'kev':
       return sql`f.in_kev`;
+    // The value the API shows: the finding's EPSS row, else the report's own (effective-epss.ts).
     case 'epss':
-      return sql`(select e.epss from finding_epss e where e.finding_id = f.id)`;
+      return sql`(select ${effectiveEpssSql('f', 'e')} from (select 1) one left join finding_epss e on e.finding_id = f.id)`;
     case 'epss_percentile':
-      return sql`(select e.percentile from finding_epss e where e.finding_id = f.id)`;
+      return sql`(select ${effectivePercentileSql('f', 'e')} from (select 1) one left join finding_epss e on e.finding_id = f.id)`;
     case 'concern':
       return sql`f.concern`;
   }

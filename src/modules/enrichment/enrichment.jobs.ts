@@ -1,5 +1,5 @@
 import type { JobContext } from '../../app-context.ts';
-import { applyEnrichment } from '../../domain/findings/enrichment.ts';
+import { applyEnrichment, applyEnrichmentChanges } from '../../domain/findings/enrichment.ts';
 import type { JobSpecs } from '../../jobs/job-map.ts';
 import { fetchEnrichment } from './enrichment-fetch.ts';
 
@@ -17,7 +17,7 @@ export const enrichmentJobs: JobSpecs<
     retryLimit: 3,
     retryDelay: 30,
     handler: async (context) => {
-      const result = await applyEnrichment(context.db, 'all');
+      const result = await applyEnrichmentChanges(context.db);
       context.log.info({ result }, 'enrichment applied');
     },
   },

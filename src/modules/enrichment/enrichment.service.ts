@@ -5,15 +5,17 @@ import { badRequest, conflict } from '../../errors.ts';
 import { recordAudit, type AuditContext } from '../../events/audit.ts';
 import type { JobSender } from '../../jobs/job-map.ts';
 import {
-  clearRows,
   createSnapshot,
   currentSnapshot,
   lockSource,
   makeCurrent,
+  settleEpss,
+  settleKev,
   settleRowCount,
   snapshotByKey,
-  upsertEpss,
-  upsertKev,
+  stageEpss,
+  stageKev,
+  startStaging,
   type SnapshotRow,
 } from './enrichment.repository.ts';
 import { presentSnapshot, type SnapshotRecord } from './enrichment.presenter.ts';
@@ -94,22 +96,27 @@ export async function importEnrichmentFile(
         );
       }
       let snapshot: SnapshotRow;
-      let changed = 0;
       if (same) snapshot = current;
       else {
         snapshot = (await snapshotByKey(trx, header)) ?? (await createSnapshot(trx, header, options));
-        changed += await clearRows(trx, header.source);
         await makeCurrent(trx, header.source, snapshot.id);
       }
+      // The file's rows are staged, then the source's rows brought to them in one statement: only
+      // rows whose values differ are written, and their CVEs recorded for the re-score; a new
+      // snapshot also drops the CVEs it no longer names (enrichment.repository.ts, `settle`).
+      await startStaging(trx, header.source);
       let read = 0;
+      let changed: number;
       if (file.source === 'epss') {
         for await (const batch of file.reader.batches(EPSS_BATCH)) {
           read += batch.length;
-          changed += await upsertEpss(trx, snapshot.id, batch);
+          await stageEpss(trx, batch);
         }
+        changed = await settleEpss(trx, snapshot.id, !same);
       } else {
         read = file.rows.length;
-        changed += await upsertKev(trx, snapshot.id, file.rows);
+        await stageKev(trx, file.rows);
+        changed = await settleKev(trx, snapshot.id, !same);
       }
       const rowCount = await settleRowCount(trx, snapshot);
       const outcome: ImportResult['outcome'] = !same ? 'imported' : changed > 0 ? 'merged' : 'unchanged';

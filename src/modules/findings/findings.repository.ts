@@ -1,7 +1,15 @@
 import type { Concern } from '../../domain/findings/concern.ts';
-import { expressionBuilder, sql, type Expression, type Kysely, type SqlBool } from 'kysely';
+import {
+  expressionBuilder,
+  sql,
+  type Expression,
+  type ExpressionBuilder,
+  type Kysely,
+  type SqlBool,
+} from 'kysely';
 import type { DB, FindingStatus, SeverityName } from '../../db/schema.ts';
 import type { DismissalReason } from '../../domain/findings/dismissal.ts';
+import { effectiveEpssSql } from '../../domain/findings/effective-epss.ts';
 import { FINDING_STATUSES } from '../../domain/findings/lifecycle.ts';
 import { slaFilterSql } from '../../domain/findings/sla.ts';
 import { publishedOnly } from '../../domain/findings/unpublished-scans.ts';
@@ -130,8 +138,11 @@ function filterCondition(db: Kysely<DB>, filters: FindingFilters): Expression<Sq
   if (filters.kev !== undefined) conditions.push(eb('findings.in_kev', '=', filters.kev));
   if (filters.epssMin !== undefined) {
     const epssMin = filters.epssMin;
+    // The value the API shows (effective-epss.ts): the finding's EPSS row, else the report's own.
     conditions.push(
-      sql<SqlBool>`exists (select 1 from finding_epss e where e.finding_id = findings.id and e.epss >= ${epssMin})`,
+      sql<SqlBool>`(exists (select 1 from finding_epss e where e.finding_id = findings.id and e.epss >= ${epssMin})
+        or (findings.report_epss >= ${epssMin}
+          and not exists (select 1 from finding_epss e where e.finding_id = findings.id)))`,
     );
   }
   if (filters.acceptanceId !== undefined) {
@@ -303,14 +314,25 @@ async function readsPerApplication(db: Kysely<DB>, filters: FindingFilters): Pro
 }
 
 /**
- * One page by EPSS: findings with one in EPSS order, ties by id, then those without one by id,
- * whichever the direction (nulls last). Only findings with an EPSS are in `finding_epss`, ordered by
- * (application_id, epss, finding_id) (migration 2026-11-29T1600; an upload's findings have none and do not
- * write it), so the two parts are read apart — each ordered by an index, each cut to the first
- * `offset + limit` — and the page is cut from their union, as by risk above.
+ * One page by EPSS, the value the API shows (effective-epss.ts): findings with one in EPSS order,
+ * ties by id, then those without one by id, whichever the direction (nulls last). The value is in
+ * one of two places, each ordered per application by an index: the finding's `finding_epss` row
+ * ((application_id, epss, finding_id), migration 2026-11-29T1600), else the report's own
+ * (`findings_report_epss`, partial: only findings with a report EPSS, migration 2026-11-30T1210).
+ * So the three parts — the rows, the report's values of findings without a row, and those with
+ * neither — are read apart, each cut to the first `offset + limit`, and the page is cut from their
+ * union, as by risk above.
  */
 async function epssPage(db: Kysely<DB>, filters: FindingFilters, page: FindingPage): Promise<FindingRow[]> {
   const first = page.offset + page.limit;
+  const noRow = ({ not, exists, selectFrom }: ExpressionBuilder<DB, 'findings'>) =>
+    not(
+      exists(
+        selectFrom('finding_epss as fe')
+          .select('fe.finding_id')
+          .whereRef('fe.finding_id', '=', 'findings.id'),
+      ),
+    );
   const scored = db
     .selectFrom('findings')
     // The application named twice, so a filter by application reaches the narrow table's index.
@@ -324,29 +346,32 @@ async function epssPage(db: Kysely<DB>, filters: FindingFilters, page: FindingPa
     .orderBy('fe.epss', page.direction)
     .orderBy('findings.id', page.direction)
     .limit(first);
+  const reported = db
+    .selectFrom('findings')
+    .select(['findings.id', 'findings.report_epss as epss'])
+    .where(filterCondition(db, filters))
+    .where('findings.report_epss', 'is not', null)
+    .where(noRow)
+    .orderBy('findings.report_epss', page.direction)
+    .orderBy('findings.id', page.direction)
+    .limit(first);
   const tail = db
     .selectFrom('findings')
     .select(['findings.id', sql<number | null>`null::float8`.as('epss')])
     .where(filterCondition(db, filters))
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('finding_epss as fe')
-            .select('fe.finding_id')
-            .whereRef('fe.finding_id', '=', 'findings.id'),
-        ),
-      ),
-    )
+    .where('findings.report_epss', 'is', null)
+    .where(noRow)
     .orderBy('findings.id', page.direction)
     .limit(first);
   // `direction` is 'asc' or 'desc' by its type, so it may be spliced in as a keyword.
   const direction = sql.raw(page.direction);
   const pageIds = sql<{ id: number }>`(select id from
-      ((select * from (${scored}) as scored) union all (select * from (${tail}) as tail)) as candidates
+      ((select * from (${scored}) as scored) union all (select * from (${reported}) as reported)
+        union all (select * from (${tail}) as tail)) as candidates
     order by epss ${direction} nulls last, id ${direction} limit ${page.limit} offset ${page.offset})`;
   return findingsQuery(db)
     .innerJoin(pageIds.as('page'), 'page.id', 'findings.id')
-    .orderBy(sql`finding_epss.epss ${direction} nulls last`)
+    .orderBy(sql`${effectiveEpssSql('findings', 'finding_epss')} ${direction} nulls last`)
     .orderBy('findings.id', page.direction)
     .execute();
 }
