@@ -792,6 +792,7 @@ export interface DB {
   enrichment_snapshots: EnrichmentSnapshotsTable;
   epss_scores: EpssScoresTable;
   finding_epss: FindingEpssTable;
+  finding_sla_due: FindingSlaDueTable;
   kev_entries: KevEntriesTable;
   enrichment_settings: EnrichmentSettingsTable;
 }
@@ -823,6 +824,16 @@ export interface FindingEpssTable {
   percentile: number | null;
   /** The EPSS snapshot the value came from; null once that snapshot is deleted. */
   snapshot_id: number | null;
+}
+
+/**
+ * A finding's SLA due date as the last recompute moved it (migration 2026-11-30T1000): an overlay
+ * on `findings.due_date`, read through `effectiveDueDateSql` (domain/findings/sla.ts).
+ */
+export interface FindingSlaDueTable {
+  finding_id: number;
+  application_id: number;
+  due_date: Timestamp | null;
 }
 
 export interface EpssScoresTable {

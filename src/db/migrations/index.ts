@@ -55,6 +55,7 @@ import * as findingDayCounts from './2026-11-29T1300-finding-day-counts.ts';
 import * as eventsFindingIndex from './2026-11-29T1310-events-finding-index.ts';
 import * as reportEpss from './2026-11-29T1400-report-epss.ts';
 import * as findingEpss from './2026-11-29T1600-finding-epss.ts';
+import * as findingSlaDue from './2026-11-30T1000-finding-sla-due.ts';
 
 /** Forward-only migrations, applied in key order. Add new files here; never edit an applied one. */
 export const migrations: Record<string, Migration> = {
@@ -114,4 +115,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29T1310-events-finding-index': eventsFindingIndex,
   '2026-11-29T1400-report-epss': reportEpss,
   '2026-11-29T1600-finding-epss': findingEpss,
+  '2026-11-30T1000-finding-sla-due': findingSlaDue,
 };

@@ -189,14 +189,43 @@ function scopeSql(scope: SlaScope): Expression<SqlBool> {
 const OPEN = sql.join(OPEN_STATUSES.map((status) => sql.lit(status)));
 
 /**
+ * The due date in force of the finding aliased `finding`, whose overlay row (`finding_sla_due`,
+ * migration 2026-11-30T1000) is left-joined as `overlay`: the one expression every reader of due
+ * dates goes through. A recompute moves an open finding's SLA due date into the overlay; where it
+ * has no row, `findings.due_date` is right.
+ */
+export function effectiveDueDateSql(finding: string, overlay: string): RawBuilder<Date | null> {
+  return sql<Date | null>`(case when ${sql.ref(`${overlay}.finding_id`)} is null
+    then ${sql.ref(`${finding}.due_date`)} else ${sql.ref(`${overlay}.due_date`)} end)`;
+}
+
+/** `left join finding_sla_due <overlay> on <overlay>.finding_id = <finding>.id`, for `effectiveDueDateSql`. */
+export function joinSlaDueSql(finding: string, overlay: string): RawBuilder<unknown> {
+  return sql`left join finding_sla_due ${sql.id(overlay)} on ${sql.ref(`${overlay}.finding_id`)} = ${sql.ref(`${finding}.id`)}`;
+}
+
+/** `effectiveDueDateSql` where no join can be added (a condition, a select list): one key lookup. */
+export function effectiveDueDateOfSql(finding: string): RawBuilder<Date | null> {
+  return sql<Date | null>`(select ${effectiveDueDateSql(finding, 'sla_due')}
+    from (values (1)) as one (x) ${joinSlaDueSql(finding, 'sla_due')})`;
+}
+
+/**
  * Recomputes, in one statement, the due dates of the open findings of `scope` whose due date comes
  * from their SLA; closed findings keep theirs (frozen when closed), dismissed ones are recomputed
  * when reopened (`resumeSlaClock`), manual ones are left as set. Returns how many changed.
+ *
+ * Findings are read, not written (docs/architecture.md, "Recomputing at 1M findings"): a moved due
+ * date goes into the overlay `finding_sla_due` (a row where it differs from `findings.due_date`;
+ * a row whose date comes back to it is deleted), and the day ledger's `due` counts (migration
+ * 2026-11-29T1300) get the deltas the findings' own statement trigger would have appended. A
+ * finding whose due date in force is right is not touched: a second run writes nothing.
  */
 export async function recomputeDueDates(
   executor: Kysely<DB> | Transaction<DB>,
   scope: SlaScope,
-  now: Date = new Date(),
+  // The findings are not written, so their `updated_at` does not move: kept for the callers' clock.
+  _now: Date = new Date(),
 ): Promise<number> {
   const due = kevDueDateSql(
     slaDueDateSql({
@@ -208,17 +237,39 @@ export async function recomputeDueDates(
     }),
     sql.ref('f.kev_due_date'),
   );
-  const result = await sql`
-    update findings f set due_date = ${due}, updated_at = ${now}
-    from (select app.id as application_id, c.*
-          from applications app
-          join groups g on g.id = app.group_id
-          join sla_configurations c on c.id = ${effectiveConfigurationIdSql}
-          where ${scopeSql(scope)}) e
-    where f.application_id = e.application_id
-      and f.status in (${OPEN}) and f.due_date_source = 'sla'
-      and f.due_date is distinct from ${due}`.execute(executor);
-  return Number(result.numAffectedRows ?? 0n);
+  const before = effectiveDueDateSql('f', 'o');
+  const day = (column: string) => sql`(${sql.ref(column)} at time zone 'UTC')::date`;
+  const { rows } = await sql<{ changed: number }>`
+    with moved as (
+      select f.id, f.application_id, f.concern, f.due_date as stale, ${before} as before, ${due} as after
+      from findings f
+      join (select app.id as application_id, c.*
+            from applications app
+            join groups g on g.id = app.group_id
+            join sla_configurations c on c.id = ${effectiveConfigurationIdSql}
+            where ${scopeSql(scope)}) e on e.application_id = f.application_id
+      ${joinSlaDueSql('f', 'o')}
+      where f.status in (${OPEN}) and f.due_date_source = 'sla'
+        and ${before} is distinct from ${due}
+    ), kept as (
+      insert into finding_sla_due (finding_id, application_id, due_date)
+      select id, application_id, after from moved where after is distinct from stale
+      on conflict (finding_id) do update set due_date = excluded.due_date
+    ), dropped as (
+      delete from finding_sla_due o using moved m
+      where o.finding_id = m.id and m.after is not distinct from m.stale
+    ), counted as (
+      insert into finding_day_counts (application_id, concern, measure, day, findings)
+      select application_id, concern, 'due', day, sum(findings) from (
+        select application_id, concern, ${day('before')} as day, -1 as findings from moved
+        union all
+        select application_id, concern, ${day('after')}, 1 from moved
+      ) d
+      group by application_id, concern, day having sum(findings) <> 0
+    )
+    -- Data-modifying parts of a WITH run to completion whether or not they are read.
+    select count(*)::integer as changed from moved`.execute(executor);
+  return rows[0]?.changed ?? 0;
 }
 
 /** The applications of `scope` (resolved now: a configuration's applications are those it governs now), by id. */
@@ -331,13 +382,39 @@ export function slaState(
 const isOpen = (status: string) => (OPEN_STATUSES as readonly string[]).includes(status);
 
 /**
- * The list filters `sla=breached` and `sla=due_soon` on a findings row (`findings.`), at `now`: both
- * are ranges of `findings_overdue_idx` (application_id, due_date) over open findings.
+ * The list filters `sla=breached` and `sla=due_soon` on a findings row (`findings.`), at `now`, by
+ * the due date in force (`effectiveDueDateSql`): the ids of open findings in range, each part an
+ * index range: `findings_overdue_idx` (application_id, due_date) for findings without an overlay
+ * row, the overlay's own (application_id, due_date) for the rest.
  */
 export function slaFilterSql(filter: 'breached' | 'due_soon', now: Date): Expression<SqlBool> {
-  if (filter === 'breached') {
-    return sql<SqlBool>`(findings.status in (${OPEN}) and findings.due_date < ${now})`;
-  }
   const soon = new Date(now.getTime() + DUE_SOON_DAYS * DAY_MS);
-  return sql<SqlBool>`(findings.status in (${OPEN}) and findings.due_date >= ${now} and findings.due_date < ${soon})`;
+  const inRange = (column: string) =>
+    filter === 'breached'
+      ? sql`${sql.ref(column)} < ${now}`
+      : sql`${sql.ref(column)} >= ${now} and ${sql.ref(column)} < ${soon}`;
+  return sql<SqlBool>`(findings.status in (${OPEN}) and findings.id in (
+    select p.id from findings p where p.status in (${OPEN}) and ${inRange('p.due_date')}
+      and not exists (select 1 from finding_sla_due x where x.finding_id = p.id)
+    union all
+    select o.finding_id from finding_sla_due o where ${inRange('o.due_date')}))`;
+}
+
+/**
+ * Open findings of the application `applicationId` whose due date in force satisfies `range`,
+ * counted under `where` (conditions on `findings.`): two index ranges, as `slaFilterSql`. The
+ * overlay holds rows of open findings only (migration 2026-11-30T1000).
+ */
+export function countOpenByDueDateSql(
+  applicationId: Expression<number> | RawBuilder<number>,
+  range: (dueDate: RawBuilder<Date | null>) => Expression<SqlBool>,
+  where: Expression<SqlBool>,
+): RawBuilder<number> {
+  return sql<number>`((select count(*) from findings
+      where findings.application_id = ${applicationId} and findings.status in (${OPEN})
+        and ${range(sql.ref('findings.due_date'))} and ${where}
+        and not exists (select 1 from finding_sla_due x where x.finding_id = findings.id))
+    + (select count(*) from finding_sla_due o join findings on findings.id = o.finding_id
+      where o.application_id = ${applicationId} and findings.status in (${OPEN})
+        and ${range(sql.ref('o.due_date'))} and ${where}))`;
 }

@@ -1,0 +1,130 @@
+import { sql, type Kysely } from 'kysely';
+
+/**
+ * SLA due dates recomputed without rewriting findings (issue 47 item 1: 1M findings ≤ 60 s on
+ * PostgreSQL; docs/architecture.md, "Recomputing at 1M findings").
+ *
+ * `finding_sla_due` is an overlay on `findings.due_date`: a row exists only for an open finding
+ * whose SLA due date a recompute moved (`recomputeDueDates`, domain/findings/sla.ts); where there is
+ * none, `findings.due_date` is right. Its `due_date` may be null (a severity no longer enforced).
+ * Readers take `case when o.finding_id is null then f.due_date else o.due_date end`
+ * (`effectiveDueDateSql`). The recompute writes these narrow rows and the day ledger's `due` deltas
+ * (migration 2026-11-29T1300), not the ~2 KB findings row and its indexes.
+ *
+ * Two `before update` row triggers keep it honest, fired only by statements that name the columns
+ * they watch, and only for an open finding whose due date comes from its SLA (the only kind that
+ * may have a row):
+ *
+ * - `findings_sla_due_1_written` (a statement naming `due_date` or `due_date_source`: triage, KEV,
+ *   the clock resumed, an acceptance's end): the writer's value wins; the overlay row is dropped.
+ * - `findings_sla_due_2_moved` (a statement changing `status`, `concern` or `application_id`): the
+ *   overlay's date is written into `findings.due_date` (frozen when closed, as before) and the row
+ *   dropped. Named to fire after the first: a statement naming both finds no row left.
+ *
+ * The ledger's statement trigger sees the stale `old.due_date` where the overlay counted its own
+ * date, so both append the correction (−1 on the overlay's day, +1 on the stale one). Deleted
+ * findings' rows go with them by a statement trigger (with the same correction), as `finding_epss`
+ * does (migration 2026-11-29T1600): no foreign key, so an insert into findings pays nothing.
+ *
+ * Online: the table starts empty (nothing to copy); creating triggers on findings takes a lock that
+ * lets reads through and makes writes wait for the commit.
+ */
+
+const OPEN = `('open', 'confirmed')`;
+
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await sql`create table finding_sla_due (
+    finding_id integer primary key,
+    application_id integer not null,
+    due_date timestamptz
+  )`.execute(db);
+  await sql`create index finding_sla_due_application_idx on finding_sla_due (application_id, due_date)`.execute(
+    db,
+  );
+
+  // TG_ARGV[0] = 'freeze': the overlay's date becomes findings.due_date; else the writer's stands.
+  await sql
+    .raw(
+      `create function findings_sla_due_release() returns trigger language plpgsql as $$
+    declare
+      moved timestamptz;
+    begin
+      delete from finding_sla_due where finding_id = old.id returning due_date into moved;
+      if not found then
+        return new;
+      end if;
+      insert into finding_day_counts (application_id, concern, measure, day, findings)
+      select old.application_id, old.concern, 'due', d.day, sum(d.findings)
+      from (values ((moved at time zone 'UTC')::date, -1), ((old.due_date at time zone 'UTC')::date, 1))
+        as d (day, findings)
+      group by d.day having sum(d.findings) <> 0;
+      if tg_argv[0] = 'freeze' then
+        new.due_date := moved;
+      end if;
+      return new;
+    end $$`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `create trigger findings_sla_due_1_written before update of due_date, due_date_source on findings
+    for each row when (old.status in ${OPEN} and old.due_date_source = 'sla')
+    execute function findings_sla_due_release('keep')`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `create trigger findings_sla_due_2_moved before update of status, concern, application_id on findings
+    for each row when (old.status in ${OPEN} and old.due_date_source = 'sla'
+      and (new.status is distinct from old.status or new.concern is distinct from old.concern
+        or new.application_id is distinct from old.application_id))
+    execute function findings_sla_due_release('freeze')`,
+    )
+    .execute(db);
+
+  await sql
+    .raw(
+      `create function findings_sla_due_after_delete() returns trigger language plpgsql as $$
+    begin
+      with gone as (
+        delete from finding_sla_due o using old_rows r where o.finding_id = r.id
+        returning r.application_id, r.concern, r.status, r.due_date as stale, o.due_date as moved
+      )
+      insert into finding_day_counts (application_id, concern, measure, day, findings)
+      select application_id, concern, 'due', day, sum(findings) from (
+        select application_id, concern, (moved at time zone 'UTC')::date as day, -1 as findings
+          from gone where status in ${OPEN}
+        union all
+        select application_id, concern, (stale at time zone 'UTC')::date, 1 from gone where status in ${OPEN}
+      ) d
+      group by application_id, concern, day having sum(findings) <> 0;
+      return null;
+    end $$`,
+    )
+    .execute(db);
+  await sql`create trigger findings_sla_due_delete after delete on findings
+    referencing old table as old_rows
+    for each statement execute function findings_sla_due_after_delete()`.execute(db);
+  await sql`create function findings_sla_due_truncate() returns trigger language plpgsql as $$
+    begin
+      truncate finding_sla_due;
+      return null;
+    end $$`.execute(db);
+  await sql`create trigger findings_sla_due_truncate after truncate on findings
+    for each statement execute function findings_sla_due_truncate()`.execute(db);
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  // Back to due dates on findings: the overlay's dates are written into them first.
+  await sql`update findings f set due_date = o.due_date from finding_sla_due o where o.finding_id = f.id`.execute(
+    db,
+  );
+  for (const name of ['findings_sla_due_1_written', 'findings_sla_due_2_moved', 'findings_sla_due_delete']) {
+    await sql.raw(`drop trigger if exists ${name} on findings`).execute(db);
+  }
+  await sql`drop trigger if exists findings_sla_due_truncate on findings`.execute(db);
+  await sql`drop function if exists findings_sla_due_release()`.execute(db);
+  await sql`drop function if exists findings_sla_due_after_delete()`.execute(db);
+  await sql`drop function if exists findings_sla_due_truncate()`.execute(db);
+  await sql`drop table if exists finding_sla_due`.execute(db);
+}
