@@ -272,6 +272,20 @@ export async function recomputeDueDates(
   return rows[0]?.changed ?? 0;
 }
 
+/** The due dates in force of findings (`effectiveDueDateSql`), by id. */
+export async function dueDatesInForce(
+  executor: Kysely<DB> | Transaction<DB>,
+  findingIds: readonly number[],
+): Promise<Map<number, Date | null>> {
+  if (findingIds.length === 0) return new Map();
+  const { rows } = await sql<{ id: number; due_date: Date | null }>`
+    select f.id, ${effectiveDueDateSql('f', 'o')} as due_date from findings f ${joinSlaDueSql('f', 'o')}
+    where f.id in (select json_array_elements_text(${JSON.stringify(findingIds)}::json)::integer)`.execute(
+    executor,
+  );
+  return new Map(rows.map((row) => [row.id, row.due_date === null ? null : new Date(row.due_date)]));
+}
+
 /** The applications of `scope` (resolved now: a configuration's applications are those it governs now), by id. */
 export async function applicationsInScope(
   executor: Kysely<DB> | Transaction<DB>,
