@@ -58,15 +58,15 @@ export const slaScenario: Scenario = {
       // the open findings counted by their due date in force (not timed).
       const [mismatch] = await sql.query<{ days: number }>(
         `select count(*)::int as days from (
-           select day, sum(findings) as n from finding_day_counts where measure = 'due'
+           select coalesce(day::text, '-') as day, sum(findings) as n from finding_day_counts where measure = 'due'
              and (day is null or day >= (now() at time zone 'UTC')::date - 1) group by day having sum(findings) <> 0) l
          full join (
-           select day, count(*) as n from (
+           select coalesce(day::text, '-') as day, count(*) as n from (
              select (case when o.finding_id is null then f.due_date else o.due_date end at time zone 'UTC')::date as day
              from findings f left join finding_sla_due o on o.finding_id = f.id
              where f.status in ('open', 'confirmed')) d
            where day is null or day >= (now() at time zone 'UTC')::date - 1 group by day) r
-         on l.day is not distinct from r.day
+         on l.day = r.day
          where l.n is distinct from r.n`,
       );
       ledgerMismatches = mismatch?.days ?? -1;
