@@ -2,7 +2,13 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FindingStatus } from '../../src/db/schema.ts';
-import { dueDatesInForce, recomputeDueDates, slaDaysOf, slaDueDate } from '../../src/domain/findings/sla.ts';
+import {
+  dueDatesInForce,
+  recomputeDueDates,
+  recomputeDueDatesInBatches,
+  slaDaysOf,
+  slaDueDate,
+} from '../../src/domain/findings/sla.ts';
 import { SEVERITIES, type Severity } from '../../src/domain/findings/severity.ts';
 import { compactFindingCounts } from '../../src/modules/findings/finding-counts.repository.ts';
 import { findingDetail } from '../../src/modules/findings/findings.service.ts';
@@ -224,6 +230,61 @@ describe('the SLA due date overlay', () => {
       { numRuns: 30 },
     );
   }, 600_000);
+
+  // Two connections at once: PostgreSQL only (PGlite has one).
+  it.skipIf(!process.env.TEST_DATABASE_URL)(
+    'a recompute does not read a finding a writer is closing: it waits for the commit, and leaves no row behind',
+    async () => {
+      const { app, configurationId } = await appWithConfiguration();
+      const finding = await makeFinding(t, app.id, {
+        severity: 'critical',
+        first_seen_at: T0,
+        due_date: at(15),
+      });
+      await t.db
+        .updateTable('sla_configurations')
+        .set({ critical_days: 3 })
+        .where('id', '=', configurationId)
+        .execute();
+      let release = () => {};
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      let closed = () => {};
+      const closing = new Promise<void>((resolve) => (closed = resolve));
+      const writer = t.db.transaction().execute(async (trx) => {
+        await sql`update findings set status = 'fixed', fixed_at = ${at(1)} where id = ${finding.id}`.execute(
+          trx,
+        );
+        closed();
+        await gate;
+      });
+      await closing;
+      let recompute: Promise<number>;
+      try {
+        // Started while the close is not committed: its snapshot would see the finding open.
+        recompute = recomputeDueDatesInBatches(t.db, { applicationIds: [app.id] });
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      } finally {
+        release();
+        await writer;
+      }
+      expect(await recompute).toBe(0);
+      expect(
+        await t.db
+          .selectFrom('finding_sla_due')
+          .select('finding_id')
+          .where('application_id', '=', app.id)
+          .execute(),
+      ).toEqual([]);
+      const row = await t.db
+        .selectFrom('findings')
+        .select(['status', 'due_date'])
+        .where('id', '=', finding.id)
+        .executeTakeFirstOrThrow();
+      expect(row).toEqual({ status: 'fixed', due_date: at(15) });
+      const { ledger, recount } = await dueCounts(app.id);
+      expect(ledger).toEqual(recount);
+    },
+  );
 
   it('the API shows the due date in force: a recompute moves it, closing keeps it, a manual date replaces it', async () => {
     const { app, configurationId } = await appWithConfiguration();

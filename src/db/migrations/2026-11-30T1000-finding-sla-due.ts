@@ -26,11 +26,21 @@ import { sql, type Kysely } from 'kysely';
  * findings' rows go with them by a statement trigger (with the same correction), as `finding_epss`
  * does (migration 2026-11-29T1600): no foreign key, so an insert into findings pays nothing.
  *
+ * A recompute does not lock the findings it reads (that would write each row), so it and a writer
+ * meet on an advisory lock of the application's bucket (`application_id % 1024`, class 47001): the
+ * triggers take it shared, each recompute batch exclusively (domain/findings/sla.ts) before it reads.
+ * A writer's change is committed before a recompute reads the finding, or the writer waits for the
+ * recompute's commit and then finds its overlay row.
+ *
  * Online: the table starts empty (nothing to copy); creating triggers on findings takes a lock that
  * lets reads through and makes writes wait for the commit.
  */
 
 const OPEN = `('open', 'confirmed')`;
+
+/** The advisory lock a recompute and the writers of due dates meet on (sla.ts says the same). */
+const SLA_DUE_LOCK_CLASS = 47001;
+const SLA_DUE_LOCK_BUCKETS = 1024;
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`create table finding_sla_due (
@@ -49,6 +59,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     declare
       moved timestamptz;
     begin
+      -- Shared with other writers, exclusive to a recompute of this application's bucket: a
+      -- recompute never reads a finding that a writer is changing (SLA_DUE_LOCK in sla.ts).
+      perform pg_advisory_xact_lock_shared(${SLA_DUE_LOCK_CLASS}, old.application_id % ${SLA_DUE_LOCK_BUCKETS});
       delete from finding_sla_due where finding_id = old.id returning due_date into moved;
       if not found then
         return new;
@@ -86,6 +99,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .raw(
       `create function findings_sla_due_after_delete() returns trigger language plpgsql as $$
     begin
+      -- After a recompute of these applications' buckets commits, whose overlay rows go too.
+      perform pg_advisory_xact_lock_shared(${SLA_DUE_LOCK_CLASS}, k)
+        from (select distinct application_id % ${SLA_DUE_LOCK_BUCKETS} as k from old_rows order by 1) keys;
       with gone as (
         delete from finding_sla_due o using old_rows r where o.finding_id = r.id
         returning r.application_id, r.concern, r.status, r.due_date as stale, o.due_date as moved

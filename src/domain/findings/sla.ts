@@ -226,7 +226,16 @@ export async function recomputeDueDates(
   scope: SlaScope,
   // The findings are not written, so their `updated_at` does not move: kept for the callers' clock.
   _now: Date = new Date(),
+  /** `held`: the caller's transaction took the scope's locks (`lockSlaDueBuckets`); else waited for here. */
+  locks: 'wait' | 'held' = 'wait',
 ): Promise<number> {
+  if (locks === 'wait') {
+    await sql`select count(pg_advisory_xact_lock(${SLA_DUE_LOCK_CLASS}, k)) from (
+        select distinct app.id % ${SLA_DUE_LOCK_BUCKETS} as k from applications app
+        join groups g on g.id = app.group_id
+        join sla_configurations c on c.id = ${effectiveConfigurationIdSql}
+        where ${scopeSql(scope)} order by 1) keys`.execute(executor);
+  }
   const due = kevDueDateSql(
     slaDueDateSql({
       severity: sql.ref('f.severity'),
@@ -299,6 +308,43 @@ export async function applicationsInScope(
   return rows.map((row) => row.id);
 }
 
+/**
+ * The advisory lock a recompute and the writers of due dates meet on (migration 2026-11-30T1000): the
+ * recompute reads findings without locking them, so a writer (its trigger) takes its application's
+ * bucket shared and a recompute takes its applications' buckets exclusively before it reads. A
+ * writer's change is then committed before a recompute reads the finding, or waits for the
+ * recompute's commit and finds its overlay row.
+ */
+const SLA_DUE_LOCK_CLASS = 47001;
+const SLA_DUE_LOCK_BUCKETS = 1024;
+
+/**
+ * Takes the buckets of `applicationIds` exclusively, in order: `try` takes what it can and says
+ * whether it got all (a writer holding one is not waited for, so a recompute never waits while
+ * holding a bucket a writer waits for); `wait` waits for each.
+ */
+export async function lockSlaDueBuckets(
+  trx: Transaction<DB>,
+  applicationIds: readonly number[],
+  mode: 'try' | 'wait',
+): Promise<boolean> {
+  const keys = [...new Set(applicationIds.map((id) => id % SLA_DUE_LOCK_BUCKETS))].sort((a, b) => a - b);
+  if (keys.length === 0) return true;
+  const list = sql`(select json_array_elements_text(${JSON.stringify(keys)}::json)::integer as k)`;
+  if (mode === 'wait') {
+    await sql`select count(pg_advisory_xact_lock(${SLA_DUE_LOCK_CLASS}, k)) from ${list} keys`.execute(trx);
+    return true;
+  }
+  const { rows } = await sql<{ locked: boolean }>`
+    select bool_and(pg_try_advisory_xact_lock(${SLA_DUE_LOCK_CLASS}, k)) as locked from ${list} keys`.execute(
+    trx,
+  );
+  return rows[0]?.locked === true;
+}
+
+/** Tries of a batch's locks before `recomputeDueDatesInBatches` waits for them. */
+const LOCK_TRIES = 20;
+
 /** Applications per transaction of `recomputeDueDatesInBatches`. */
 export const RECOMPUTE_BATCH_APPLICATIONS = 50;
 
@@ -319,7 +365,19 @@ export async function recomputeDueDatesInBatches(
   let changed = 0;
   for (let start = 0; start < applicationIds.length; start += batch) {
     const part = applicationIds.slice(start, start + batch);
-    changed += await db.transaction().execute((trx) => recomputeDueDates(trx, { applicationIds: part }, now));
+    // The batch's buckets first (`lockSlaDueBuckets`): tried, the transaction ended and tried again
+    // while writers of its applications are still at work, then waited for.
+    for (let attempt = 1; ; attempt++) {
+      const done = await db.transaction().execute(async (trx) => {
+        const locked = await lockSlaDueBuckets(trx, part, attempt > LOCK_TRIES ? 'wait' : 'try');
+        return locked ? recomputeDueDates(trx, { applicationIds: part }, now, 'held') : undefined;
+      });
+      if (done !== undefined) {
+        changed += done;
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, Math.min(25 * 2 ** attempt, 1000)));
+    }
   }
   return changed;
 }
