@@ -48,7 +48,7 @@ export const slaScenario: Scenario = {
         samples.push(performance.now() - started);
         log(`  recompute ${delta > 0 ? '+1' : '-1'} day: ${Math.round(samples.at(-1) ?? 0)} ms`);
         // Where the moved dates went (migration 2026-11-30T1000): the overlay, one row per finding
-        // moved away from its findings row's date, none once the days are back.
+        // the recompute moved, kept (updated) when the days come back.
         const [overlay] = await sql.query<{ rows: number }>(
           'select count(*)::int as rows from finding_sla_due',
         );
@@ -92,8 +92,8 @@ export const slaScenario: Scenario = {
           detail: `changed ${changed.join(', ')} of ${open} open findings with an SLA due date`,
         },
         {
-          name: 'moved dates in the overlay, none left once the days are back',
-          ok: overlayRows.join() === [open, 0, open, 0].join(),
+          name: 'moved dates in the overlay (a date moved back is updated there, not deleted)',
+          ok: overlayRows.every((rows) => rows === open),
           detail: `finding_sla_due rows after each change: ${overlayRows.join(', ')}`,
         },
         {

@@ -102,18 +102,20 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       -- After a recompute of these applications' buckets commits, whose overlay rows go too.
       perform pg_advisory_xact_lock_shared(${SLA_DUE_LOCK_CLASS}, k)
         from (select distinct application_id % ${SLA_DUE_LOCK_BUCKETS} as k from old_rows order by 1) keys;
-      with gone as (
-        delete from finding_sla_due o using old_rows r where o.finding_id = r.id
-        returning r.application_id, r.concern, r.status, r.due_date as stale, o.due_date as moved
-      )
+      -- Driven from the deleted rows, the overlay probed by its key (no join whose plan would
+      -- trust the overlay's statistics, which lag behind a table filled and emptied in bulk).
       insert into finding_day_counts (application_id, concern, measure, day, findings)
-      select application_id, concern, 'due', day, sum(findings) from (
-        select application_id, concern, (moved at time zone 'UTC')::date as day, -1 as findings
-          from gone where status in ${OPEN}
-        union all
-        select application_id, concern, (stale at time zone 'UTC')::date, 1 from gone where status in ${OPEN}
-      ) d
-      group by application_id, concern, day having sum(findings) <> 0;
+      select x.application_id, x.concern, 'due', d.day, sum(d.findings)
+      from (
+        select r.application_id, r.concern, r.due_date as stale,
+          (select array[o.due_date] from finding_sla_due o where o.finding_id = r.id) as moved
+        from old_rows r where r.status in ${OPEN} offset 0
+      ) x
+      cross join lateral (values ((x.moved[1] at time zone 'UTC')::date, -1), ((x.stale at time zone 'UTC')::date, 1))
+        as d (day, findings)
+      where x.moved is not null
+      group by x.application_id, x.concern, d.day having sum(d.findings) <> 0;
+      delete from finding_sla_due where finding_id = any (array(select id from old_rows));
       return null;
     end $$`,
     )

@@ -216,8 +216,10 @@ export function effectiveDueDateOfSql(finding: string): RawBuilder<Date | null> 
  * when reopened (`resumeSlaClock`), manual ones are left as set. Returns how many changed.
  *
  * Findings are read, not written (docs/architecture.md, "Recomputing at 1M findings"): a moved due
- * date goes into the overlay `finding_sla_due` (a row where it differs from `findings.due_date`;
- * a row whose date comes back to it is deleted), and the day ledger's `due` counts (migration
+ * date goes into the overlay `finding_sla_due` (inserted or updated by its key; a row whose date
+ * comes back to `findings.due_date` is updated, not deleted: no statement here joins the overlay as
+ * anything but the inner side of the findings' left join, so no plan depends on its statistics,
+ * which lag behind a table that fills and empties in bulk), and the day ledger's `due` counts (migration
  * 2026-11-29T1300) get the deltas the findings' own statement trigger would have appended. A
  * finding whose due date in force is right is not touched: a second run writes nothing.
  */
@@ -262,11 +264,8 @@ export async function recomputeDueDates(
         and ${before} is distinct from ${due}
     ), kept as (
       insert into finding_sla_due (finding_id, application_id, due_date)
-      select id, application_id, after from moved where after is distinct from stale
+      select id, application_id, after from moved
       on conflict (finding_id) do update set due_date = excluded.due_date
-    ), dropped as (
-      delete from finding_sla_due o using moved m
-      where o.finding_id = m.id and m.after is not distinct from m.stale
     ), counted as (
       insert into finding_day_counts (application_id, concern, measure, day, findings)
       select application_id, concern, 'due', day, sum(findings) from (
