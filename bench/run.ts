@@ -48,7 +48,8 @@ const USAGE = `Usage: npm run bench -- [--quick | --full] [--only=<scenarios>] [
   --repeats=N        repeats of each timed ingest (default: 1 quick, 3 full)
   --findings=N       findings in the seeded database of scenarios 4, 5 and 21 (both engines)
   --keep-seed        PostgreSQL: keep the seeded database (scanhub_bench_seed_<N>) after the run and
-                     reuse it in the next run with --keep-seed (drop it to seed again)
+                     reuse it in the next run with --keep-seed (drop it to seed again); scenario 15
+                     keeps its history as scanhub_bench_seed_metrics_<apps>
   --requests=N       requests per list combination (scenario 4)
   --metrics-apps=N   applications with a year of posture history (scenario 15, default 10000)
   --components=N     components in the inventory of scenario 19 (200 per application; 1M full, 200k quick)

@@ -123,7 +123,7 @@ export async function keptPostgresTarget(
   name: string,
   label: string,
 ): Promise<{ target: BenchTarget; created: boolean }> {
-  if (!/^scanhub_bench_seed_\d+$/.test(name)) throw new Error(`refusing to keep ${name}`);
+  if (!/^scanhub_bench_seed_(metrics_)?\d+$/.test(name)) throw new Error(`refusing to keep ${name}`);
   const created = await withAdminClient(async (client) => {
     const found = await client.query('select 1 from pg_database where datname = $1', [name]);
     if (found.rowCount) return false;

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Principal, UserPrincipal } from '../../src/access/principal.ts';
 import type { DB } from '../../src/db/schema.ts';
 import { Environment } from '../environment.ts';
+import { keptPostgresTarget } from '../targets.ts';
 import type { Headers } from '../http.ts';
 import { signIn, type Api } from '../server.ts';
 import type { SqlExecutor } from '../sql.ts';
@@ -14,8 +15,9 @@ import type { Scenario } from './types.ts';
  * snapshot tables, in day order as the job writes it: per application and day 4 severities × 2
  * statuses (8 rows; 29M at 10k applications), fixes on a third of the days, and the per-group and
  * overall sums computed from them by the same GROUP BY the job runs, and the week and month
- * roll-ups by the job's own function. 100 groups; a member reads 5
- * whole groups (their sums) and 50 single applications of other groups (their rows).
+ * roll-ups and the open findings per application-day by the job's own functions. 100 groups; a
+ * member reads 5 whole groups (their sums) and 50 single applications of other groups (their rows).
+ * `--keep-seed` keeps the seeded database (scanhub_bench_seed_metrics_<N>) for the next run.
  */
 
 const GROUPS = 100;
@@ -24,6 +26,10 @@ const MEMBER = { email: 'bench-metrics-member@scanhub.local', password: 'bench-m
 const STATE_SUMS =
   'findings, risk, overdue, opened, fixed, breached, age_0_7, age_8_30, age_31_90, age_over_90';
 const FIX_SUMS = 'fixed, sla_fixed, within_sla, fix_seconds';
+
+/** Where a kept seed (`--keep-seed`) records itself once complete, with the last day it seeded. */
+const SEED_MARK_SQL = `create table if not exists bench_metrics_seed (applications integer primary key,
+  last date not null, seeded_at timestamptz not null default now())`;
 
 export async function seedStructure(
   sql: SqlExecutor,
@@ -115,13 +121,16 @@ export async function seedHistory(
   );
   await sql.exec(`insert into posture_days (day, complete) select d::date, true from ${days}`);
   // The job's week and month roll-ups, every period of the year at once (same function).
-  const { rebuildPosturePeriod } = await import('../../src/modules/metrics/posture.repository.ts');
+  const { rebuildPosturePeriod, rebuildPostureOpenDaily } =
+    await import('../../src/modules/metrics/posture.repository.ts');
   const { periodStart } = await import('../../src/modules/metrics/metrics-range.ts');
   const first = new Date(Date.parse(last) - 364 * 86_400_000).toISOString().slice(0, 10);
   const db = sql.kysely(() => {});
   for (const period of ['week', 'month'] as const) {
     await rebuildPosturePeriod(db, { period, start: periodStart(first, period) }, periodStart(last, period));
   }
+  // The open findings per application-day, by the job's own statement.
+  await rebuildPostureOpenDaily(db, first, last);
   await sql.exec('vacuum analyze');
   log(`    roll-ups and vacuum done (${((performance.now() - started) / 1000).toFixed(0)} s)`);
 }
@@ -157,23 +166,60 @@ export const metricsScenario: Scenario = {
       });
       return;
     }
-    const env = await Environment.open(engine, 'metrics', { logLevel: options.logLevel });
+    // --keep-seed: the seeded history is kept in its own database and reused by the next run (the
+    // seed takes minutes; EXPLAIN on it needs it to outlive the run). Migrations added since run on
+    // it when the server starts, as on any existing database.
+    let env: Environment;
+    let kept: { last: string } | undefined;
+    if (options.keepSeed) {
+      const name = `scanhub_bench_seed_metrics_${applications}`;
+      const target = await keptPostgresTarget(name, 'metrics');
+      env = await Environment.on(target.target, { logLevel: options.logLevel });
+      if (!target.created) {
+        kept = await env.withSql(async (sql) => {
+          await sql.exec(SEED_MARK_SQL);
+          const [row] = await sql.query<{ last: string }>(
+            `select to_char(last, 'YYYY-MM-DD') as last from bench_metrics_seed where applications = $1`,
+            [applications],
+          );
+          return row;
+        });
+        if (!kept) throw new Error(`${name} exists without a complete seed: drop it and run again`);
+        log(`  reusing the kept seed ${name} (last day ${kept.last}; drop it to seed again)`);
+      }
+    } else {
+      env = await Environment.open(engine, 'metrics', { logLevel: options.logLevel });
+    }
     try {
       const adminApi = env.api();
-      const member = await adminApi.post<{ id: number }>('/api/users', {
-        ...MEMBER,
-        name: 'Bench Metrics Member',
-        role: 'member',
-      });
       // Yesterday: the server's hourly job writes today from its (empty) findings.
-      const last = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+      const last = kept?.last ?? new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
       const first = new Date(Date.parse(last) - 364 * 86_400_000).toISOString().slice(0, 10);
-      log(`  seeding ${size} of snapshots (${engine})…`);
-      const applicationIds = await env.withSql(async (sql) => {
-        const ids = await seedStructure(sql, applications, member.id);
-        await seedHistory(sql, last, log);
-        return ids;
-      });
+      let applicationIds: number[];
+      if (kept) {
+        applicationIds = await env.withSql(async (sql) =>
+          (await sql.query<{ id: number }>('select id from applications order by id')).map((row) => row.id),
+        );
+      } else {
+        const member = await adminApi.post<{ id: number }>('/api/users', {
+          ...MEMBER,
+          name: 'Bench Metrics Member',
+          role: 'member',
+        });
+        log(`  seeding ${size} of snapshots (${engine})…`);
+        applicationIds = await env.withSql(async (sql) => {
+          const ids = await seedStructure(sql, applications, member.id);
+          await seedHistory(sql, last, log);
+          if (options.keepSeed) {
+            await sql.exec(SEED_MARK_SQL);
+            await sql.query('insert into bench_metrics_seed (applications, last) values ($1, $2)', [
+              applications,
+              last,
+            ]);
+          }
+          return ids;
+        });
+      }
       const memberApi = await signIn(env.server.url, MEMBER.email, MEMBER.password);
       const callers: Caller[] = [
         { who: 'admin, all', principal: await principalOf(adminApi), headers: adminApi.headers },

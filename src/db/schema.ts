@@ -778,6 +778,7 @@ export interface DB {
   worker_processes: WorkerProcessesTable;
   job_holds: JobHoldsTable;
   posture_daily: PostureDailyTable;
+  posture_open_daily: PostureOpenDailyTable;
   posture_group_daily: PostureGroupDailyTable;
   posture_fixes: PostureFixesTable;
   posture_group_fixes: PostureGroupFixesTable;
@@ -970,6 +971,20 @@ interface PostureStateColumns {
 
 export interface PostureDailyTable extends PostureStateColumns {
   application_id: number;
+}
+
+/**
+ * Open findings (open, confirmed) of one application at the end of one day, per severity: the open
+ * rows of `posture_daily` of that application and day, one row (application-days with any).
+ */
+export interface PostureOpenDailyTable {
+  application_id: number;
+  day: Day;
+  critical: number;
+  high: number;
+  medium: number;
+  low: number;
+  info: number;
 }
 
 /** `posture_daily` summed per group; `group_id = 0` sums every application. */

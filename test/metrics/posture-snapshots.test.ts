@@ -1,7 +1,11 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { periodStart } from '../../src/modules/metrics/metrics-range.ts';
-import { rebuildPosturePeriod, writePostureDay } from '../../src/modules/metrics/posture.repository.ts';
+import {
+  rebuildPostureOpenDaily,
+  rebuildPosturePeriod,
+  writePostureDay,
+} from '../../src/modules/metrics/posture.repository.ts';
 import { runPostureSnapshots } from '../../src/modules/metrics/posture.service.ts';
 import { makeUser } from '../support/factories.ts';
 import { createTestApp, type TestApp } from '../support/test-app.ts';
@@ -12,7 +16,13 @@ import { NOW, seedHistory, type SeededHistory } from './seeded-history.ts';
 let t: TestApp;
 let seeded: SeededHistory;
 
-const TABLES = ['posture_daily', 'posture_group_daily', 'posture_fixes', 'posture_group_fixes'] as const;
+const TABLES = [
+  'posture_daily',
+  'posture_open_daily',
+  'posture_group_daily',
+  'posture_fixes',
+  'posture_group_fixes',
+] as const;
 
 /** Every snapshot row of every table, as text, sorted: what "changes nothing" compares. */
 async function allRows(day?: string): Promise<string[]> {
@@ -67,6 +77,17 @@ async function expectPeriodsAreSumsOfDays(): Promise<number> {
   }
   const rebuilt = await periodRows();
   expect(kept).toEqual(rebuilt);
+  // The open findings per application-day: as the job kept them and recomputed from posture_daily.
+  const openDaily = async () =>
+    (
+      await sql<Record<string, unknown>>`select application_id, to_char(day, 'YYYY-MM-DD') as day,
+        critical, high, medium, low, info from posture_open_daily order by application_id, day`.execute(t.db)
+    ).rows;
+  const keptOpen = await openDaily();
+  expect(keptOpen.length).toBeGreaterThan(0);
+  // Wider than the days kept: a row left on a dropped day would be deleted by the rebuild.
+  await rebuildPostureOpenDaily(t.db, '2000-01-01', '2100-01-01');
+  expect(keptOpen).toEqual(await openDaily());
   return kept.length;
 }
 
@@ -113,6 +134,19 @@ describe('posture snapshots', () => {
     expect(await openOf(seeded.b, '2026-01-15')).toEqual([]);
     expect(await openOf(seeded.b, '2026-01-16')).toEqual([
       { severity: 'critical', status: 'open', findings: 1 },
+    ]);
+    // The same, one row per application-day (posture_open_daily); none for a day without open ones.
+    const openDaily = async (applicationId: number, day: string) =>
+      (
+        await sql`select critical, high, medium, low, info from posture_open_daily
+          where application_id = ${applicationId} and day = ${day}::date`.execute(t.db)
+      ).rows;
+    expect(await openDaily(seeded.a, '2026-01-11')).toEqual([
+      { critical: 1, high: 2, medium: 1, low: 0, info: 0 },
+    ]);
+    expect(await openDaily(seeded.b, '2026-01-15')).toEqual([]);
+    expect(await openDaily(seeded.b, '2026-01-16')).toEqual([
+      { critical: 1, high: 0, medium: 0, low: 0, info: 0 },
     ]);
     // Before a finding was first seen it is nowhere.
     expect(await openOf(seeded.c, '2026-01-01')).toEqual([]);

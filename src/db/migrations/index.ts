@@ -56,6 +56,7 @@ import * as eventsFindingIndex from './2026-11-29T1310-events-finding-index.ts';
 import * as reportEpss from './2026-11-29T1400-report-epss.ts';
 import * as findingEpss from './2026-11-29T1600-finding-epss.ts';
 import * as findingSlaDue from './2026-11-30T1000-finding-sla-due.ts';
+import * as postureOpenDaily from './2026-11-30T1100-posture-open-daily.ts';
 
 /** Forward-only migrations, applied in key order. Add new files here; never edit an applied one. */
 export const migrations: Record<string, Migration> = {
@@ -116,4 +117,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29T1400-report-epss': reportEpss,
   '2026-11-29T1600-finding-epss': findingEpss,
   '2026-11-30T1000-finding-sla-due': findingSlaDue,
+  '2026-11-30T1100-posture-open-daily': postureOpenDaily,
 };

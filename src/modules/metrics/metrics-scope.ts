@@ -114,7 +114,8 @@ export function postureRows(
     parts.push(sql`select ${selected} from ${sql.table(tables.application)}
       where application_id = any(${source.applicationIds}::integer[]) and ${where}`);
   }
-  if (parts.length === 0)
-    parts.push(sql`select ${selected} from ${sql.table(tables.application)} where false`);
+  // No rows: `limit 0`, which the planner costs at nothing (`where false` it costed as a scan of the
+  // whole table, and compiled it with JIT and parallel workers: ~80 ms for nothing).
+  if (parts.length === 0) parts.push(sql`select ${selected} from ${sql.table(tables.application)} limit 0`);
   return sql`(${sql.join(parts, sql` union all `)})`;
 }

@@ -2,6 +2,7 @@ import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { isOpen } from '../../domain/findings/lifecycle.ts';
 import { effectiveDueDateSql, joinSlaDueSql } from '../../domain/findings/sla.ts';
+import { SEVERITIES } from '../../domain/findings/severity.ts';
 import { fixDaysBucketSql } from './fix-buckets.ts';
 
 /**
@@ -78,6 +79,35 @@ async function writeApplicationState(
     group by application_id, severity, status`.execute(trx);
 }
 
+/**
+ * Writes `posture_open_daily` (migration 2026-11-30T1100) for the days `where` selects, from their
+ * rows of `posture_daily`: per application and day, the open findings of each severity.
+ */
+async function writeOpenDaily(trx: Transaction<DB>, where: RawBuilder<boolean>): Promise<void> {
+  const bySeverity = sql.join(
+    SEVERITIES.map(
+      (severity) => sql`coalesce(sum(findings) filter (where severity = ${sql.lit(severity)}), 0)::integer`,
+    ),
+  );
+  await sql`insert into posture_open_daily (application_id, day, ${list(SEVERITIES)})
+    select application_id, day, ${bySeverity}
+    from posture_daily
+    where ${where} and ${isOpen(sql.ref('status'))}
+    group by application_id, day`.execute(trx);
+}
+
+/**
+ * Rebuilds `posture_open_daily` of the days `from` to `to` (inclusive) from `posture_daily`: delete
+ * and insert in one transaction (what the job keeps day by day, recomputed).
+ */
+export async function rebuildPostureOpenDaily(db: Kysely<DB>, from: string, to: string): Promise<void> {
+  const inRange = sql<boolean>`day between ${from}::date and ${to}::date`;
+  await db.transaction().execute(async (trx) => {
+    await sql`delete from posture_open_daily where ${inRange}`.execute(trx);
+    await writeOpenDaily(trx, inRange);
+  });
+}
+
 /** Writes `day`'s fixes per application: each finding's last fix in [start, end), timed from first seen. */
 async function writeApplicationFixes(
   trx: Transaction<DB>,
@@ -150,6 +180,7 @@ export async function writePostureDay(db: Kysely<DB>, day: string, end: Date): P
   await db.transaction().execute(async (trx) => {
     await deleteDays(trx, sql<boolean>`day = ${day}::date`);
     await writeApplicationState(trx, day, start, end);
+    await writeOpenDaily(trx, sql<boolean>`day = ${day}::date`);
     await writeApplicationFixes(trx, day, start, end);
     await writeGroupRollup(
       trx,
@@ -365,5 +396,7 @@ async function deleteDays(trx: Transaction<DB>, where: RawBuilder<boolean>): Pro
     gone[table] = sql.table(temp);
   }
   await addToPeriods(trx, where, -1, gone);
+  // Derived from posture_daily's rows of the same days: counted there (`dropped`), not again here.
+  await sql`delete from posture_open_daily where ${where}`.execute(trx);
   return dropped;
 }
