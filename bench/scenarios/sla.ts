@@ -8,7 +8,8 @@ const BUDGET_MS_PER_MILLION = 60_000;
  * Scenario 16: a change of the default SLA configuration (every severity's days ±1) recomputes the
  * due date of every open finding whose due date comes from its SLA, as the `sla-recompute` job the
  * service queues runs it (`recomputeDueDatesInBatches`, domain/findings/sla.ts: one set-wise statement
- * per batch of applications, each in its own transaction), on the seeded database. Timed in the
+ * per batch of applications, each in its own transaction, writing the overlay `finding_sla_due` and the
+ * day ledger's `due` deltas, not findings), on the seeded database. Timed in the
  * bench process on a direct connection (PGlite: the server stopped meanwhile), four changes in turn
  * (+1, −1, +1, −1), so each moves every open finding and the database ends as it began. The target
  * scales the issue's 1M ≤ 60 s to the seeded size; the notes extrapolate linearly to 1M, which is an
@@ -24,6 +25,8 @@ export const slaScenario: Scenario = {
     const samples: number[] = [];
     let changed: number[] = [];
     let open = 0;
+    let overlayRows: number[] = [];
+    let ledgerMismatches = -1;
     await seeded.env.withSql(async (sql) => {
       const [defaults] = await sql.query<{ id: number }>(
         'select id from sla_configurations where is_default',
@@ -44,7 +47,29 @@ export const slaScenario: Scenario = {
         changed = [...changed, await recomputeDueDatesInBatches(db, { configurationId: defaults?.id ?? 0 })];
         samples.push(performance.now() - started);
         log(`  recompute ${delta > 0 ? '+1' : '-1'} day: ${Math.round(samples.at(-1) ?? 0)} ms`);
+        // Where the moved dates went (migration 2026-11-30T1000): the overlay, one row per finding
+        // the recompute moved, kept (updated) when the days come back.
+        const [overlay] = await sql.query<{ rows: number }>(
+          'select count(*)::int as rows from finding_sla_due',
+        );
+        overlayRows = [...overlayRows, overlay?.rows ?? -1];
       }
+      // The day ledger's `due` counts, which the recompute moves in the same statement, still equal
+      // the open findings counted by their due date in force (not timed).
+      const [mismatch] = await sql.query<{ days: number }>(
+        `select count(*)::int as days from (
+           select coalesce(day::text, '-') as day, sum(findings) as n from finding_day_counts where measure = 'due'
+             and (day is null or day >= (now() at time zone 'UTC')::date - 1) group by day having sum(findings) <> 0) l
+         full join (
+           select coalesce(day::text, '-') as day, count(*) as n from (
+             select (case when o.finding_id is null then f.due_date else o.due_date end at time zone 'UTC')::date as day
+             from findings f left join finding_sla_due o on o.finding_id = f.id
+             where f.status in ('open', 'confirmed')) d
+           where day is null or day >= (now() at time zone 'UTC')::date - 1 group by day) r
+         on l.day = r.day
+         where l.n is distinct from r.n`,
+      );
+      ledgerMismatches = mismatch?.days ?? -1;
     });
     const size = `${(seeded.findings / 1000).toLocaleString('en-US')}k`;
     const budget = (BUDGET_MS_PER_MILLION * seeded.findings) / 1_000_000;
@@ -65,6 +90,16 @@ export const slaScenario: Scenario = {
           name: 'every open SLA finding moved',
           ok: changed.every((count) => count === open),
           detail: `changed ${changed.join(', ')} of ${open} open findings with an SLA due date`,
+        },
+        {
+          name: 'moved dates in the overlay (a date moved back is updated there, not deleted)',
+          ok: overlayRows.every((rows) => rows === open),
+          detail: `finding_sla_due rows after each change: ${overlayRows.join(', ')}`,
+        },
+        {
+          name: 'day ledger due counts equal a recount by the due date in force',
+          ok: ledgerMismatches === 0,
+          detail: `${ledgerMismatches} days differ`,
         },
       ],
       notes: [

@@ -794,6 +794,7 @@ export interface DB {
   epss_scores: EpssScoresTable;
   enrichment_changes: EnrichmentChangesTable;
   finding_epss: FindingEpssTable;
+  finding_sla_due: FindingSlaDueTable;
   kev_entries: KevEntriesTable;
   enrichment_settings: EnrichmentSettingsTable;
 }
@@ -831,6 +832,16 @@ export interface FindingEpssTable {
 export interface EnrichmentChangesTable {
   cve: string;
   seq: Generated<string>;
+}
+
+/**
+ * A finding's SLA due date as the last recompute moved it (migration 2026-11-30T1000): an overlay
+ * on `findings.due_date`, read through `effectiveDueDateSql` (domain/findings/sla.ts).
+ */
+export interface FindingSlaDueTable {
+  finding_id: number;
+  application_id: number;
+  due_date: Timestamp | null;
 }
 
 export interface EpssScoresTable {

@@ -8,6 +8,7 @@ import type { FindingStatus } from '../../src/db/schema.ts';
 import { announceSlaBreaches } from '../../src/domain/findings/sla-breach.ts';
 import {
   BUILT_IN_SLA_DAYS,
+  dueDatesInForce,
   kevDueDate,
   recomputeDueDates,
   recomputeDueDatesInBatches,
@@ -72,9 +73,8 @@ async function createConfiguration(user: TestUser, body: Record<string, unknown>
 /** Waits for the `sla-recompute` jobs a change queued (the API answers before they run). */
 const recomputed = () => t.jobs.drained('sla-recompute');
 
-const dueOf = async (id: number) =>
-  (await t.db.selectFrom('findings').select('due_date').where('id', '=', id).executeTakeFirstOrThrow())
-    .due_date;
+/** The due date in force (a recompute's overlay, else the findings row's). */
+const dueOf = async (id: number) => (await dueDatesInForce(t.db, [id])).get(id) ?? null;
 
 /** A finding first seen at T0 whose due date comes from its SLA (recomputed as a change would). */
 async function slaFinding(applicationId: number, severity: 'critical' | 'high' | 'low' = 'critical') {
@@ -227,18 +227,16 @@ describe('recompute: the batched job equals the TypeScript reference', () => {
             .where('is_default', '=', true)
             .executeTakeFirstOrThrow();
           const changed = await recomputeDueDatesInBatches(t.db, { groupId: group.id }, at(1), batch);
+          // The due date in force: the recompute writes the overlay, not findings.
           const rows = new Map(
-            (
-              await t.db
-                .selectFrom('findings')
-                .select(['id', 'due_date'])
-                .where(
-                  'id',
-                  'in',
+            [
+              ...(
+                await dueDatesInForce(
+                  t.db,
                   made.map((f) => f.id),
                 )
-                .execute()
-            ).map((row) => [row.id, row.due_date?.getTime() ?? null]),
+              ).entries(),
+            ].map(([id, due]) => [id, due?.getTime() ?? null]),
           );
           let moved = 0;
           for (const f of made) {

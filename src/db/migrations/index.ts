@@ -55,6 +55,7 @@ import * as findingDayCounts from './2026-11-29T1300-finding-day-counts.ts';
 import * as eventsFindingIndex from './2026-11-29T1310-events-finding-index.ts';
 import * as reportEpss from './2026-11-29T1400-report-epss.ts';
 import * as findingEpss from './2026-11-29T1600-finding-epss.ts';
+import * as findingSlaDue from './2026-11-30T1000-finding-sla-due.ts';
 import * as postureOpenDaily from './2026-11-30T1100-posture-open-daily.ts';
 import * as enrichmentChanges from './2026-11-30T1200-enrichment-changes.ts';
 import * as findingsReportEpssIndex from './2026-11-30T1210-findings-report-epss-index.ts';
@@ -117,6 +118,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29T1310-events-finding-index': eventsFindingIndex,
   '2026-11-29T1400-report-epss': reportEpss,
   '2026-11-29T1600-finding-epss': findingEpss,
+  '2026-11-30T1000-finding-sla-due': findingSlaDue,
   '2026-11-30T1100-posture-open-daily': postureOpenDaily,
   '2026-11-30T1200-enrichment-changes': enrichmentChanges,
   '2026-11-30T1210-findings-report-epss-index': findingsReportEpssIndex,

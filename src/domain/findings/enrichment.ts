@@ -4,7 +4,14 @@ import { publishEvents, type DomainEvent } from '../../events/events.ts';
 import { reactInTransaction } from '../../events/subscribers.ts';
 import { OPEN_STATUSES } from './lifecycle.ts';
 import { exploitationPartSql, RISK_FORMULA_VERSION, riskScoreSql } from './risk.ts';
-import { effectiveConfigurationIdSql, kevDueDateSql, slaDaysColumnsSql, slaDueDateSql } from './sla.ts';
+import {
+  effectiveConfigurationIdSql,
+  effectiveDueDateSql,
+  joinSlaDueSql,
+  kevDueDateSql,
+  slaDaysColumnsSql,
+  slaDueDateSql,
+} from './sla.ts';
 import { recordTimeline, type TimelineEntry } from './timeline.ts';
 
 /**
@@ -265,11 +272,13 @@ async function applyKevDueDates(trx: Transaction<DB>, ids: readonly number[], no
           from applications app
           join groups g on g.id = app.group_id
           join sla_configurations c on c.id = ${effectiveConfigurationIdSql}) e,
-         (select p.id, p.due_date from findings p
+         (select p.id, ${effectiveDueDateSql('p', 'po')} as due_date from findings p
+          ${joinSlaDueSql('p', 'po')}
           where p.id in (select json_array_elements_text(${JSON.stringify(ids)}::json)::integer)) o
     where f.application_id = e.application_id and o.id = f.id
       and f.status in (${OPEN}) and f.due_date_source = 'sla'
-      and f.due_date is distinct from ${due}
+      -- The due date in force (a recompute's overlay); writing due_date drops the overlay row.
+      and o.due_date is distinct from ${due}
     returning f.id, o.due_date as before, f.due_date as after,
       (f.kev_due_date is not null and f.due_date is not distinct from (f.kev_due_date || 'T23:59:59Z')::timestamptz) as by_kev`.execute(
     trx,

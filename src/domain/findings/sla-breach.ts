@@ -28,12 +28,25 @@ export async function announceSlaBreaches(db: Kysely<DB>, now: Date, batch = BAT
         severity: SeverityName;
         due_date: Date;
       }>`
-        update findings f set sla_breached_at = ${now}
-        where f.id in (select p.id from findings p
+        with due as (
+          -- By the due date in force (domain/findings/sla.ts): findings_sla_pending_idx for findings
+          -- without an overlay row, the overlay's own index for the rest.
+          select c.id, c.due_date from (
+            select p.id, p.due_date from findings p
             where p.status in (${OPEN}) and p.sla_breached_at is null and p.due_date < ${now}
-            order by p.due_date, p.id limit ${batch} for update skip locked)
+              and not exists (select 1 from finding_sla_due x where x.finding_id = p.id)
+            union all
+            select o.finding_id, o.due_date from finding_sla_due o join findings p on p.id = o.finding_id
+            where o.due_date < ${now} and p.status in (${OPEN}) and p.sla_breached_at is null
+          ) c
+          order by c.due_date, c.id limit ${batch}
+        )
+        update findings f set sla_breached_at = ${now}
+        from due
+        where f.id = due.id and f.id in (select p.id from findings p
+            where p.id in (select id from due) and p.sla_breached_at is null for update skip locked)
           and f.sla_breached_at is null
-        returning f.id, f.application_id, f.severity, f.due_date`.execute(trx);
+        returning f.id, f.application_id, f.severity, due.due_date`.execute(trx);
       if (rows.length === 0) return 0;
       const breachedAt = now.toISOString();
       await recordTimeline(

@@ -189,15 +189,55 @@ function scopeSql(scope: SlaScope): Expression<SqlBool> {
 const OPEN = sql.join(OPEN_STATUSES.map((status) => sql.lit(status)));
 
 /**
+ * The due date in force of the finding aliased `finding`, whose overlay row (`finding_sla_due`,
+ * migration 2026-11-30T1000) is left-joined as `overlay`: the one expression every reader of due
+ * dates goes through. A recompute moves an open finding's SLA due date into the overlay; where it
+ * has no row, `findings.due_date` is right.
+ */
+export function effectiveDueDateSql(finding: string, overlay: string): RawBuilder<Date | null> {
+  return sql<Date | null>`(case when ${sql.ref(`${overlay}.finding_id`)} is null
+    then ${sql.ref(`${finding}.due_date`)} else ${sql.ref(`${overlay}.due_date`)} end)`;
+}
+
+/** `left join finding_sla_due <overlay> on <overlay>.finding_id = <finding>.id`, for `effectiveDueDateSql`. */
+export function joinSlaDueSql(finding: string, overlay: string): RawBuilder<unknown> {
+  return sql`left join finding_sla_due ${sql.id(overlay)} on ${sql.ref(`${overlay}.finding_id`)} = ${sql.ref(`${finding}.id`)}`;
+}
+
+/** `effectiveDueDateSql` where no join can be added (a condition, a select list): one key lookup. */
+export function effectiveDueDateOfSql(finding: string): RawBuilder<Date | null> {
+  return sql<Date | null>`(select ${effectiveDueDateSql(finding, 'sla_due')}
+    from (values (1)) as one (x) ${joinSlaDueSql(finding, 'sla_due')})`;
+}
+
+/**
  * Recomputes, in one statement, the due dates of the open findings of `scope` whose due date comes
  * from their SLA; closed findings keep theirs (frozen when closed), dismissed ones are recomputed
  * when reopened (`resumeSlaClock`), manual ones are left as set. Returns how many changed.
+ *
+ * Findings are read, not written (docs/architecture.md, "Recomputing at 1M findings"): a moved due
+ * date goes into the overlay `finding_sla_due` (inserted or updated by its key; a row whose date
+ * comes back to `findings.due_date` is updated, not deleted: no statement here joins the overlay as
+ * anything but the inner side of the findings' left join, so no plan depends on its statistics,
+ * which lag behind a table that fills and empties in bulk), and the day ledger's `due` counts (migration
+ * 2026-11-29T1300) get the deltas the findings' own statement trigger would have appended. A
+ * finding whose due date in force is right is not touched: a second run writes nothing.
  */
 export async function recomputeDueDates(
   executor: Kysely<DB> | Transaction<DB>,
   scope: SlaScope,
-  now: Date = new Date(),
+  // The findings are not written, so their `updated_at` does not move: kept for the callers' clock.
+  _now: Date = new Date(),
+  /** `held`: the caller's transaction took the scope's locks (`lockSlaDueBuckets`); else waited for here. */
+  locks: 'wait' | 'held' = 'wait',
 ): Promise<number> {
+  if (locks === 'wait') {
+    await sql`select count(pg_advisory_xact_lock(${SLA_DUE_LOCK_CLASS}, k)) from (
+        select distinct app.id % ${SLA_DUE_LOCK_BUCKETS} as k from applications app
+        join groups g on g.id = app.group_id
+        join sla_configurations c on c.id = ${effectiveConfigurationIdSql}
+        where ${scopeSql(scope)} order by 1) keys`.execute(executor);
+  }
   const due = kevDueDateSql(
     slaDueDateSql({
       severity: sql.ref('f.severity'),
@@ -208,17 +248,50 @@ export async function recomputeDueDates(
     }),
     sql.ref('f.kev_due_date'),
   );
-  const result = await sql`
-    update findings f set due_date = ${due}, updated_at = ${now}
-    from (select app.id as application_id, c.*
-          from applications app
-          join groups g on g.id = app.group_id
-          join sla_configurations c on c.id = ${effectiveConfigurationIdSql}
-          where ${scopeSql(scope)}) e
-    where f.application_id = e.application_id
-      and f.status in (${OPEN}) and f.due_date_source = 'sla'
-      and f.due_date is distinct from ${due}`.execute(executor);
-  return Number(result.numAffectedRows ?? 0n);
+  const before = effectiveDueDateSql('f', 'o');
+  const day = (column: string) => sql`(${sql.ref(column)} at time zone 'UTC')::date`;
+  const { rows } = await sql<{ changed: number }>`
+    with moved as (
+      select f.id, f.application_id, f.concern, f.due_date as stale, ${before} as before, ${due} as after
+      from findings f
+      join (select app.id as application_id, c.*
+            from applications app
+            join groups g on g.id = app.group_id
+            join sla_configurations c on c.id = ${effectiveConfigurationIdSql}
+            where ${scopeSql(scope)}) e on e.application_id = f.application_id
+      ${joinSlaDueSql('f', 'o')}
+      where f.status in (${OPEN}) and f.due_date_source = 'sla'
+        and ${before} is distinct from ${due}
+    ), kept as (
+      insert into finding_sla_due (finding_id, application_id, due_date)
+      select id, application_id, after from moved
+      on conflict (finding_id) do update set due_date = excluded.due_date
+    ), counted as (
+      insert into finding_day_counts (application_id, concern, measure, day, findings)
+      select application_id, concern, 'due', day, sum(findings) from (
+        select application_id, concern, ${day('before')} as day, -1 as findings from moved
+        union all
+        select application_id, concern, ${day('after')}, 1 from moved
+      ) d
+      group by application_id, concern, day having sum(findings) <> 0
+    )
+    -- Data-modifying parts of a WITH run to completion whether or not they are read.
+    select count(*)::integer as changed from moved`.execute(executor);
+  return rows[0]?.changed ?? 0;
+}
+
+/** The due dates in force of findings (`effectiveDueDateSql`), by id. */
+export async function dueDatesInForce(
+  executor: Kysely<DB> | Transaction<DB>,
+  findingIds: readonly number[],
+): Promise<Map<number, Date | null>> {
+  if (findingIds.length === 0) return new Map();
+  const { rows } = await sql<{ id: number; due_date: Date | null }>`
+    select f.id, ${effectiveDueDateSql('f', 'o')} as due_date from findings f ${joinSlaDueSql('f', 'o')}
+    where f.id in (select json_array_elements_text(${JSON.stringify(findingIds)}::json)::integer)`.execute(
+    executor,
+  );
+  return new Map(rows.map((row) => [row.id, row.due_date === null ? null : new Date(row.due_date)]));
 }
 
 /** The applications of `scope` (resolved now: a configuration's applications are those it governs now), by id. */
@@ -233,6 +306,43 @@ export async function applicationsInScope(
     where ${scopeSql(scope)} order by app.id`.execute(executor);
   return rows.map((row) => row.id);
 }
+
+/**
+ * The advisory lock a recompute and the writers of due dates meet on (migration 2026-11-30T1000): the
+ * recompute reads findings without locking them, so a writer (its trigger) takes its application's
+ * bucket shared and a recompute takes its applications' buckets exclusively before it reads. A
+ * writer's change is then committed before a recompute reads the finding, or waits for the
+ * recompute's commit and finds its overlay row.
+ */
+const SLA_DUE_LOCK_CLASS = 47001;
+const SLA_DUE_LOCK_BUCKETS = 1024;
+
+/**
+ * Takes the buckets of `applicationIds` exclusively, in order: `try` takes what it can and says
+ * whether it got all (a writer holding one is not waited for, so a recompute never waits while
+ * holding a bucket a writer waits for); `wait` waits for each.
+ */
+export async function lockSlaDueBuckets(
+  trx: Transaction<DB>,
+  applicationIds: readonly number[],
+  mode: 'try' | 'wait',
+): Promise<boolean> {
+  const keys = [...new Set(applicationIds.map((id) => id % SLA_DUE_LOCK_BUCKETS))].sort((a, b) => a - b);
+  if (keys.length === 0) return true;
+  const list = sql`(select json_array_elements_text(${JSON.stringify(keys)}::json)::integer as k)`;
+  if (mode === 'wait') {
+    await sql`select count(pg_advisory_xact_lock(${SLA_DUE_LOCK_CLASS}, k)) from ${list} keys`.execute(trx);
+    return true;
+  }
+  const { rows } = await sql<{ locked: boolean }>`
+    select bool_and(pg_try_advisory_xact_lock(${SLA_DUE_LOCK_CLASS}, k)) as locked from ${list} keys`.execute(
+    trx,
+  );
+  return rows[0]?.locked === true;
+}
+
+/** Tries of a batch's locks before `recomputeDueDatesInBatches` waits for them. */
+const LOCK_TRIES = 20;
 
 /** Applications per transaction of `recomputeDueDatesInBatches`. */
 export const RECOMPUTE_BATCH_APPLICATIONS = 50;
@@ -254,7 +364,19 @@ export async function recomputeDueDatesInBatches(
   let changed = 0;
   for (let start = 0; start < applicationIds.length; start += batch) {
     const part = applicationIds.slice(start, start + batch);
-    changed += await db.transaction().execute((trx) => recomputeDueDates(trx, { applicationIds: part }, now));
+    // The batch's buckets first (`lockSlaDueBuckets`): tried, the transaction ended and tried again
+    // while writers of its applications are still at work, then waited for.
+    for (let attempt = 1; ; attempt++) {
+      const done = await db.transaction().execute(async (trx) => {
+        const locked = await lockSlaDueBuckets(trx, part, attempt > LOCK_TRIES ? 'wait' : 'try');
+        return locked ? recomputeDueDates(trx, { applicationIds: part }, now, 'held') : undefined;
+      });
+      if (done !== undefined) {
+        changed += done;
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, Math.min(25 * 2 ** attempt, 1000)));
+    }
   }
   return changed;
 }
@@ -331,13 +453,39 @@ export function slaState(
 const isOpen = (status: string) => (OPEN_STATUSES as readonly string[]).includes(status);
 
 /**
- * The list filters `sla=breached` and `sla=due_soon` on a findings row (`findings.`), at `now`: both
- * are ranges of `findings_overdue_idx` (application_id, due_date) over open findings.
+ * The list filters `sla=breached` and `sla=due_soon` on a findings row (`findings.`), at `now`, by
+ * the due date in force (`effectiveDueDateSql`): the ids of open findings in range, each part an
+ * index range: `findings_overdue_idx` (application_id, due_date) for findings without an overlay
+ * row, the overlay's own (application_id, due_date) for the rest.
  */
 export function slaFilterSql(filter: 'breached' | 'due_soon', now: Date): Expression<SqlBool> {
-  if (filter === 'breached') {
-    return sql<SqlBool>`(findings.status in (${OPEN}) and findings.due_date < ${now})`;
-  }
   const soon = new Date(now.getTime() + DUE_SOON_DAYS * DAY_MS);
-  return sql<SqlBool>`(findings.status in (${OPEN}) and findings.due_date >= ${now} and findings.due_date < ${soon})`;
+  const inRange = (column: string) =>
+    filter === 'breached'
+      ? sql`${sql.ref(column)} < ${now}`
+      : sql`${sql.ref(column)} >= ${now} and ${sql.ref(column)} < ${soon}`;
+  return sql<SqlBool>`(findings.status in (${OPEN}) and findings.id in (
+    select p.id from findings p where p.status in (${OPEN}) and ${inRange('p.due_date')}
+      and not exists (select 1 from finding_sla_due x where x.finding_id = p.id)
+    union all
+    select o.finding_id from finding_sla_due o where ${inRange('o.due_date')}))`;
+}
+
+/**
+ * Open findings of the application `applicationId` whose due date in force satisfies `range`,
+ * counted under `where` (conditions on `findings.`): two index ranges, as `slaFilterSql`. The
+ * overlay holds rows of open findings only (migration 2026-11-30T1000).
+ */
+export function countOpenByDueDateSql(
+  applicationId: Expression<number> | RawBuilder<number>,
+  range: (dueDate: RawBuilder<Date | null>) => Expression<SqlBool>,
+  where: Expression<SqlBool>,
+): RawBuilder<number> {
+  return sql<number>`((select count(*) from findings
+      where findings.application_id = ${applicationId} and findings.status in (${OPEN})
+        and ${range(sql.ref('findings.due_date'))} and ${where}
+        and not exists (select 1 from finding_sla_due x where x.finding_id = findings.id))
+    + (select count(*) from finding_sla_due o join findings on findings.id = o.finding_id
+      where o.application_id = ${applicationId} and findings.status in (${OPEN})
+        and ${range(sql.ref('o.due_date'))} and ${where}))`;
 }

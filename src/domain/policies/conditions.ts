@@ -2,6 +2,7 @@ import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import { RE2JS } from 're2js';
 import { effectiveEpssSql, effectivePercentileSql } from '../findings/effective-epss.ts';
 import { severityRank, type Severity } from '../findings/severity.ts';
+import { effectiveDueDateOfSql } from '../findings/sla.ts';
 import type { Condition, ConditionField } from './definition.ts';
 
 /**
@@ -20,8 +21,10 @@ import type { Condition, ConditionField } from './definition.ts';
  * announced (which may run with a clock of its own: its `finding.sla_breached` event must match),
  * unless the due date moved past that moment since.
  */
-const slaBreachedConditionSql = sql<SqlBool>`(f.status in ('open', 'confirmed') and f.due_date is not null
-  and (f.due_date < now() or (f.sla_breached_at is not null and f.due_date < f.sla_breached_at)))`;
+// The due date in force (a recompute's overlay, domain/findings/sla.ts), looked up once per finding.
+const slaBreachedConditionSql = sql<SqlBool>`(f.status in ('open', 'confirmed') and exists (
+  select 1 from (select ${effectiveDueDateOfSql('f')} as due_date) d where d.due_date is not null
+    and (d.due_date < now() or (f.sla_breached_at is not null and d.due_date < f.sla_breached_at))))`;
 
 /** The SQL value of a text or number field. */
 function column(field: ConditionField): RawBuilder<unknown> {

@@ -6,6 +6,7 @@ import { concernSql } from '../../domain/findings/concern-sql.ts';
 import type { ConcernFilter } from '../../domain/findings/concern.ts';
 import { FINDING_STATUSES, isOpenStatus, OPEN_STATUSES } from '../../domain/findings/lifecycle.ts';
 import { SEVERITIES } from '../../domain/findings/severity.ts';
+import { countOpenByDueDateSql } from '../../domain/findings/sla.ts';
 import { publishedOnly } from '../../domain/findings/unpublished-scans.ts';
 import type { DashboardQueryInput, DashboardStats } from './dashboard.schema.ts';
 
@@ -106,20 +107,17 @@ function windowsFromLedger(db: Kysely<DB>, scope: Scope, now: Date): Promise<Win
       .where('status', '=', 'fixed')
       .where('fixed_at', '>=', from)
       .where('fixed_at', '<', nextUtcDay(from));
-  // Open findings due from now to the end of today, per application: a range of
-  // findings_overdue_idx (application_id, due_date) each.
+  // Open findings due (the due date in force) from now to the end of today, per application: a
+  // range of findings_overdue_idx (application_id, due_date) and one of the overlay's index each.
   const dueToday = db
     .selectFrom('applications as scoped')
-    .select((inner) => {
-      const dueOfApplication = inner
-        .selectFrom('findings')
-        .select(sql<number>`count(*)`.as('count'))
-        .whereRef('findings.application_id', '=', 'scoped.id')
-        .where(concernSql(scope.concern, 'findings.concern'))
-        .where('findings.status', 'in', OPEN_STATUSES)
-        .where('findings.due_date', '>=', now)
-        .where('findings.due_date', '<', nextUtcDay(now));
-      return sql<number>`coalesce(sum((${dueOfApplication})), 0)`.as('due_today');
+    .select(() => {
+      const dueOfApplication = countOpenByDueDateSql(
+        sql.ref('scoped.id'),
+        (due) => sql<SqlBool>`${due} >= ${now} and ${due} < ${nextUtcDay(now)}`,
+        concernSql(scope.concern, 'findings.concern'),
+      );
+      return sql<number>`coalesce(sum(${dueOfApplication}), 0)`.as('due_today');
     })
     .where(inScope(scope, 'scoped.id'));
   const window = (ledger: ReturnType<typeof days>, partial: ReturnType<typeof firstSeenIn>) =>
@@ -184,19 +182,23 @@ function windowsCounted(
         // terms are in this one statement: one snapshot.
         sql<number>`((${openInLedger(db, scope)}) - (${eb
           .selectFrom('applications as scoped')
-          .select((inner) => {
-            const openOfApplication = () =>
-              inner
-                .selectFrom('findings')
-                .select(sql<number>`count(*)`.as('count'))
-                .whereRef('findings.application_id', '=', 'scoped.id')
-                .where(concernSql(scope.concern, 'findings.concern'))
-                .where('findings.status', 'in', OPEN_STATUSES)
-                // The ledger leaves out findings of an upload still merging; so must what it loses.
-                .where((where) => where.and(shown));
-            const notYetDue = openOfApplication().where('findings.due_date', '>=', now);
-            const noDueDate = openOfApplication().where('findings.due_date', 'is', null);
-            return sql<number>`coalesce(sum((${notYetDue}) + (${noDueDate})), 0)`.as('not_overdue');
+          .select(() => {
+            // By the due date in force (domain/findings/sla.ts). The ledger leaves out findings of
+            // an upload still merging; so must what it loses.
+            const where = sql<SqlBool>`${concernSql(scope.concern, 'findings.concern')} and ${
+              shown.length > 0 ? sql.join(shown, sql` and `) : sql`true`
+            }`;
+            const notYetDue = countOpenByDueDateSql(
+              sql.ref('scoped.id'),
+              (due) => sql<SqlBool>`${due} >= ${now}`,
+              where,
+            );
+            const noDueDate = countOpenByDueDateSql(
+              sql.ref('scoped.id'),
+              (due) => sql<SqlBool>`${due} is null`,
+              where,
+            );
+            return sql<number>`coalesce(sum(${notYetDue} + ${noDueDate}), 0)`.as('not_overdue');
           })
           .where(inScope(scope, 'scoped.id'))}))::integer`.as('overdue'),
         ...scansAndApplications(db, scope, since30),

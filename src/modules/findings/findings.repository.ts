@@ -11,7 +11,7 @@ import type { DB, FindingStatus, SeverityName } from '../../db/schema.ts';
 import type { DismissalReason } from '../../domain/findings/dismissal.ts';
 import { effectiveEpssSql } from '../../domain/findings/effective-epss.ts';
 import { FINDING_STATUSES } from '../../domain/findings/lifecycle.ts';
-import { slaFilterSql } from '../../domain/findings/sla.ts';
+import { effectiveDueDateSql, slaFilterSql } from '../../domain/findings/sla.ts';
 import { publishedOnly } from '../../domain/findings/unpublished-scans.ts';
 
 /** What the findings list and the version list may filter on; every part is optional. */
@@ -179,8 +179,13 @@ function findingsQuery(db: Kysely<DB>) {
         .onRef('scope.category', '=', 'findings.category'),
     )
     .leftJoin('finding_epss', 'finding_epss.finding_id', 'findings.id')
+    .leftJoin('finding_sla_due', 'finding_sla_due.finding_id', 'findings.id')
     .selectAll('findings')
     .select([
+      // The due date in force (a recompute's overlay, domain/findings/sla.ts), under the column's own
+      // name: selected after `findings.*`, the later column of the name is the one a row keeps
+      // (node-postgres and PGlite both).
+      effectiveDueDateSql('findings', 'finding_sla_due').as('due_date'),
       // EPSS is read from its narrow table (migration 2026-11-29T1600), under the names it is presented by.
       'finding_epss.epss as epss',
       'finding_epss.percentile as epss_percentile',

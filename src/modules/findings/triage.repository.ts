@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import type { DismissalReason } from '../../domain/findings/dismissal.ts';
+import { effectiveDueDateOfSql } from '../../domain/findings/sla.ts';
 
 /** Locks findings for a triage change, in id order so concurrent bulk changes cannot deadlock. */
 export async function lockFindings(trx: Transaction<DB>, ids: readonly number[]) {
@@ -11,7 +12,8 @@ export async function lockFindings(trx: Transaction<DB>, ids: readonly number[])
       'application_id',
       'status',
       'assignee_id',
-      'due_date',
+      // The due date in force (a recompute's overlay, domain/findings/sla.ts).
+      effectiveDueDateOfSql('findings').as('due_date'),
       'severity',
       'first_seen_at',
       'acceptance_id',
@@ -49,7 +51,12 @@ export async function setAssignee(
       ...(due.kind === 'set' ? { due_date: due.value, due_date_source: 'manual' as const } : {}),
     })
     .where('id', 'in', [...ids])
-    .returning(['id', 'due_date'])
+    .returning([
+      'id',
+      // A date set here is the findings row's own (its trigger dropped any overlay row); kept, the
+      // one in force (domain/findings/sla.ts).
+      due.kind === 'set' ? 'due_date' : effectiveDueDateOfSql('findings').as('due_date'),
+    ])
     .execute();
 }
 

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { isOpen } from '../../domain/findings/lifecycle.ts';
+import { effectiveDueDateSql, joinSlaDueSql } from '../../domain/findings/sla.ts';
 import { SEVERITIES } from '../../domain/findings/severity.ts';
 import { fixDaysBucketSql } from './fix-buckets.ts';
 
@@ -54,9 +55,10 @@ async function writeApplicationState(
       where e.created_at >= ${start} and e.created_at < ${end} and e.to_status = 'fixed'
     ), state as (
       select f.application_id, f.severity, coalesce(l.from_status, f.status) as status, f.first_seen_at,
-        f.due_date, f.risk_score, d.finding_id is not null as fixed_that_day,
+        ${effectiveDueDateSql('f', 'o')} as due_date, f.risk_score, d.finding_id is not null as fixed_that_day,
         floor(extract(epoch from (${end}::timestamptz - f.first_seen_at)) / 86400)::integer as age
       from findings f
+      ${joinSlaDueSql('f', 'o')}
       left join later l on l.finding_id = f.id
       left join fixed_that_day d on d.finding_id = f.id
       -- Posture is security posture: code-quality findings are not counted (domain/findings/concern.ts).
@@ -122,10 +124,11 @@ async function writeApplicationFixes(
       where e.created_at >= ${start} and e.created_at < ${end} and e.to_status = 'fixed'
       order by e.finding_id, e.created_at desc, e.id desc
     ), timed as (
-      select f.application_id, f.severity, f.scanner_type_id, f.due_date, x.fixed_at,
+      select f.application_id, f.severity, f.scanner_type_id, ${effectiveDueDateSql('f', 'o')} as due_date, x.fixed_at,
         greatest(extract(epoch from (x.fixed_at - f.first_seen_at)), 0)::float8 as seconds
       from fixes x
       join findings f on f.id = x.finding_id and f.concern = 'security'
+      ${joinSlaDueSql('f', 'o')}
     )
     select ${day}::date, application_id, severity, scanner_type_id, ${bucket} as fix_days,
       count(*), count(due_date), count(*) filter (where fixed_at <= due_date), sum(seconds)
