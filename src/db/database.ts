@@ -130,6 +130,14 @@ async function postgresDatabase(url: string, schema: string | undefined): Promis
             : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
   });
+  // JIT off for scanhub's sessions: its statements are interactive (≤ 150 ms) or batched jobs, and at
+  // 10M findings the planner's estimates pass jit_above_cost for statements that read a few hundred
+  // rows — the dashboard spent 265 of its 280 ms compiling (docs/scaling.md, "JIT"). Set per
+  // connection (not the `options` startup parameter, which PgBouncer refuses); the query is queued
+  // before any other on the new connection.
+  pool.on('connect', (client) => {
+    client.query('set jit = off').catch(() => undefined);
+  });
   const db = new Kysely<DB>({ dialect: withSearchPathIntrospector(new PostgresDialect({ pool })) });
   const changeNotices = await postgresChangeNotices(pool, connection, schema);
   return {
