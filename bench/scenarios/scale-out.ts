@@ -53,7 +53,7 @@ export const scaleOutScenario: Scenario = {
       log('  PostgreSQL only (processes cannot share an embedded database)');
       return;
     }
-    const rates = options.mode === 'full' ? [20, 40, 80, 160] : [20, 40, 80];
+    const rates = options.mode === 'full' ? [20, 40, 80, 160, 320] : [20, 40, 80];
     const stepSeconds = options.mode === 'full' ? 180 : 60;
     const files = await Promise.all(
       Array.from({ length: FILES }, (_, k) =>
