@@ -120,47 +120,65 @@ export function sendOutbound(request: OutboundRequest): Promise<OutboundResponse
 
   return new Promise((resolve) => {
     let settled = false;
+    let call: http.ClientRequest;
     const finish = (result: Omit<OutboundResponse, 'durationMs'>) => {
       if (settled) return;
       settled = true;
       clearTimeout(deadline);
       resolve({ ...result, durationMs: elapsed() });
     };
-    const call = (secure ? https : http).request(
-      url,
-      {
-        method: request.method ?? 'POST',
-        agent,
-        headers: { ...request.headers, ...(body ? { 'content-length': String(body.length) } : {}) },
-        ...(request.lookup ? { lookup: request.lookup } : {}),
-      },
-      (response) => {
-        const chunks: Buffer[] = [];
-        let kept = 0;
-        response.on('data', (chunk: Buffer) => {
-          if (kept < cap) {
-            const part = chunk.subarray(0, cap - kept);
-            chunks.push(part);
-            kept += part.length;
-          }
-          // Anything beyond the cap is read and dropped so the connection can be reused.
-        });
-        response.on('end', () =>
-          finish({
-            status: response.statusCode ?? 0,
-            body: Buffer.concat(chunks).toString('utf8'),
-            headers: response.headers,
-          }),
-        );
-        response.on('error', (error) => finish({ status: response.statusCode ?? 0, error: describe(error) }));
-      },
-    );
     const deadline = setTimeout(() => {
       call.destroy(new Error(`timed out after ${request.timeoutMs} ms`));
     }, request.timeoutMs);
-    call.on('error', (error) => finish({ error: describe(error) }));
-    call.on('close', () => finish({ error: 'connection closed before an answer' }));
-    call.end(body);
+    const send = (retried: boolean) => {
+      let answered = false;
+      call = (secure ? https : http).request(
+        url,
+        {
+          method: request.method ?? 'POST',
+          agent,
+          headers: { ...request.headers, ...(body ? { 'content-length': String(body.length) } : {}) },
+          ...(request.lookup ? { lookup: request.lookup } : {}),
+        },
+        (response) => {
+          answered = true;
+          const chunks: Buffer[] = [];
+          let kept = 0;
+          response.on('data', (chunk: Buffer) => {
+            if (kept < cap) {
+              const part = chunk.subarray(0, cap - kept);
+              chunks.push(part);
+              kept += part.length;
+            }
+            // Anything beyond the cap is read and dropped so the connection can be reused.
+          });
+          response.on('end', () =>
+            finish({
+              status: response.statusCode ?? 0,
+              body: Buffer.concat(chunks).toString('utf8'),
+              headers: response.headers,
+            }),
+          );
+          response.on('error', (error) =>
+            finish({ status: response.statusCode ?? 0, error: describe(error) }),
+          );
+        },
+      );
+      const sent = call;
+      // A kept-alive socket the receiver closed while it sat idle fails the next request on it with
+      // ECONNRESET before any answer: the receiver never read that request, so it is sent once more on
+      // a new socket (Node's documented remedy, `request.reusedSocket`). Any other failure is final.
+      sent.on('error', (error) => {
+        const code = (error as { code?: unknown }).code;
+        if (!retried && !answered && !settled && sent.reusedSocket && code === 'ECONNRESET') send(true);
+        else finish({ error: describe(error) });
+      });
+      sent.on('close', () => {
+        if (call === sent) finish({ error: 'connection closed before an answer' });
+      });
+      sent.end(body);
+    };
+    send(false);
   });
 }
 

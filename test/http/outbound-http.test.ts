@@ -1,4 +1,5 @@
-import type { LookupFunction } from 'node:net';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, LookupFunction, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADDRESS_REFUSED, sendOutbound } from '../../src/lib/outbound-http.ts';
 import { startReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
@@ -85,6 +86,48 @@ describe('sendOutbound', () => {
     });
     expect(response.status).toBeUndefined();
     expect(response.error).toBe('connection refused (ECONNREFUSED)');
+  });
+
+  it('sends again, once, a request whose kept-alive socket the receiver had closed', async () => {
+    // A receiver that answers the first request of each connection and resets the connection on
+    // the next: what a server closing an idle kept-alive socket looks like to the request sent on it.
+    const served = new WeakMap<Socket, number>();
+    let connections = 0;
+    const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+      const count = (served.get(req.socket) ?? 0) + 1;
+      served.set(req.socket, count);
+      if (count > 1) req.socket.resetAndDestroy();
+      else res.end('ok');
+    });
+    server.on('connection', () => connections++);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/discovery`;
+      const get = () => sendOutbound({ url, method: 'GET', timeoutMs: 2000, allowPrivate: true });
+      expect((await get()).status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 20)); // the socket back in the agent's pool
+      const again = await get();
+      expect(again.error).toBeUndefined();
+      expect(again.status).toBe(200);
+      expect(connections).toBe(2);
+      // A connection reset on a new socket is not sent again: the receiver may have read it.
+      const fresh = createServer((req) => req.socket.resetAndDestroy());
+      await new Promise<void>((resolve) => fresh.listen(0, '127.0.0.1', resolve));
+      let freshRequests = 0;
+      fresh.on('request', () => freshRequests++);
+      const reset = await sendOutbound({
+        url: `http://127.0.0.1:${(fresh.address() as AddressInfo).port}/`,
+        method: 'GET',
+        timeoutMs: 2000,
+        allowPrivate: true,
+      });
+      await new Promise<void>((resolve) => fresh.close(() => resolve()));
+      expect(reset.error).toBe('connection reset (ECONNRESET)');
+      expect(freshRequests).toBe(1);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 
   it('refuses schemes other than http and https', async () => {
