@@ -2,35 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { Migrator, sql } from 'kysely';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { migrateToLatest, openDatabase, type Database } from './database.ts';
+import { emptyDatabase } from '../../test/support/migration-database.ts';
+import { migrateToLatest } from './database.ts';
 import { migrations } from './migrations/index.ts';
-
-/** A new, empty database: PGlite in memory, or a schema of its own on TEST_DATABASE_URL. */
-async function emptyDatabase(): Promise<{ database: Database; schema?: string; drop(): Promise<void> }> {
-  const url = process.env.TEST_DATABASE_URL;
-  if (!url) {
-    const database = await openDatabase({});
-    return { database, drop: () => database.close() };
-  }
-  const schema = `scanhub_migrate_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  const database = await openDatabase({ url, schema });
-  return {
-    database,
-    schema,
-    drop: async () => {
-      await database.close();
-      await admin.query(`drop schema ${schema} cascade`);
-      await admin.end();
-    },
-  };
-}
 
 describe('migrateToLatest', () => {
   it('applies what is pending, skips the Migrator when nothing is, and still refuses an unknown applied migration', async () => {
-    const { database, schema, drop } = await emptyDatabase();
+    const { database, schema, drop } = await emptyDatabase('scanhub_migrate');
     try {
       const names = Object.keys(migrations);
       const first = names[0] as string;
@@ -71,7 +49,7 @@ describe('migrateToLatest', () => {
     })();
     try {
       for (let attempt = 0; attempt < 6; attempt++) {
-        const { database, schema, drop } = await emptyDatabase();
+        const { database, schema, drop } = await emptyDatabase('scanhub_migrate');
         try {
           expect(await migrateToLatest(database.db, schema)).toEqual(Object.keys(migrations));
         } finally {

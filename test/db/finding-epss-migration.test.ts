@@ -1,8 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { Migrator, sql, type Kysely } from 'kysely';
-import pg from 'pg';
+import { sql, type Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../src/db/database.ts';
+import { emptyDatabase } from '../support/migration-database.ts';
 import { migrations } from '../../src/db/migrations/index.ts';
 
 /**
@@ -15,29 +13,6 @@ import { migrations } from '../../src/db/migrations/index.ts';
 
 const BEFORE = '2026-11-29T1400-report-epss';
 const FINDING_EPSS = '2026-11-29T1600-finding-epss';
-
-/** A new, empty database: PGlite in memory, or a schema of its own on TEST_DATABASE_URL. */
-async function emptyDatabase(): Promise<{ database: Database; schema?: string; drop(): Promise<void> }> {
-  const url = process.env.TEST_DATABASE_URL;
-  if (!url) {
-    const database = await openDatabase({});
-    return { database, drop: () => database.close() };
-  }
-  const schema = `scanhub_fepss_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  const database = await openDatabase({ url, schema });
-  return {
-    database,
-    schema,
-    drop: async () => {
-      await database.close();
-      await admin.query(`drop schema ${schema} cascade`);
-      await admin.end();
-    },
-  };
-}
 
 interface Seeded {
   fingerprint: string;
@@ -109,14 +84,9 @@ async function seed(db: Kysely<unknown>): Promise<{ rows: Seeded[]; snapshots: n
 
 describe('migration 2026-11-29T1600-finding-epss: the copy of existing EPSS', () => {
   it("moves each finding's EPSS, percentile and snapshot into finding_epss, none for findings without, and keeps it honest after", async () => {
-    const { database, schema, drop } = await emptyDatabase();
+    const { database, migrator, drop } = await emptyDatabase('scanhub_fepss');
     try {
       const db = database.db as unknown as Kysely<unknown>;
-      const migrator = new Migrator({
-        db,
-        provider: { getMigrations: async () => migrations },
-        ...(schema ? { migrationTableSchema: schema } : {}),
-      });
       const names = Object.keys(migrations);
       expect(names.indexOf(FINDING_EPSS)).toBeGreaterThan(names.indexOf(BEFORE));
       expect((await migrator.migrateTo(BEFORE)).error).toBeUndefined();

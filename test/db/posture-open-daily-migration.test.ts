@@ -1,8 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { Migrator, sql, type Kysely } from 'kysely';
-import pg from 'pg';
+import { sql, type Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../src/db/database.ts';
+import { emptyDatabase } from '../support/migration-database.ts';
 import { migrations } from '../../src/db/migrations/index.ts';
 
 /**
@@ -12,28 +10,6 @@ import { migrations } from '../../src/db/migrations/index.ts';
  */
 
 const OPEN_DAILY = '2026-11-30T1100-posture-open-daily';
-
-async function emptyDatabase(): Promise<{ database: Database; schema?: string; drop(): Promise<void> }> {
-  const url = process.env.TEST_DATABASE_URL;
-  if (!url) {
-    const database = await openDatabase({});
-    return { database, drop: () => database.close() };
-  }
-  const schema = `scanhub_opendaily_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  const database = await openDatabase({ url, schema });
-  return {
-    database,
-    schema,
-    drop: async () => {
-      await database.close();
-      await admin.query(`drop schema ${schema} cascade`);
-      await admin.end();
-    },
-  };
-}
 
 const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
 const STATUSES = ['open', 'confirmed', 'fixed', 'false_positive', 'accepted'] as const;
@@ -66,14 +42,9 @@ function dailyRows(): DailyRow[] {
 
 describe('migration 2026-11-30T1100-posture-open-daily', () => {
   it('fills posture_open_daily from the posture_daily rows already written', async () => {
-    const { database, schema, drop } = await emptyDatabase();
+    const { database, migrator, drop } = await emptyDatabase('scanhub_opendaily');
     try {
       const db = database.db as unknown as Kysely<unknown>;
-      const migrator = new Migrator({
-        db,
-        provider: { getMigrations: async () => migrations },
-        ...(schema ? { migrationTableSchema: schema } : {}),
-      });
       const names = Object.keys(migrations);
       const before = names[names.indexOf(OPEN_DAILY) - 1] as string;
       expect((await migrator.migrateTo(before)).error).toBeUndefined();
