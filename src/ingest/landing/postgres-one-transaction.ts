@@ -66,6 +66,10 @@ export async function ingestInOneTransaction(
   return database.copyTransaction(async (trx, copy) => {
     const locked = await tryLockVersion(trx, upload.options);
     if (locked === null) return STAGE_THEN_MERGE;
+    // scanhub's sessions run without JIT (src/db/database.ts: it cost interactive statements more than
+    // they took); this transaction's statements each read and write every row of the upload, where
+    // compiling pays: a 100k first upload took 4.62 s with JIT and 6.29 s without (bench 1).
+    await sql`set local jit = on`.execute(trx);
     const first = !(await versionHasFindings(trx, locked.version.id));
     if (!first && upload.file.size < OWN_STAGING_MIN_BYTES) return STAGE_THEN_MERGE;
     const provisional: StagedUpload = { ...upload, staged: NOTHING_STAGED, staging: 'upload_rows' };
