@@ -323,11 +323,7 @@ export async function applyEnrichment(
     const result = await db
       .transaction()
       .execute((trx) => applyBatch(trx, scope, { from, to: from + batch }, now));
-    total.updated += result.updated;
-    total.findingRows += result.findingRows;
-    total.kevListed += result.kevListed;
-    total.epssChanged += result.epssChanged;
-    total.dueDates += result.dueDates;
+    addResult(total, result);
   }
   return total;
 }
@@ -366,6 +362,15 @@ export async function applyEnrichmentChanges(
   return result;
 }
 
+/** Adds one batch's counts to the run's. */
+function addResult(total: EnrichmentResult, result: EnrichmentResult): void {
+  total.updated += result.updated;
+  total.findingRows += result.findingRows;
+  total.kevListed += result.kevListed;
+  total.epssChanged += result.epssChanged;
+  total.dueDates += result.dueDates;
+}
+
 /** Up to this many changed CVEs, `applyEnrichmentChanges` finds their findings first (see there). */
 const FEW_CHANGES = 20_000;
 
@@ -378,11 +383,7 @@ async function applyToIds(db: Kysely<DB>, ids: readonly number[], now: Date): Pr
     const result = await db
       .transaction()
       .execute((trx) => applyBatch(trx, { findingIds: chunk }, range, now));
-    total.updated += result.updated;
-    total.findingRows += result.findingRows;
-    total.kevListed += result.kevListed;
-    total.epssChanged += result.epssChanged;
-    total.dueDates += result.dueDates;
+    addResult(total, result);
   }
   return total;
 }
