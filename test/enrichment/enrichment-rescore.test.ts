@@ -52,8 +52,13 @@ const finding = fc.record({
 const snapshot = fc.record({
   /** The same snapshot again with other rows, as an import in pieces merges into it. */
   merge: fc.boolean(),
-  /** The job's two ways: the changed CVEs' findings found first (few changes), or by id ranges. */
-  byRanges: fc.boolean(),
+  /**
+   * The job's three ways: the changed CVEs' findings found first (few changes), by id ranges
+   * asking each finding whether one of its CVEs changed, or every finding (most CVEs changed).
+   */
+  way: fc.constantFrom('found first', 'ranges', 'every finding'),
+  /** One batch at a time, or two at once (PostgreSQL's lanes; PGlite takes them in turn). */
+  lanes: fc.constantFrom(1, 2),
   epss: fc.dictionary(fc.constantFrom(...POOL), fc.tuple(SCORE, SCORE)),
   kev: fc.dictionary(
     fc.constantFrom(...POOL),
@@ -276,7 +281,14 @@ describe('the re-score after an import', () => {
           for (const snap of snapshots) {
             previous = await load(snap, previous);
             // The job's re-score: only the findings naming a CVE the import changed.
-            await applyEnrichmentChanges(t.db, new Date(), snap.byRanges ? 0 : undefined);
+            await applyEnrichmentChanges(t.db, {
+              lanes: snap.lanes,
+              // Batches of 2 findings, so two lanes have batches to share.
+              batch: 2,
+              ...(snap.way === 'found first'
+                ? {}
+                : { fewChanges: 0, allShare: snap.way === 'ranges' ? 2 : 0 }),
+            });
             const expected = new Map<number, Expected>();
             for (const row of rows) {
               const { scores: heldScores, kev: heldKev } = heldFor(row);

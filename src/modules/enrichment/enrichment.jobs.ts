@@ -1,5 +1,5 @@
 import type { JobContext } from '../../app-context.ts';
-import { applyEnrichment, applyEnrichmentChanges } from '../../domain/findings/enrichment.ts';
+import { applyEnrichment, applyEnrichmentChanges, rescoreLanes } from '../../domain/findings/enrichment.ts';
 import type { JobSpecs } from '../../jobs/job-map.ts';
 import { fetchEnrichment } from './enrichment-fetch.ts';
 
@@ -17,7 +17,9 @@ export const enrichmentJobs: JobSpecs<
     retryLimit: 3,
     retryDelay: 30,
     handler: async (context) => {
-      const result = await applyEnrichmentChanges(context.db);
+      const result = await applyEnrichmentChanges(context.db, {
+        lanes: rescoreLanes(context.database.kind),
+      });
       context.log.info({ result }, 'enrichment applied');
     },
   },
@@ -26,7 +28,7 @@ export const enrichmentJobs: JobSpecs<
     retryLimit: 3,
     retryDelay: 10,
     handler: async (context, { versionId }) => {
-      await applyEnrichment(context.db, { versionId });
+      await applyEnrichment(context.db, { versionId }, { lanes: rescoreLanes(context.database.kind) });
     },
   },
   'enrichment-fetch': {
