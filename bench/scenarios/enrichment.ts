@@ -104,10 +104,11 @@ export const enrichmentScenario: Scenario = {
   async run(engine, { options, record, log }) {
     const seeded = await seededDatabase(engine, options, log);
     const { importEnrichmentFile } = await import('../../src/modules/enrichment/enrichment.service.ts');
-    const { applyEnrichment, applyEnrichmentChanges, rescoreLanes } =
+    const { applyEnrichment, applyEnrichmentChanges } =
       await import('../../src/domain/findings/enrichment.ts');
+    const { batchLanes } = await import('../../src/db/lanes.ts');
     // What the enrichment-apply job passes on this engine.
-    const rescore = { lanes: rescoreLanes(engine) };
+    const rescore = { lanes: batchLanes(engine) };
     const { systemAuditContext } = await import('../../src/events/audit.ts');
     // The re-score's events reach the policies in its transaction, as in the server.
     const { installSubscribers } = await import('../../src/events/subscribers.ts');

@@ -141,11 +141,14 @@ describe('risk recompute on asset criticality change', () => {
     expect(await recomputeRisk(t.db, { applicationId: first.app.id })).toBe(4);
     const [secondAged] = await findingsOf(second.app.id);
     expect(secondAged!.risk_formula_version).toBe(0);
-    const total = await t.db
+    // Every stale finding of the database (these tests' scenarios) is rescored, in lanes of batches.
+    const stale = await t.db
       .selectFrom('findings')
       .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('risk_formula_version', '<>', RISK_FORMULA_VERSION)
       .executeTakeFirstOrThrow();
-    expect(await recomputeAllRisk(t.db)).toBe(Number(total.count));
+    expect(Number(stale.count)).toBeGreaterThanOrEqual(4);
+    expect(await recomputeAllRisk(t.db, { lanes: 2 })).toBeGreaterThanOrEqual(Number(stale.count));
     const rescored = (await findingsOf(second.app.id)).find((row) => row.id === second.aged.id)!;
     // M stays 0.65 (medium); only the age moved: 100 × 0.65 × 0.64 = 41.6.
     expect(rescored).toMatchObject({
@@ -154,5 +157,59 @@ describe('risk recompute on asset criticality change', () => {
       risk_score: 42,
       risk_formula_version: 1,
     });
+    // Nothing left to move: a second pass writes nothing.
+    expect(await recomputeAllRisk(t.db, { lanes: 2 })).toBe(0);
+  });
+
+  it('the daily pass writes a finding whose score or age part moved, not one whose age moved less than 0.01', async () => {
+    const app = await makeApplication(t, admin, { assetCriticality: 'medium' });
+    const current = { risk_asset: 0.65, risk_formula_version: RISK_FORMULA_VERSION, risk_exploitation: 0.2 };
+    const scored = (severity: number, age: number) =>
+      riskScore({ severity, exploitation: 0.2, age, asset: 0.65 });
+    // low (SLA 180), open 90 days: G = 0.5; stored 0.495 gives the same score (0.05 points apart).
+    const close = await makeFinding(t, app.id, {
+      ...current,
+      severity: 'low',
+      first_seen_at: daysAgo(90),
+      risk_severity: 2.5,
+      risk_age: 0.495,
+      risk_score: scored(2.5, 0.495),
+    });
+    expect(scored(2.5, 0.495)).toBe(scored(2.5, 0.5));
+    // low, open 90 days, stored G 0.48: the same score, but G is 0.02 behind.
+    const behind = await makeFinding(t, app.id, {
+      ...current,
+      severity: 'low',
+      first_seen_at: daysAgo(90),
+      risk_severity: 2.5,
+      risk_age: 0.48,
+      risk_score: scored(2.5, 0.48),
+    });
+    // critical (SLA 15), open 30 days: G = 1, stored 1 — nothing moves.
+    const done = await makeFinding(t, app.id, {
+      ...current,
+      severity: 'critical',
+      first_seen_at: daysAgo(30),
+      risk_severity: 9.5,
+      risk_age: 1,
+      risk_score: scored(9.5, 1),
+    });
+    const before = new Map((await findingsOf(app.id)).map((row) => [row.id, row]));
+    await recomputeAllRisk(t.db);
+    const after = new Map((await findingsOf(app.id)).map((row) => [row.id, row]));
+    expect(after.get(close.id)!.risk_age).toBe(0.495);
+    expect(after.get(behind.id)!.risk_age).toBeCloseTo(0.5, 3);
+    expect(after.get(done.id)).toEqual(before.get(done.id));
+    expect(after.get(close.id)).toEqual(before.get(close.id));
+    for (const row of after.values()) {
+      expect(row.risk_score).toBe(
+        riskScore({
+          severity: row.risk_severity,
+          exploitation: row.risk_exploitation,
+          age: row.risk_age,
+          asset: row.risk_asset,
+        }),
+      );
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { DatabaseKind } from '../../db/database.ts';
+import { inLanes } from '../../db/lanes.ts';
 import type { DB } from '../../db/schema.ts';
 import { publishEvents, type DomainEvent } from '../../events/events.ts';
 import { reactInTransaction } from '../../events/subscribers.ts';
@@ -320,7 +320,7 @@ export interface RescoreOptions {
   batch?: number;
   /**
    * Batches in flight at once, each in its own transaction on its own connection
-   * (`rescoreLanes`). A batch's writes are its own findings' rows, appended ledger rows and
+   * (`batchLanes`, db/lanes.ts). A batch's writes are its own findings' rows, appended ledger rows and
    * inserted events, so batches never wait on each other.
    */
   lanes?: number;
@@ -328,15 +328,6 @@ export interface RescoreOptions {
   fewChanges?: number;
   /** `applyEnrichmentChanges`: from this share of the known CVEs changed, every finding is re-scored. */
   allShare?: number;
-}
-
-/**
- * Lanes for the engine: PostgreSQL runs two batches on its two cores (a first EPSS import's
- * re-score of 1M findings: 71.6 s in one lane, 45.3 s in two; three were no faster, bench 17);
- * PGlite's one session would only take them in turn.
- */
-export function rescoreLanes(kind: DatabaseKind): number {
-  return kind === 'postgres' ? 2 : 1;
 }
 
 const noResult = (): EnrichmentResult => ({
@@ -347,32 +338,15 @@ const noResult = (): EnrichmentResult => ({
   dueDates: 0,
 });
 
-/**
- * Runs batches `0 … count - 1`, `lanes` at a time, each in its own transaction, and adds up what
- * they changed. After a failure no batch starts, those running finish, and the first error is
- * thrown: a batch is idempotent, so the job's retry redoes what is left.
- */
-async function inLanes(
+/** Runs `count` batches in lanes (db/lanes.ts) and adds up what they changed. */
+async function batchesInLanes(
   db: Kysely<DB>,
   count: number,
   lanes: number,
   run: (trx: Transaction<DB>, index: number) => Promise<EnrichmentResult>,
 ): Promise<EnrichmentResult> {
   const total = noResult();
-  let next = 0;
-  let failure: { error: unknown } | undefined;
-  const lane = async (): Promise<void> => {
-    while (failure === undefined && next < count) {
-      const index = next++;
-      try {
-        addResult(total, await db.transaction().execute((trx) => run(trx, index)));
-      } catch (error) {
-        failure ??= { error };
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(lanes, count)) }, lane));
-  if (failure !== undefined) throw failure.error;
+  await inLanes(db, count, lanes, run, (result) => addResult(total, result));
   return total;
 }
 
@@ -394,7 +368,7 @@ export async function applyEnrichment(
   const { low, high } = bounds.rows[0] ?? { low: null, high: null };
   if (low === null || high === null) return noResult();
   const from = (index: number) => Number(low) + index * batch;
-  return inLanes(db, Math.ceil((Number(high) - Number(low) + 1) / batch), lanes, (trx, index) =>
+  return batchesInLanes(db, Math.ceil((Number(high) - Number(low) + 1) / batch), lanes, (trx, index) =>
     applyBatch(trx, scope, { from: from(index), to: from(index + 1) }, now),
   );
 }
@@ -465,7 +439,7 @@ async function applyToIds(
   ids: readonly number[],
   { now, batch, lanes }: { now: Date; batch: number; lanes: number },
 ): Promise<EnrichmentResult> {
-  return inLanes(db, Math.ceil(ids.length / batch), lanes, (trx, index) => {
+  return batchesInLanes(db, Math.ceil(ids.length / batch), lanes, (trx, index) => {
     const chunk = ids.slice(index * batch, (index + 1) * batch);
     return applyBatch(trx, { findingIds: chunk }, { from: chunk[0]!, to: chunk[chunk.length - 1]! + 1 }, now);
   });

@@ -1,5 +1,6 @@
 import type { JobContext } from '../../app-context.ts';
-import { applyEnrichment, applyEnrichmentChanges, rescoreLanes } from '../../domain/findings/enrichment.ts';
+import { applyEnrichment, applyEnrichmentChanges } from '../../domain/findings/enrichment.ts';
+import { batchLanes } from '../../db/lanes.ts';
 import type { JobSpecs } from '../../jobs/job-map.ts';
 import { fetchEnrichment } from './enrichment-fetch.ts';
 
@@ -18,7 +19,7 @@ export const enrichmentJobs: JobSpecs<
     retryDelay: 30,
     handler: async (context) => {
       const result = await applyEnrichmentChanges(context.db, {
-        lanes: rescoreLanes(context.database.kind),
+        lanes: batchLanes(context.database.kind),
       });
       context.log.info({ result }, 'enrichment applied');
     },
@@ -28,7 +29,7 @@ export const enrichmentJobs: JobSpecs<
     retryLimit: 3,
     retryDelay: 10,
     handler: async (context, { versionId }) => {
-      await applyEnrichment(context.db, { versionId }, { lanes: rescoreLanes(context.database.kind) });
+      await applyEnrichment(context.db, { versionId }, { lanes: batchLanes(context.database.kind) });
     },
   },
   'enrichment-fetch': {
