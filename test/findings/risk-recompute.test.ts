@@ -14,6 +14,20 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const DAY = 86_400_000;
+
+/** The score the formula gives a finding's stored parts. */
+const scoreOfParts = (row: {
+  risk_severity: number;
+  risk_exploitation: number;
+  risk_age: number;
+  risk_asset: number;
+}) =>
+  riskScore({
+    severity: row.risk_severity,
+    exploitation: row.risk_exploitation,
+    age: row.risk_age,
+    asset: row.risk_asset,
+  });
 const daysAgo = (days: number) => new Date(Date.now() - days * DAY);
 
 const findingsOf = (applicationId: number) =>
@@ -101,14 +115,7 @@ describe('risk recompute on asset criticality change', () => {
       expect(row.risk_asset, `finding ${id}`).toBe(1);
       expect(row.risk_age, `finding ${id}`).toBeCloseTo(age, 5);
       expect(row.risk_score, `finding ${id}`).toBe(score);
-      expect(row.risk_score).toBe(
-        riskScore({
-          severity: row.risk_severity,
-          exploitation: row.risk_exploitation,
-          age: row.risk_age,
-          asset: row.risk_asset,
-        }),
-      );
+      expect(row.risk_score).toBe(scoreOfParts(row));
       expect(row.risk_formula_version).toBe(RISK_FORMULA_VERSION);
     }
     // Every score rose with M from 0.65 to 1.0.
@@ -202,14 +209,7 @@ describe('risk recompute on asset criticality change', () => {
     expect(after.get(done.id)).toEqual(before.get(done.id));
     expect(after.get(close.id)).toEqual(before.get(close.id));
     for (const row of after.values()) {
-      expect(row.risk_score).toBe(
-        riskScore({
-          severity: row.risk_severity,
-          exploitation: row.risk_exploitation,
-          age: row.risk_age,
-          asset: row.risk_asset,
-        }),
-      );
+      expect(row.risk_score).toBe(scoreOfParts(row));
     }
   });
 });
