@@ -40,3 +40,21 @@ export async function inLanes<T>(
   await Promise.all(Array.from({ length: Math.max(1, Math.min(lanes, count)) }, lane));
   if (failure !== undefined) throw failure.error;
 }
+
+/**
+ * `inLanes` over the ids `low … high` cut into ranges of `batch` (`to` exclusive): one batch per
+ * range, whether or not ids in it exist. Nothing runs when either bound is null (no rows).
+ */
+export async function inIdRanges<T>(
+  db: Kysely<DB>,
+  bounds: { low: number | null; high: number | null },
+  { batch, lanes }: { batch: number; lanes: number },
+  run: (trx: Transaction<DB>, range: { from: number; to: number }) => Promise<T>,
+  add: (result: T) => void,
+): Promise<void> {
+  if (bounds.low === null || bounds.high === null) return;
+  const low = Number(bounds.low);
+  const from = (index: number) => low + index * batch;
+  const count = Math.ceil((Number(bounds.high) - low + 1) / batch);
+  await inLanes(db, count, lanes, (trx, index) => run(trx, { from: from(index), to: from(index + 1) }), add);
+}

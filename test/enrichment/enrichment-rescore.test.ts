@@ -240,6 +240,36 @@ describe('the re-score after an import', () => {
     ]);
     // Equal to a from-scratch computation.
     expect((await applyEnrichment(t.db, { findingIds: Object.values(ids) })).updated).toBe(0);
+
+    // The job's other two ways write only the changed CVE's finding too: by id ranges with the
+    // change log, and every finding (most CVEs changed). The next file restates all but 0002.
+    let previous = second;
+    for (const [way, options] of [
+      ['ranges', { fewChanges: 0, allShare: 2 }],
+      ['every finding', { fewChanges: 0, allShare: 0 }],
+    ] as const) {
+      const value = way === 'ranges' ? 0.04 : 0.05;
+      previous = await load(
+        {
+          merge: false,
+          epss: {
+            [cve('0001')]: [0.2, 0.7],
+            [cve('0002')]: [value, 0.45],
+            [cve('0004')]: [0.001, 0.05],
+          },
+          kev: { [cve('0005')]: kevEntry },
+        },
+        previous,
+      );
+      const again = await applyEnrichmentChanges(t.db, { ...options, lanes: 2 });
+      expect(again.updated, way).toBe(1);
+      const [row] = await t.db
+        .selectFrom('finding_epss')
+        .select('epss')
+        .where('finding_id', '=', ids['0002']!)
+        .execute();
+      expect(row?.epss, way).toBe(value);
+    }
   });
 
   it('equals a from-scratch computation after every snapshot of a sequence; again changes nothing; KEV listing fires once', async () => {

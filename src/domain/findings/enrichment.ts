@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { inLanes } from '../../db/lanes.ts';
+import { inIdRanges, inLanes } from '../../db/lanes.ts';
 import type { DB } from '../../db/schema.ts';
 import { publishEvents, type DomainEvent } from '../../events/events.ts';
 import { reactInTransaction } from '../../events/subscribers.ts';
@@ -338,18 +338,6 @@ const noResult = (): EnrichmentResult => ({
   dueDates: 0,
 });
 
-/** Runs `count` batches in lanes (db/lanes.ts) and adds up what they changed. */
-async function batchesInLanes(
-  db: Kysely<DB>,
-  count: number,
-  lanes: number,
-  run: (trx: Transaction<DB>, index: number) => Promise<EnrichmentResult>,
-): Promise<EnrichmentResult> {
-  const total = noResult();
-  await inLanes(db, count, lanes, run, (result) => addResult(total, result));
-  return total;
-}
-
 /**
  * Applies the current snapshots to the findings of `scope`, in batches of ids, each its own
  * transaction. Returns what changed.
@@ -365,12 +353,15 @@ export async function applyEnrichment(
   const bounds = await sql<{ low: number | null; high: number | null }>`
     select min(f.id) as low, max(f.id) as high from findings f
     where ${wide ? sql`true` : sql`cardinality(f.cve_ids) > 0 and ${scopeSql(scope)}`}`.execute(db);
-  const { low, high } = bounds.rows[0] ?? { low: null, high: null };
-  if (low === null || high === null) return noResult();
-  const from = (index: number) => Number(low) + index * batch;
-  return batchesInLanes(db, Math.ceil((Number(high) - Number(low) + 1) / batch), lanes, (trx, index) =>
-    applyBatch(trx, scope, { from: from(index), to: from(index + 1) }, now),
+  const total = noResult();
+  await inIdRanges(
+    db,
+    bounds.rows[0] ?? { low: null, high: null },
+    { batch, lanes },
+    (trx, range) => applyBatch(trx, scope, range, now),
+    (result) => addResult(total, result),
   );
+  return total;
 }
 
 /**
@@ -439,8 +430,21 @@ async function applyToIds(
   ids: readonly number[],
   { now, batch, lanes }: { now: Date; batch: number; lanes: number },
 ): Promise<EnrichmentResult> {
-  return batchesInLanes(db, Math.ceil(ids.length / batch), lanes, (trx, index) => {
-    const chunk = ids.slice(index * batch, (index + 1) * batch);
-    return applyBatch(trx, { findingIds: chunk }, { from: chunk[0]!, to: chunk[chunk.length - 1]! + 1 }, now);
-  });
+  const total = noResult();
+  await inLanes(
+    db,
+    Math.ceil(ids.length / batch),
+    lanes,
+    (trx, index) => {
+      const chunk = ids.slice(index * batch, (index + 1) * batch);
+      return applyBatch(
+        trx,
+        { findingIds: chunk },
+        { from: chunk[0]!, to: chunk[chunk.length - 1]! + 1 },
+        now,
+      );
+    },
+    (result) => addResult(total, result),
+  );
+  return total;
 }

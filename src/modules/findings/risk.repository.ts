@@ -1,5 +1,5 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import { inLanes } from '../../db/lanes.ts';
+import { inIdRanges } from '../../db/lanes.ts';
 import type { DB } from '../../db/schema.ts';
 import { isOpen } from '../../domain/findings/lifecycle.ts';
 import {
@@ -72,15 +72,12 @@ export async function recomputeAllRisk(
 ): Promise<number> {
   const bounds = await sql<{ low: number | null; high: number | null }>`
     select min(id) as low, max(id) as high from findings`.execute(db);
-  const { low, high } = bounds.rows[0] ?? { low: null, high: null };
-  if (low === null || high === null) return 0;
-  const from = (index: number) => Number(low) + index * BATCH;
   let rescored = 0;
-  await inLanes(
+  await inIdRanges(
     db,
-    Math.ceil((Number(high) - Number(low) + 1) / BATCH),
-    lanes,
-    (trx, index) => refresh(trx, sql<boolean>`f.id >= ${from(index)} and f.id < ${from(index + 1)}`),
+    bounds.rows[0] ?? { low: null, high: null },
+    { batch: BATCH, lanes },
+    (trx, range) => refresh(trx, sql<boolean>`f.id >= ${range.from} and f.id < ${range.to}`),
     (count) => {
       rescored += count;
     },
